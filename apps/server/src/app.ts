@@ -1,0 +1,111 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import cors from "@fastify/cors";
+import fastifyStatic from "@fastify/static";
+import { appRouter, type AppRouter, type Services } from "@flagship/api";
+import { AppError } from "@flagship/shared";
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import type { Env } from "./env.ts";
+import { contextFor, restRoutes } from "./rest/adapter.ts";
+import { fail } from "./rest/envelope.ts";
+import { configRoutes } from "./rest/routes/config.ts";
+import { statsRoutes } from "./rest/routes/stats.ts";
+
+const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
+
+export interface BuildOptions {
+  env: Env;
+  services: Services;
+  /** Fastify's logger options, or an existing pino logger to share. */
+  logger?: FastifyServerOptions["logger"];
+  loggerInstance?: FastifyServerOptions["loggerInstance"];
+}
+
+export async function buildServer({ env, services, logger, loggerInstance }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(loggerInstance ? { loggerInstance } : { logger: logger ?? { level: env.LOG_LEVEL } }),
+    trustProxy: true,
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
+    bodyLimit: 2 * 1024 * 1024,
+  });
+
+  await app.register(cors, {
+    origin: env.CORS_ORIGINS.length > 0 ? env.CORS_ORIGINS : false,
+    allowedHeaders: ["Authorization", "Content-Type", "X-Exporting"],
+    methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
+  });
+
+  await app.register(
+    async (api) => {
+      // The contract accepts JSON only (any charset); an empty body counts as {}.
+      api.removeAllContentTypeParsers();
+      api.addContentTypeParser(/^application\/json/i, { parseAs: "string" }, (_req, body, done) => {
+        const text = typeof body === "string" ? body : body.toString("utf8");
+        if (text.trim() === "") return done(null, {});
+        try {
+          done(null, JSON.parse(text));
+        } catch {
+          done(new AppError("parse_error"), undefined);
+        }
+      });
+      api.setErrorHandler((error, request, reply) => {
+        if (error instanceof AppError) return fail(reply, error.code, error.details);
+        const code = (error as { code?: string }).code;
+        if (code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") return fail(reply, "unsupported_media_type");
+        if (code === "FST_ERR_CTP_BODY_TOO_LARGE") return fail(reply, "bad_request", "Request body too large.");
+        if (code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH" || (error as { statusCode?: number }).statusCode === 400) {
+          return fail(reply, "parse_error");
+        }
+        request.log.error({ err: error }, "unhandled error");
+        return fail(reply, "server_error");
+      });
+      api.setNotFoundHandler((_request, reply) => fail(reply, "not_found"));
+      const rest = restRoutes(api, services);
+      statsRoutes(rest);
+      configRoutes(rest);
+    },
+    { prefix: "/api/v2" },
+  );
+
+  await app.register(fastifyTRPCPlugin, {
+    prefix: "/trpc",
+    trpcOptions: {
+      router: appRouter,
+      createContext: async ({ req }: { req: import("fastify").FastifyRequest }) => contextFor(services, req),
+      onError({ error, path }) {
+        if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof AppError)) {
+          app.log.error({ err: error, path }, "tRPC error");
+        }
+      },
+    } satisfies FastifyTRPCPluginOptions<AppRouter>["trpcOptions"],
+  });
+
+  registerWebApp(app, env);
+  return app;
+}
+
+/** Serves the built web app, answering unknown page URLs with index.html (history fallback). */
+function registerWebApp(app: FastifyInstance, env: Env): void {
+  const root = path.resolve(env.WEB_DIST ?? DEFAULT_WEB_DIST);
+  const indexFile = path.join(root, "index.html");
+  const hasWeb = existsSync(indexFile);
+  // Runtime settings the page reads before it starts, such as the footer text.
+  const runtime = JSON.stringify({ footerText: env.FOOTER_TEXT }).replace(/</g, "\\u003c");
+  const indexHtml = hasWeb
+    ? readFileSync(indexFile, "utf8").replace("</head>", `<script>window.__FLAGSHIP__=${runtime}</script></head>`)
+    : "<!doctype html><title>Flagship</title><p>The web app is not built. Run <code>npm run build</code>.</p>";
+
+  if (hasWeb) {
+    void app.register(fastifyStatic, { root, prefix: "/", index: false, wildcard: false, maxAge: "1h", immutable: false });
+  }
+  const sendIndex = (reply: import("fastify").FastifyReply) =>
+    reply.code(200).header("Cache-Control", "no-cache").type("text/html; charset=utf-8").send(indexHtml);
+  app.get("/", (_request, reply) => sendIndex(reply));
+  app.setNotFoundHandler((request, reply) => {
+    const isPage = (request.method === "GET" || request.method === "HEAD") && !request.url.startsWith("/trpc");
+    if (isPage && !/\.[a-z0-9]+$/i.test(request.url.split("?")[0] ?? "")) return sendIndex(reply);
+    return reply.code(404).send({ error: "Not Found" });
+  });
+}

@@ -1,0 +1,47 @@
+import path from "node:path";
+import { z } from "zod";
+
+const optionalUrl = (protocols: RegExp, example: string) =>
+  z
+    .string()
+    .trim()
+    .transform((v) => (v === "" ? undefined : v))
+    .pipe(z.url({ protocol: protocols, error: `must be a URL like ${example}` }).optional())
+    .optional();
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATABASE_URL: optionalUrl(/^postgres(ql)?$/, "postgresql://user:pass@host:5432/db"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  REDIS_URL: optionalUrl(/^rediss?$/, "redis://127.0.0.1:6379"),
+  SMTP_URL: optionalUrl(/^smtps?$/, "smtp://user:pass@mail.example.com:587"),
+  MAIL_FROM: z.string().default("Flagship <noreply@localhost>"),
+  PUBLIC_URL: optionalUrl(/^https?$/, "https://ctf.example.com"),
+  THROTTLE: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  CORS_ORIGINS: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean)),
+  FOOTER_TEXT: z.string().default(""),
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof EnvSchema> & { PUBLIC_URL: string; DATA_DIR: string };
+
+/** Validates the process settings once at start-up; every problem is reported, by name. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid settings in the environment:\n${lines.join("\n")}`);
+  }
+  const env = result.data;
+  return {
+    ...env,
+    DATA_DIR: path.resolve(env.DATA_DIR),
+    PUBLIC_URL: (env.PUBLIC_URL ?? `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${env.PORT}`).replace(/\/$/, ""),
+  };
+}

@@ -1,0 +1,55 @@
+import { connectDatabase } from "@flagship/db";
+import pino from "pino";
+import { buildServer } from "./app.ts";
+import { loadEnv } from "./env.ts";
+import { createServices } from "./services.ts";
+
+async function main(): Promise<void> {
+  let env;
+  try {
+    env = loadEnv();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  const log = pino({ level: env.LOG_LEVEL });
+  const database = await connectDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    log: (message) => log.info(message),
+  });
+  const services = createServices({ db: database.db, log });
+  const app = await buildServer({ env, services, loggerInstance: log });
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(1), 15_000).unref();
+    try {
+      await app.close();
+      await services.events.close();
+      await database.close();
+    } finally {
+      clearTimeout(force);
+      process.exit(0);
+    }
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  try {
+    await app.listen({ port: env.PORT, host: env.HOST });
+  } catch (error) {
+    log.error({ err: error }, "could not start listening");
+    await database.close();
+    process.exit(1);
+  }
+  log.info(`Flagship is running at ${env.PUBLIC_URL}`);
+}
+
+void main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,95 @@
+import { type Context, createInnerContext, parseAuthorization, resolveActor, type Services } from "@flagship/api";
+import { AppError, type Page, PAGINATION } from "@flagship/shared";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { fail, failWith, ok } from "./envelope.ts";
+
+export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+export interface RestRequest {
+  ctx: Context;
+  body: Record<string, unknown>;
+  query: Record<string, string | undefined>;
+  params: Record<string, string>;
+  request: FastifyRequest;
+}
+
+/** What a handler answers: data for the envelope, or a raw body sent as is (the CTFtime feed). */
+export type RestResult = { d: unknown; m?: string; status?: number } | { raw: unknown };
+
+export type RestHandler = (req: RestRequest) => Promise<RestResult> | RestResult;
+
+export interface RestRoutes {
+  route(path: string, handlers: Partial<Record<Method, RestHandler>>): void;
+}
+
+// OPTIONS is left to the CORS plugin's preflight handler.
+const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
+
+/** Builds the request context from the Authorization header; a bad token is authentication_failed. */
+export async function contextFor(services: Services, request: FastifyRequest): Promise<Context> {
+  const header = request.headers.authorization;
+  const actor = await resolveActor(services.db, parseAuthorization(header));
+  if (header && actor === null) throw new AppError("authentication_failed");
+  return createInnerContext(services, actor, request.ip);
+}
+
+/**
+ * Registers REST paths under the current prefix. Every path answers with or without its trailing
+ * slash; a method the path does not serve is 405; thrown AppErrors become the envelope in one place.
+ */
+export function restRoutes(app: FastifyInstance, services: Services): RestRoutes {
+  return {
+    route(path, handlers) {
+      const bare = path.replace(/\/$/, "");
+      const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+        const method = (request.method === "HEAD" ? "GET" : request.method) as Method;
+        const handle = handlers[method];
+        if (!handle) {
+          void reply.header("Allow", Object.keys(handlers).join(", "));
+          return fail(reply, "method_not_allowed");
+        }
+        try {
+          const ctx = await contextFor(services, request);
+          const result = await handle({
+            ctx,
+            body: isRecord(request.body) ? request.body : {},
+            query: request.query as Record<string, string | undefined>,
+            params: request.params as Record<string, string>,
+            request,
+          });
+          if ("raw" in result) return reply.code(200).send(result.raw);
+          return ok(reply, result.d, { ...(result.m !== undefined && { m: result.m }), ...(result.status !== undefined && { status: result.status }) });
+        } catch (error) {
+          if (error instanceof AppError) return failWith(reply, error);
+          throw error;
+        }
+      };
+      app.route({ method: ALL_METHODS, url: bare || "/", handler });
+      if (bare) app.route({ method: ALL_METHODS, url: `${bare}/`, handler });
+    },
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The contract's paged list: `{count, total, next, previous, results}` with absolute URLs. */
+export function pageBody<T>(request: FastifyRequest, page: Page<T>, input: { limit: number; offset: number }) {
+  const url = new URL(request.url, `${request.protocol}://${request.host}`);
+  const at = (offset: number) => {
+    const next = new URL(url);
+    next.searchParams.set("limit", String(input.limit));
+    next.searchParams.set("offset", String(offset));
+    return next.toString();
+  };
+  return {
+    count: page.count,
+    total: page.total,
+    next: input.offset + input.limit < page.count ? at(input.offset + input.limit) : null,
+    previous: input.offset > 0 ? at(Math.max(0, input.offset - input.limit)) : null,
+    results: page.results,
+  };
+}
+
+export { PAGINATION };

@@ -1,0 +1,33 @@
+import { createUser } from "@flagship/api/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestServer, type TestServer } from "../../testing.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await createTestServer();
+});
+afterAll(() => server.close());
+
+describe("GET /stats/version/", () => {
+  it("answers the version", async () => {
+    const res = await server.api("GET", "/stats/version/");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ s: true, m: "", d: { commit_hash: "test", version: "test" } });
+  });
+});
+
+describe("GET /stats/countdown/", () => {
+  it("answers the gates in epoch seconds, null when unset", async () => {
+    server.world.setNow(1_700_000_000);
+    const staff = await createUser(server.world, { isStaff: true });
+    await server.api("POST", "/config/start_time/", { token: staff.token, body: { value: 1_700_000_600 } });
+    const res = await server.api("GET", "/stats/countdown/");
+    expect(res.body.d).toEqual({
+      countdown_timestamp: 1_700_000_600,
+      registration_open: null,
+      competition_end: null,
+      server_timestamp: 1_700_000_000,
+    });
+    server.world.setNow(null);
+  });
+});

@@ -1,0 +1,49 @@
+import { createTestWorld, type TestWorld } from "@flagship/api/testing";
+import type { FastifyInstance, InjectOptions } from "fastify";
+import { buildServer } from "./app.ts";
+import { loadEnv } from "./env.ts";
+
+export interface TestServer {
+  app: FastifyInstance;
+  world: TestWorld;
+  /** A REST call under /api/v2 with an optional token; the parsed JSON body comes back as `body`. */
+  api(
+    method: InjectOptions["method"],
+    path: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string>; payload?: string },
+  ): Promise<{ status: number; body: { s: boolean; m: string; d: any }; headers: Record<string, unknown> }>;
+  close(): Promise<void>;
+}
+
+/** The real server (REST, tRPC, static) on a fresh database, driven with fastify.inject. */
+export async function createTestServer(envOverrides: Record<string, string> = {}): Promise<TestServer> {
+  const world = await createTestWorld();
+  const env = loadEnv({ THROTTLE: "off", LOG_LEVEL: "silent", DATA_DIR: "./data-test", ...envOverrides });
+  const app = await buildServer({ env, services: world.services, logger: false });
+  await app.ready();
+  return {
+    app,
+    world,
+    async api(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token) headers.authorization = `Token ${options.token}`;
+      let payload = options.payload;
+      if (options.body !== undefined) {
+        payload = JSON.stringify(options.body);
+        headers["content-type"] ??= "application/json";
+      }
+      const response = await app.inject({ method, url: `/api/v2${path}`, headers, ...(payload !== undefined && { payload }) });
+      let body;
+      try {
+        body = response.json();
+      } catch {
+        body = response.body;
+      }
+      return { status: response.statusCode, body, headers: response.headers };
+    },
+    async close() {
+      await app.close();
+      await world.close();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { expect, test } from "@playwright/test";
+
+test("the shell: sidebar, footer, theme and the 404 page", async ({ page }) => {
+  await page.goto("/");
+  const nav = page.getByRole("navigation", { name: "Main navigation" });
+  await expect(nav.getByRole("link", { name: "Home" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Users" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Teams" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Leaderboard" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Log in" })).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Register" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Flagship CTF" })).toBeVisible();
+  await expect(page.getByTestId("footer-text")).toHaveText("Flagship end-to-end tests");
+
+  await page.getByRole("button", { name: "Toggle dark mode" }).click();
+  await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
+  await page.screenshot({ path: "test-results/shell-dark.png", fullPage: true });
+  await page.getByRole("button", { name: "Toggle dark mode" }).click();
+
+  await page.goto("/this/page/does-not-exist");
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Take me home" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Flagship CTF" })).toBeVisible();
+});
+
+test("trailing slashes are removed by redirect", async ({ page }) => {
+  await page.goto("/no-such-page/?x=1");
+  await expect(page).toHaveURL(/\/no-such-page\?x=1$/);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+});
+
+test("the sidebar collapses behind a menu button on a phone", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/");
+  const nav = page.getByRole("navigation", { name: "Main navigation" });
+  await expect(nav.getByRole("link", { name: "Users" })).not.toBeInViewport();
+  await page.getByRole("button", { name: "Menu" }).click();
+  await expect(nav.getByRole("link", { name: "Users" })).toBeInViewport();
+  await page.screenshot({ path: "test-results/shell-phone.png" });
+});

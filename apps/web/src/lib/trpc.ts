@@ -1,0 +1,37 @@
+import type { AppRouter } from "@flagship/api";
+import { QueryClient } from "@tanstack/react-query";
+import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import { createTRPCContext } from "@trpc/tanstack-react-query";
+import superjson from "superjson";
+import { session } from "./session.ts";
+
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+
+export const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 10_000,
+      retry: (count, error) => count < 2 && !(error instanceof TRPCClientError && error.data?.httpStatus < 500),
+      refetchOnWindowFocus: false,
+    },
+  },
+});
+
+export const trpcClient = createTRPCClient<AppRouter>({
+  links: [
+    httpBatchLink({
+      url: "/trpc",
+      transformer: superjson,
+      headers() {
+        const token = session.token;
+        return token ? { authorization: `Token ${token}` } : {};
+      },
+    }),
+  ],
+});
+
+/** The app error code of a failed call (from the shared catalogue), if the server sent one. */
+export function errorCode(error: unknown): string | null {
+  if (error instanceof TRPCClientError) return (error.data as { appCode?: string } | undefined)?.appCode ?? null;
+  return null;
+}

@@ -1,0 +1,31 @@
+import "@mantine/core/styles.css";
+import "@mantine/notifications/styles.css";
+import "./styles.css";
+import "./lib/i18n.ts";
+import { localStorageColorSchemeManager, MantineProvider } from "@mantine/core";
+import { Notifications } from "@mantine/notifications";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { RouterProvider } from "@tanstack/react-router";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { queryClient, TRPCProvider, trpcClient } from "./lib/trpc.ts";
+import { router } from "./router.tsx";
+import { AppErrorBoundary } from "./shell/ErrorBoundary.tsx";
+import { cssVariablesResolver, theme } from "./theme.ts";
+
+const colorSchemeManager = localStorageColorSchemeManager({ key: "flagship.color-scheme" });
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
+      <Notifications position="top-right" limit={5} />
+      <AppErrorBoundary>
+        <QueryClientProvider client={queryClient}>
+          <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+            <RouterProvider router={router} />
+          </TRPCProvider>
+        </QueryClientProvider>
+      </AppErrorBoundary>
+    </MantineProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,102 @@
+import {
+  ActionIcon,
+  Anchor,
+  AppShell,
+  Burger,
+  Group,
+  Text,
+  Tooltip,
+  UnstyledButton,
+  useComputedColorScheme,
+  useMantineColorScheme,
+} from "@mantine/core";
+import { useDisclosure } from "@mantine/hooks";
+import { Link, Outlet } from "@tanstack/react-router";
+import { useTranslation } from "react-i18next";
+import { runtime } from "../lib/runtime.ts";
+import { Sidebar } from "./Sidebar.tsx";
+import { useAppData } from "./useAppData.ts";
+
+function ThemeToggle() {
+  const { t } = useTranslation();
+  const { setColorScheme } = useMantineColorScheme();
+  const scheme = useComputedColorScheme("light");
+  return (
+    <Tooltip label={t("nav.toggle_theme")}>
+      <ActionIcon
+        variant="default"
+        size="lg"
+        aria-label={t("nav.toggle_theme")}
+        onClick={() => setColorScheme(scheme === "dark" ? "light" : "dark")}
+      >
+        <span aria-hidden>{scheme === "dark" ? "☀" : "☾"}</span>
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+export function Layout() {
+  const { t } = useTranslation();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const { config } = useAppData();
+  const eventName = config?.event_name ?? "Flagship";
+
+  return (
+    <AppShell
+      header={{ height: 56 }}
+      navbar={{ width: 240, breakpoint: "sm", collapsed: { mobile: !opened } }}
+      padding="md"
+    >
+      <a href="#main" className="skip-link">
+        {t("nav.skip_to_content")}
+      </a>
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t("nav.menu")} />
+            <UnstyledButton component={Link} to="/" aria-label={eventName}>
+              <Group gap={8} wrap="nowrap">
+                <img src="/favicon.svg" alt="" width={28} height={28} />
+                <Text fw={700} size="lg" truncate="end" maw={{ base: 180, sm: 400 }}>
+                  {eventName}
+                </Text>
+              </Group>
+            </UnstyledButton>
+          </Group>
+          <ThemeToggle />
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar>
+        <Sidebar onNavigate={close} />
+      </AppShell.Navbar>
+      <AppShell.Main id="main" tabIndex={-1} style={{ display: "flex", flexDirection: "column" }}>
+        <div style={{ flex: 1 }}>
+          <Outlet />
+        </div>
+        <Footer eventName={eventName} />
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+function Footer({ eventName }: { eventName: string }) {
+  const { t } = useTranslation();
+  return (
+    <Group component="footer" justify="space-between" mt="xl" pt="md" gap="xs" style={{ borderTop: "1px solid var(--mantine-color-default-border)" }}>
+      <Group gap="md">
+        <Anchor component={Link} to="/" size="sm">
+          {t("nav.home")}
+        </Anchor>
+        <Anchor component={Link} to="/privacy" size="sm">
+          {t("nav.privacy")}
+        </Anchor>
+        <Anchor component={Link} to="/terms" size="sm">
+          {t("nav.terms")}
+        </Anchor>
+      </Group>
+      <Text size="sm" c="dimmed" data-testid="footer-text">
+        {runtime.footerText || t("footer.copyright", { year: new Date().getFullYear(), event: eventName })}
+      </Text>
+    </Group>
+  );
+}

@@ -1,0 +1,72 @@
+import { NavLink, ScrollArea, Stack } from "@mantine/core";
+import { Link, useRouterState } from "@tanstack/react-router";
+import { useTranslation } from "react-i18next";
+import { useAppData } from "./useAppData.ts";
+
+const ADMIN_PAGES = ["config", "announcements", "cms", "invites", "statistics", "members", "teams", "audit_log", "allChallenges", "port", "check"] as const;
+
+interface Entry {
+  to: string;
+  label: string;
+}
+
+/** The sidebar: entries for the audience (logged out, player, staff), each shown only when enabled. */
+export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
+  const { t } = useTranslation();
+  const { config, me } = useAppData();
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const teams = config?.enable_teams !== false;
+
+  const entries: Entry[] = [
+    { to: "/", label: t("nav.home") },
+    { to: "/users", label: t("nav.users") },
+    ...(teams ? [{ to: "/teams", label: t("nav.teams") }] : []),
+    { to: "/leaderboard", label: t("nav.leaderboard") },
+  ];
+  if (me) {
+    entries.push(
+      { to: "/campaign", label: t("nav.challenges") },
+      { to: "/profile/me", label: t("nav.profile") },
+      ...(teams ? [{ to: "/team/me", label: t("nav.team") }] : []),
+      { to: "/settings", label: t("nav.settings") },
+      { to: "/logout", label: t("nav.logout") },
+    );
+  } else {
+    if (config?.enable_login !== false) entries.push({ to: "/login", label: t("nav.login") });
+    if (config?.enable_registration !== false) entries.push({ to: "/register", label: t("nav.register") });
+  }
+
+  const isActive = (to: string) => (to === "/" ? pathname === "/" : pathname === to || pathname.startsWith(`${to}/`));
+
+  return (
+    <ScrollArea component="nav" aria-label={t("nav.main_navigation")} h="100%">
+      <Stack gap={2} p="xs">
+        {entries.map((entry) => (
+          <NavLink
+            key={entry.to}
+            component={Link}
+            to={entry.to}
+            label={entry.label}
+            active={isActive(entry.to)}
+            onClick={onNavigate}
+            aria-current={isActive(entry.to) ? "page" : undefined}
+          />
+        ))}
+        {me?.isStaff && (
+          <NavLink label={t("nav.admin")} defaultOpened={pathname.startsWith("/admin")} childrenOffset="md">
+            {ADMIN_PAGES.map((page) => (
+              <NavLink
+                key={page}
+                component={Link}
+                to={`/admin/${page}`}
+                label={t(`admin.${page}`)}
+                active={pathname === `/admin/${page}`}
+                onClick={onNavigate}
+              />
+            ))}
+          </NavLink>
+        )}
+      </Stack>
+    </ScrollArea>
+  );
+}

@@ -1,0 +1,96 @@
+import { CONFIG_DEFAULTS } from "@flagship/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callerFor, createTestWorld, createUser, type TestUser, type TestWorld } from "../testing/index.ts";
+
+let world: TestWorld;
+let staff: TestUser;
+let player: TestUser;
+
+beforeAll(async () => {
+  world = await createTestWorld();
+  staff = await createUser(world, { isStaff: true });
+  player = await createUser(world);
+});
+afterAll(() => world.close());
+
+describe("config", () => {
+  it("lists every public key with its default on a fresh server", async () => {
+    const config = await callerFor(world, null).config.list();
+    expect(config.flag_prefix).toBe("flag");
+    expect(config.event_name).toBe("Flagship CTF");
+    expect(config.enable_team_leave).toBe(false);
+    expect(config.team_size).toBe(0);
+    expect(config.start_time).toBeNull();
+    expect(config).not.toHaveProperty("firstblood_webhook");
+    expect(config).not.toHaveProperty("enable_force_admin_2fa");
+  });
+
+  it("shows staff the sensitive keys", async () => {
+    const config = await callerFor(world, staff).config.list();
+    expect(config.firstblood_webhook).toBe("");
+    expect(config.enable_force_admin_2fa).toBe(false);
+  });
+
+  it("refuses sensitive keys to players", async () => {
+    await expect(callerFor(world, player).config.get({ key: "firstblood_webhook" })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+  });
+
+  it("lets staff set a key, audited with old and new values, visible at once", async () => {
+    await callerFor(world, staff).config.set({ key: "event_name", value: "Spring CTF" });
+    expect(await callerFor(world, player).config.get({ key: "event_name" })).toBe("Spring CTF");
+    const entry = await world.services.db.auditLog.findFirstOrThrow({ where: { action: "set_config" }, orderBy: { id: "desc" } });
+    expect(entry.userId).toBe(staff.id);
+    expect(entry.extra).toEqual({ key: "event_name", old: "Flagship CTF", new: "Spring CTF" });
+  });
+
+  it("unsets a time with null", async () => {
+    const caller = callerFor(world, staff);
+    await caller.config.set({ key: "start_time", value: 1_900_000_000 });
+    expect(await caller.config.get({ key: "start_time" })).toBe(1_900_000_000);
+    await caller.config.set({ key: "start_time", value: null });
+    expect(await caller.config.get({ key: "start_time" })).toBeNull();
+  });
+
+  it("rejects a value of the wrong type and changes nothing", async () => {
+    const before = await world.services.db.auditLog.count();
+    await expect(callerFor(world, staff).config.set({ key: "team_size", value: "lots" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
+    expect(await callerFor(world, staff).config.get({ key: "team_size" })).toBe(CONFIG_DEFAULTS.team_size);
+    expect(await world.services.db.auditLog.count()).toBe(before);
+  });
+
+  it("refuses writes from players and anonymous callers", async () => {
+    await expect(callerFor(world, player).config.set({ key: "event_name", value: "x" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(callerFor(world, null).config.set({ key: "event_name", value: "x" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+  });
+
+  it("takes staff powers from staff without 2FA when enable_force_admin_2fa is on", async () => {
+    const admin = await createUser(world, { isStaff: true });
+    await callerFor(world, admin).config.set({ key: "enable_force_admin_2fa", value: true });
+    await expect(callerFor(world, admin).config.set({ key: "event_name", value: "x" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await world.services.db.config.update({ where: { key: "enable_force_admin_2fa" }, data: { value: false } });
+    world.services.config.invalidate();
+  });
+
+  it("answers not_found for an unknown key", async () => {
+    await expect(callerFor(world, staff).config.set({ key: "no_such_key", value: 1 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+});
+
+describe("countdown", () => {
+  it("reports the gates as epoch seconds with the server time", async () => {
+    world.setNow(1_800_000_000);
+    await callerFor(world, staff).config.set({ key: "end_time", value: 1_800_086_400 });
+    const countdown = await callerFor(world, null).stats.countdown();
+    expect(countdown).toEqual({
+      countdown_timestamp: null,
+      registration_open: null,
+      competition_end: 1_800_086_400,
+      server_timestamp: 1_800_000_000,
+    });
+    world.setNow(null);
+  });
+});

@@ -1,0 +1,43 @@
+import type { Db } from "@flagship/db";
+import type { ConfigStore } from "./config/config-store.ts";
+import type { EventPublisher } from "./events/publisher.ts";
+
+/** The signed-in user as the server sees them for one request. */
+export interface Actor {
+  id: number;
+  username: string;
+  isStaff: boolean;
+  teamId: number | null;
+  /** Token row id, so logout and desudo can act on this session. */
+  tokenId: number;
+  /** The staff member behind an impersonation token, if any. */
+  impersonatorId: number | null;
+  has2fa: boolean;
+}
+
+export interface Logger {
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+/** Long-lived parts shared by every request of a server process. */
+export interface Services {
+  db: Db;
+  events: EventPublisher;
+  config: ConfigStore;
+  log: Logger;
+  version: string;
+  /** Seconds since the epoch; tests may replace it. */
+  now: () => number;
+}
+
+export interface Context extends Services {
+  actor: Actor | null;
+  ip: string | null;
+}
+
+/** The part tests build directly: services plus who is calling. */
+export function createInnerContext(services: Services, actor: Actor | null, ip: string | null = null): Context {
+  return { ...services, actor, ip };
+}

@@ -1,0 +1,11 @@
+export { appRouter, createCaller, type AppRouter } from "./root.ts";
+export { createInnerContext, type Actor, type Context, type Services, type Logger } from "./context.ts";
+export { ConfigStore } from "./config/config-store.ts";
+export { listConfig, getConfigValue, getExperiments } from "./config/get-config.ts";
+export { setConfigValue } from "./config/set-config.ts";
+export { getCountdown } from "./stats/get-countdown.ts";
+export { InProcessPublisher, EVENT_CODES, type AppEvent, type EventPublisher } from "./events/publisher.ts";
+export { parseAuthorization, resolveActor } from "./auth/resolve-actor.ts";
+export { issueToken, hashKey } from "./auth/tokens.ts";
+export { toTrpcError } from "./trpc.ts";
+export { hasStaffPowers, requireAuth, requireStaff, requireTeam, type AuthedContext, type StaffContext, type TeamContext } from "./guards.ts";

@@ -1,0 +1,2 @@
+export { createTestDatabase, type TestDatabase } from "./database.ts";
+export { uniqueName } from "./unique.ts";

@@ -1,0 +1,132 @@
+import { z } from "zod";
+
+/**
+ * Every configuration key of the specs, with its type and the default on a fresh server.
+ * Times are seconds since the epoch, or null for "no gate".
+ */
+const time = z.number().int().nonnegative().nullable();
+const bool = z.boolean();
+const text = z.string().max(10_000);
+
+export const CONFIG_SCHEMA = {
+  register_start_time: time,
+  register_end_time: time,
+  start_time: time,
+  end_time: time,
+  scoreboard_freeze_time: time,
+  enable_force_admin_2fa: bool,
+  enable_maintenance_mode: bool,
+  flag_prefix: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/),
+  event_name: z.string().min(1).max(200),
+  email_domain: text,
+  email_regex: text,
+  invite_required: bool,
+  enable_flag_submission: bool,
+  enable_login: bool,
+  enable_registration: bool,
+  enable_flag_submission_after_competition: bool,
+  enable_view_challenges_after_competion: bool,
+  enable_scoreboard: bool,
+  enable_scoring: bool,
+  enable_solve_broadcast: bool,
+  enable_team_join: bool,
+  enable_team_leave: bool,
+  enable_challenge_server: bool,
+  enable_teams: bool,
+  team_size: z.number().int().min(0).max(100_000),
+  enable_ctftime: bool,
+  login_provider: z.string().min(1).max(64),
+  registration_provider: z.string().min(1).max(64),
+  firstblood_webhook: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]),
+  experiments: z.record(z.string().max(64), z.boolean()),
+} as const;
+
+export type ConfigKey = keyof typeof CONFIG_SCHEMA;
+export type Config = { [K in ConfigKey]: z.infer<(typeof CONFIG_SCHEMA)[K]> };
+
+export const CONFIG_DEFAULTS: Config = {
+  register_start_time: null,
+  register_end_time: null,
+  start_time: null,
+  end_time: null,
+  scoreboard_freeze_time: null,
+  enable_force_admin_2fa: false,
+  enable_maintenance_mode: false,
+  flag_prefix: "flag",
+  event_name: "Flagship CTF",
+  email_domain: "",
+  email_regex: "",
+  invite_required: false,
+  enable_flag_submission: true,
+  enable_login: true,
+  enable_registration: true,
+  enable_flag_submission_after_competition: false,
+  enable_view_challenges_after_competion: true,
+  enable_scoreboard: true,
+  enable_scoring: true,
+  enable_solve_broadcast: true,
+  enable_team_join: true,
+  enable_team_leave: false,
+  enable_challenge_server: true,
+  enable_teams: true,
+  team_size: 0,
+  enable_ctftime: true,
+  login_provider: "basic",
+  registration_provider: "basic",
+  firstblood_webhook: "",
+  experiments: {},
+};
+
+export const CONFIG_KEYS = Object.keys(CONFIG_SCHEMA) as ConfigKey[];
+
+/** Keys only staff may read. */
+export const STAFF_ONLY_CONFIG_KEYS: ReadonlySet<ConfigKey> = new Set([
+  "firstblood_webhook",
+  "enable_force_admin_2fa",
+]);
+
+/** Keys hidden from `/config/` (served elsewhere, e.g. `/experiments/`). */
+export const UNLISTED_CONFIG_KEYS: ReadonlySet<ConfigKey> = new Set(["experiments"]);
+
+export const TIME_CONFIG_KEYS: ReadonlySet<ConfigKey> = new Set([
+  "register_start_time",
+  "register_end_time",
+  "start_time",
+  "end_time",
+  "scoreboard_freeze_time",
+]);
+
+export function isConfigKey(key: string): key is ConfigKey {
+  return Object.hasOwn(CONFIG_SCHEMA, key);
+}
+
+export const ZConfigKey = z.string().refine(isConfigKey, { message: "Unknown config key" });
+
+export const ZSetConfigInput = z.object({
+  key: z.string().min(1).max(100),
+  value: z.unknown(),
+});
+export type SetConfigInput = z.infer<typeof ZSetConfigInput>;
+
+/** Validates a value for a key; time keys also accept null (unset). */
+export function parseConfigValue<K extends ConfigKey>(key: K, value: unknown): Config[K] {
+  return CONFIG_SCHEMA[key].parse(value) as Config[K];
+}
+
+export interface Countdown {
+  countdown_timestamp: number | null;
+  registration_open: number | null;
+  competition_end: number | null;
+  server_timestamp: number;
+}
+
+/** The event gates, judged against `now` (seconds since the epoch). Null times are no gate. */
+export function eventGates(config: Pick<Config, "start_time" | "end_time" | "register_start_time" | "register_end_time">, now: number) {
+  return {
+    registrationOpen:
+      (config.register_start_time === null || config.register_start_time <= now) &&
+      (config.register_end_time === null || now < config.register_end_time),
+    started: config.start_time === null || config.start_time <= now,
+    ended: config.end_time !== null && config.end_time <= now,
+  };
+}

@@ -1,0 +1,131 @@
+/**
+ * The one catalogue of error codes: each code's HTTP status (REST), tRPC code and English message.
+ * Domain code throws AppError(code); both transports and the web app read this table.
+ */
+export type TrpcCode =
+  | "BAD_REQUEST"
+  | "UNAUTHORIZED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "METHOD_NOT_SUPPORTED"
+  | "CONFLICT"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "TOO_MANY_REQUESTS"
+  | "INTERNAL_SERVER_ERROR";
+
+interface ErrorDef {
+  status: number;
+  trpc: TrpcCode;
+  message: string;
+}
+
+const def = (status: number, trpc: TrpcCode, message: string): ErrorDef => ({ status, trpc, message });
+
+export const ERRORS = {
+  // Generic transport errors.
+  parse_error: def(400, "BAD_REQUEST", "Malformed request."),
+  bad_request: def(400, "BAD_REQUEST", "Bad request."),
+  not_authenticated: def(401, "UNAUTHORIZED", "You need to be logged in to do that."),
+  authentication_failed: def(401, "UNAUTHORIZED", "Your session is no longer valid. Please log in again."),
+  permission_denied: def(403, "FORBIDDEN", "You do not have permission to do that."),
+  not_found: def(404, "NOT_FOUND", "Not found."),
+  method_not_allowed: def(405, "METHOD_NOT_SUPPORTED", "Method not allowed."),
+  not_acceptable: def(406, "BAD_REQUEST", "Not acceptable."),
+  unsupported_media_type: def(415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported media type: send JSON."),
+  throttled: def(429, "TOO_MANY_REQUESTS", "You are being rate-limited."),
+  server_error: def(500, "INTERNAL_SERVER_ERROR", "Unknown error occurred."),
+
+  // Field validation codes (status 400; `d` carries the field map).
+  required: def(400, "BAD_REQUEST", "This field is required"),
+  blank: def(400, "BAD_REQUEST", "This field may not be blank."),
+  invalid: def(400, "BAD_REQUEST", "Invalid value."),
+  max_length: def(400, "BAD_REQUEST", "This value is too long."),
+  min_length: def(400, "BAD_REQUEST", "This value is too short."),
+  max_value: def(400, "BAD_REQUEST", "This value is too large."),
+  min_value: def(400, "BAD_REQUEST", "This value is too small."),
+  unique: def(400, "BAD_REQUEST", "This value is already taken."),
+
+  // Accounts.
+  registration_not_open: def(403, "FORBIDDEN", "Registration is not open."),
+  weak_password: def(400, "BAD_REQUEST", "Password too weak"),
+  email_or_username_in_use: def(400, "BAD_REQUEST", "That username or email is already in use."),
+  username_already_exists: def(400, "BAD_REQUEST", "That username is already taken."),
+  invalid_email: def(400, "BAD_REQUEST", "Invalid email"),
+  invite_required: def(400, "BAD_REQUEST", "An invite code is required to register."),
+  invalid_invite: def(403, "FORBIDDEN", "That invite code is not valid."),
+  invite_already_used: def(403, "FORBIDDEN", "That invite code has already been used."),
+  incorrect_username_or_password: def(401, "UNAUTHORIZED", "Incorrect username or password."),
+  email_verification_required: def(401, "UNAUTHORIZED", "Please verify your email address before logging in."),
+  login_not_open: def(401, "UNAUTHORIZED", "Login is not open."),
+  "2fa_required": def(401, "UNAUTHORIZED", "Two-factor authentication code required."),
+  "2fa_not_enabled": def(401, "UNAUTHORIZED", "Two-factor authentication is not enabled for this account."),
+  incorrect_2fa: def(401, "UNAUTHORIZED", "Incorrect two-factor code."),
+  login_failed: def(401, "UNAUTHORIZED", "Login failed: the code was not accepted."),
+  code_incorrect: def(401, "UNAUTHORIZED", "That code is incorrect."),
+  invalid_password: def(401, "UNAUTHORIZED", "Your current password is incorrect."),
+  invalid_token_or_uid: def(404, "NOT_FOUND", "This link is invalid or has expired."),
+  email_already_verified: def(400, "BAD_REQUEST", "This email address is already verified."),
+  cannot_impersonate_self: def(400, "BAD_REQUEST", "You cannot impersonate yourself."),
+  not_impersonating: def(403, "FORBIDDEN", "You are not impersonating anyone."),
+
+  // Teams.
+  already_in_team: def(403, "FORBIDDEN", "You are already in a team."),
+  join_disabled: def(403, "FORBIDDEN", "Joining teams is disabled."),
+  leave_disabled: def(403, "FORBIDDEN", "Leaving teams is disabled."),
+  invalid_team: def(404, "NOT_FOUND", "No team with that name exists."),
+  invalid_team_password: def(403, "FORBIDDEN", "Incorrect team secret."),
+  invalid_team_or_password: def(403, "FORBIDDEN", "Incorrect team name or secret."),
+  team_full: def(403, "FORBIDDEN", "That team is full."),
+  challenge_solved: def(403, "FORBIDDEN", "You cannot leave a team after solving a challenge for them."),
+  cannot_leave_team_ownerless: def(403, "FORBIDDEN", "Transfer ownership before leaving: the team still has other members."),
+  team_required: def(403, "FORBIDDEN", "You can only submit flags if you are in a team."),
+
+  // Challenges.
+  flag_submission_disabled: def(403, "FORBIDDEN", "Flag submission is disabled."),
+  already_solved_challenge: def(403, "FORBIDDEN", "You have already solved this challenge!"),
+  challenge_not_unlocked: def(403, "FORBIDDEN", "This challenge is not unlocked yet."),
+  challenge_not_solved: def(403, "FORBIDDEN", "You need to solve this challenge first."),
+  havent_solved_challenge: def(403, "FORBIDDEN", "You need to solve this challenge first."),
+  hint_already_used: def(403, "FORBIDDEN", "Your team has already used this hint."),
+
+  // Challenge servers.
+  challenge_server_disabled: def(403, "FORBIDDEN", "Challenge servers are disabled."),
+  challenge_server_team_required: def(403, "FORBIDDEN", "You need a team to request a challenge server."),
+  challenge_server_error: def(500, "INTERNAL_SERVER_ERROR", "The challenge server could not be reached."),
+} as const satisfies Record<string, ErrorDef>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === "string" && Object.hasOwn(ERRORS, code);
+}
+
+export function errorMessage(code: string): string {
+  return isErrorCode(code) ? ERRORS[code].message : ERRORS.server_error.message;
+}
+
+/** Field errors: `{field: [message, ...]}`, as the REST contract carries them in `d`. */
+export type FieldErrors = Record<string, string[]>;
+
+/**
+ * A domain error. `details` is the REST `d`: "" by default, a field map for validation failures,
+ * or `{reason}` for login failures.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: unknown;
+  readonly status: number;
+
+  constructor(code: ErrorCode, options: { message?: string; details?: unknown } = {}) {
+    super(options.message ?? ERRORS[code].message);
+    this.name = "AppError";
+    this.code = code;
+    this.details = options.details ?? "";
+    this.status = ERRORS[code].status;
+  }
+
+  /** A validation failure on one field, with the field's message. */
+  static field(code: ErrorCode, field: string, message: string = ERRORS[code].message): AppError {
+    return new AppError(code, { message, details: { [field]: [message] } });
+  }
+}

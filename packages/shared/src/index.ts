@@ -1,0 +1,5 @@
+export * from "./errors.ts";
+export * from "./config.ts";
+export * from "./validation.ts";
+export * from "./constants.ts";
+export * from "./pagination.ts";

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# `npm test`: the whole suite. Brings up what the tests need: system packages (redis-server,
+# chromium), the Prisma client and the web build. PostgreSQL comes from the embedded-postgres
+# package (or DATABASE_URL), started once by the test harness.
+set -euo pipefail
+export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
+cd "$(dirname "$0")/.."
+
+need_packages=()
+command -v redis-server >/dev/null 2>&1 || need_packages+=(redis-server)
+[ -x /usr/bin/chromium ] || need_packages+=(chromium)
+if [ ${#need_packages[@]} -gt 0 ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing system packages: ${need_packages[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${need_packages[@]}" >/dev/null
+  else
+    echo "Missing system packages: ${need_packages[*]}" >&2
+    echo "Install them (Debian: sudo apt-get install ${need_packages[*]}) and run npm test again." >&2
+    exit 1
+  fi
+fi
+
+[ -d node_modules ] || npm ci
+[ -f packages/db/src/generated/client.ts ] || node scripts/prisma-generate.mjs
+
+step() { printf '\n== %s\n' "$1"; }
+
+step "Typecheck"
+npx --no-install turbo run typecheck --output-logs=errors-only
+step "Lint"
+npx --no-install eslint . --max-warnings=0
+step "Unit tests"
+npx --no-install vitest run --project unit
+step "Integration and contract tests"
+npx --no-install vitest run --project integration
+step "Build"
+npx --no-install turbo run build --output-logs=errors-only
+step "Browser tests"
+npx --no-install playwright test -c apps/web/playwright.config.ts
