@@ -3,7 +3,9 @@ import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 8181);
-const dataDir = path.join(os.tmpdir(), `flagship-e2e-${process.pid}-${Date.now()}`);
+// Computed once by the runner and inherited by its workers, so fixtures can reach the database.
+process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `flagship-e2e-${process.pid}-${Date.now()}`);
+const dataDir = process.env.E2E_DATA_DIR;
 
 /** Browser journeys in Debian's chromium against the real server on a throwaway embedded PostgreSQL. */
 export default defineConfig({
@@ -39,6 +41,7 @@ export default defineConfig({
       THROTTLE: "off",
       FOOTER_TEXT: "Flagship end-to-end tests",
       LOG_LEVEL: "warn",
+      ...(process.env.WEB_DIST && { WEB_DIST: process.env.WEB_DIST }),
     },
   },
 });

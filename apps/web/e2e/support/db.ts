@@ -1,0 +1,67 @@
+import { createHash, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import argon2 from "argon2";
+import pg from "pg";
+
+/**
+ * Direct access to the e2e server's embedded PostgreSQL, for arranging a journey's starting state
+ * (users, tokens, config) without clicking through screens another test already covers.
+ */
+let pool: pg.Pool | undefined;
+export function database(): pg.Pool {
+  if (!pool) {
+    const dataDir = process.env.E2E_DATA_DIR;
+    if (!dataDir) throw new Error("E2E_DATA_DIR is not set: run through playwright.config.ts");
+    const port = readFileSync(path.join(dataDir, "postgres.port"), "utf8").trim();
+    pool = new pg.Pool({ connectionString: `postgresql://flagship:flagship@127.0.0.1:${port}/flagship`, max: 4 });
+  }
+  return pool;
+}
+
+export const E2E_PASSWORD = "Correct-Horse-Battery-Staple-42";
+let hash: Promise<string> | undefined;
+
+let counter = 0;
+export function unique(prefix: string): string {
+  counter += 1;
+  return `${prefix}${counter}${randomBytes(3).toString("hex")}`;
+}
+
+export interface SeededUser {
+  id: number;
+  username: string;
+  email: string;
+  password: string;
+  token: string;
+}
+
+/** Creates a verified user (staff when asked) with a live API token. */
+export async function seedUser(options: { isStaff?: boolean; username?: string; teamId?: number | null } = {}): Promise<SeededUser> {
+  hash ??= argon2.hash(E2E_PASSWORD, { type: argon2.argon2id });
+  const username = options.username ?? unique("player");
+  const email = `${username}@example.test`;
+  const db = database();
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO users (username, email, password_hash, is_staff, email_verified, team_id) VALUES ($1, $2, $3, $4, true, $5) RETURNING id`,
+    [username, email, await hash, options.isStaff ?? false, options.teamId ?? null],
+  );
+  const id = rows[0]!.id;
+  const token = randomBytes(32).toString("hex");
+  await db.query(`INSERT INTO auth_tokens (key_hash, user_id) VALUES ($1, $2)`, [createHash("sha256").update(token).digest("hex"), id]);
+  return { id, username, email, password: E2E_PASSWORD, token };
+}
+
+/** Sets a config key as staff would (the value as JSON). */
+export async function setConfig(key: string, value: unknown): Promise<void> {
+  await database().query(
+    `INSERT INTO config (key, value, updated_at) VALUES ($1, $2::jsonb, now()) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+    [key, JSON.stringify(value)],
+  );
+}
+
+/** Opens the app already signed in as `user` (the token the app keeps in local storage). */
+export async function signIn(page: Page, user: Pick<SeededUser, "token">): Promise<void> {
+  await page.addInitScript((token) => window.localStorage.setItem("flagship.token", token), user.token);
+}
