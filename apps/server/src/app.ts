@@ -10,8 +10,10 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastif
 import type { Env } from "./env.ts";
 import { contextFor, restRoutes } from "./rest/adapter.ts";
 import { fail } from "./rest/envelope.ts";
+import { announcementRoutes } from "./rest/routes/announcements.ts";
 import { configRoutes } from "./rest/routes/config.ts";
 import { statsRoutes } from "./rest/routes/stats.ts";
+import { registerWebsocket } from "./realtime/websocket.ts";
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
 
@@ -36,6 +38,8 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     allowedHeaders: ["Authorization", "Content-Type", "X-Exporting"],
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
   });
+
+  await registerWebsocket(app, services);
 
   await app.register(
     async (api) => {
@@ -65,6 +69,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
       const rest = restRoutes(api, services);
       statsRoutes(rest);
       configRoutes(rest);
+      announcementRoutes(rest);
     },
     { prefix: "/api/v2" },
   );

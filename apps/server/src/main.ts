@@ -1,3 +1,4 @@
+import { RedisPublisher } from "@flagship/api";
 import { connectDatabase } from "@flagship/db";
 import pino from "pino";
 import { buildServer } from "./app.ts";
@@ -18,7 +19,9 @@ async function main(): Promise<void> {
     dataDir: env.DATA_DIR,
     log: (message) => log.info(message),
   });
-  const services = createServices({ db: database.db, log });
+  const events = env.REDIS_URL ? new RedisPublisher(env.REDIS_URL) : undefined;
+  await events?.connected();
+  const services = createServices({ db: database.db, log, ...(events && { events }) });
   const app = await buildServer({ env, services, loggerInstance: log });
 
   let closing = false;

@@ -5,7 +5,9 @@ export { listConfig, getConfigValue, getExperiments } from "./config/get-config.
 export { setConfigValue } from "./config/set-config.ts";
 export { getCountdown } from "./stats/get-countdown.ts";
 export { InProcessPublisher, EVENT_CODES, type AppEvent, type EventPublisher } from "./events/publisher.ts";
+export { RedisPublisher } from "./events/redis-publisher.ts";
 export { parseAuthorization, resolveActor } from "./auth/resolve-actor.ts";
 export { issueToken, hashKey } from "./auth/tokens.ts";
 export { toTrpcError } from "./trpc.ts";
 export { hasStaffPowers, requireAuth, requireStaff, requireTeam, type AuthedContext, type StaffContext, type TeamContext } from "./guards.ts";
+export { listAnnouncements, createAnnouncement, deleteAnnouncement } from "./announcements/announcements.ts";

@@ -8,6 +8,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     postgresBaseUrl: string;
     templateDatabase: string;
+    /** A real Redis for the run ("" when none could be started). */
+    redisUrl: string;
   }
 }
 

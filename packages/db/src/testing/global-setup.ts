@@ -6,6 +6,7 @@ import type { TestProject } from "vitest/node";
 import { databaseUrl, startEmbeddedPostgres } from "../embedded.ts";
 import { applyMigrations } from "../migrate.ts";
 import "./database.ts";
+import { startRedis } from "./redis.ts";
 
 export const TEMPLATE_DATABASE = "flagship_test_template";
 
@@ -36,5 +37,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   project.provide("postgresBaseUrl", baseUrl);
   project.provide("templateDatabase", TEMPLATE_DATABASE);
-  return stop;
+
+  const redis = await startRedis();
+  project.provide("redisUrl", redis.url);
+  return async () => {
+    await redis.stop();
+    await stop();
+  };
 }

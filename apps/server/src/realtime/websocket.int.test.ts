@@ -1,0 +1,83 @@
+import { createUser } from "@flagship/api/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestServer, type TestServer } from "../testing.ts";
+import { openSocket } from "./ws-client.ts";
+
+let server: TestServer;
+let wsUrl: string;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  await server.app.listen({ port: 0, host: "127.0.0.1" });
+  const address = server.app.server.address();
+  if (!address || typeof address === "string") throw new Error("no address");
+  wsUrl = `ws://127.0.0.1:${address.port}/api/v2/ws/`;
+});
+afterAll(() => server.close());
+
+const settle = () => new Promise((r) => setTimeout(r, 150));
+
+describe("websocket", () => {
+  it("sends event 0 on connect", async () => {
+    const socket = await openSocket(wsUrl);
+    expect(await socket.waitFor((e) => e.event_code === 0)).toEqual({ event_code: 0, message: "Websocket connected." });
+    socket.close();
+  });
+
+  it("answers without the trailing slash too", async () => {
+    const socket = await openSocket(wsUrl.replace(/\/$/, ""));
+    await socket.waitFor((e) => e.event_code === 0);
+    socket.close();
+  });
+
+  it("delivers events for everyone to every socket, and team events only to that team's sockets", async () => {
+    const { db } = server.world.services;
+    const teamA = await db.team.create({ data: { name: "ws-team-a", password: "secretsecret" } });
+    const teamB = await db.team.create({ data: { name: "ws-team-b", password: "secretsecret" } });
+    const alice = await createUser(server.world, { teamId: teamA.id });
+    const bob = await createUser(server.world, { teamId: teamB.id });
+    const anonymous = await openSocket(wsUrl);
+    const aliceSocket = await openSocket(wsUrl);
+    const bobSocket = await openSocket(wsUrl);
+    aliceSocket.send({ token: alice.token });
+    bobSocket.send({ token: bob.token });
+    await settle();
+
+    await server.world.services.events.publish({ kind: "socket", audience: { teamId: teamA.id }, payload: { event_code: 2, team: teamA.id } });
+    await server.world.services.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: 6, challenge_id: 9 } });
+
+    for (const socket of [anonymous, aliceSocket, bobSocket]) await socket.waitFor((e) => e.event_code === 6);
+    await aliceSocket.waitFor((e) => e.event_code === 2);
+    expect(bobSocket.events.some((e) => e.event_code === 2)).toBe(false);
+    expect(anonymous.events.some((e) => e.event_code === 2)).toBe(false);
+    for (const socket of [anonymous, aliceSocket, bobSocket]) socket.close();
+  });
+
+  it("moves a socket into the team its user joins (event 4)", async () => {
+    const { db } = server.world.services;
+    const team = await db.team.create({ data: { name: "ws-team-join", password: "secretsecret" } });
+    const carol = await createUser(server.world);
+    const socket = await openSocket(wsUrl);
+    socket.send({ token: carol.token });
+    await settle();
+    await server.world.services.events.publish({
+      kind: "socket",
+      audience: { teamId: team.id },
+      payload: { event_code: 4, user: carol.id, username: carol.username, team: team.id, team_name: team.name },
+    });
+    await socket.waitFor((e) => e.event_code === 4);
+    await server.world.services.events.publish({ kind: "socket", audience: { teamId: team.id }, payload: { event_code: 3, team: team.id } });
+    await socket.waitFor((e) => e.event_code === 3);
+    socket.close();
+  });
+
+  it("sends event 5 when staff post an announcement", async () => {
+    const staff = await createUser(server.world, { isStaff: true });
+    const socket = await openSocket(wsUrl);
+    const res = await server.api("POST", "/announcements/", { token: staff.token, body: { title: "Hello", body: "World" } });
+    expect(res.status).toBe(201);
+    const event = await socket.waitFor((e) => e.event_code === 5);
+    expect(event).toEqual({ event_code: 5, id: res.body.d.id, title: "Hello", body: "World", timestamp: res.body.d.timestamp });
+    socket.close();
+  });
+});

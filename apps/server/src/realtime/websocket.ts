@@ -1,0 +1,89 @@
+import websocket from "@fastify/websocket";
+import { type AppEvent, EVENT_CODES, resolveActor, type Services } from "@flagship/api";
+import type { FastifyInstance } from "fastify";
+import type { WebSocket } from "ws";
+
+interface Client {
+  socket: WebSocket;
+  userId: number | null;
+  teamId: number | null;
+}
+
+const CONNECTED = JSON.stringify({ event_code: EVENT_CODES.connected, message: "Websocket connected." });
+
+/**
+ * The websocket at /api/v2/ws/. Event 0 on connect; the client sends {"token"} to join its team's
+ * channel. Events for everyone are serialised once and written to every socket; team events go to
+ * that team's sockets only. A socket follows its user into a team they join later (event 4).
+ */
+export async function registerWebsocket(app: FastifyInstance, services: Services): Promise<{ clients: () => number }> {
+  await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
+  const clients = new Set<Client>();
+  const byTeam = new Map<number, Set<Client>>();
+
+  const setTeam = (client: Client, teamId: number | null) => {
+    if (client.teamId !== null) byTeam.get(client.teamId)?.delete(client);
+    client.teamId = teamId;
+    if (teamId !== null) {
+      let set = byTeam.get(teamId);
+      if (!set) byTeam.set(teamId, (set = new Set()));
+      set.add(client);
+    }
+  };
+
+  const moveUser = (userId: unknown, teamId: unknown) => {
+    if (typeof userId !== "number") return;
+    for (const client of clients) if (client.userId === userId) setTeam(client, typeof teamId === "number" ? teamId : null);
+  };
+
+  const unsubscribe = services.events.subscribe((event: AppEvent) => {
+    // A user left or lost their team: their sockets leave its channel.
+    if (event.kind === "internal") {
+      if (event.name === "membership_changed") moveUser(event.data?.userId, event.data?.teamId);
+      return;
+    }
+    const { payload, audience } = event;
+    if (payload.event_code === EVENT_CODES.teamJoin) moveUser(payload.user, payload.team);
+    const message = JSON.stringify(payload);
+    const targets = "all" in audience ? clients : (byTeam.get(audience.teamId) ?? []);
+    for (const client of targets) {
+      if (client.socket.readyState === client.socket.OPEN) client.socket.send(message);
+    }
+  });
+  app.addHook("onClose", async () => {
+    unsubscribe();
+    for (const client of clients) client.socket.close(1001, "Server shutting down");
+  });
+
+  const handler = (socket: WebSocket) => {
+    const client: Client = { socket, userId: null, teamId: null };
+    clients.add(client);
+    socket.send(CONNECTED);
+    socket.on("message", (raw) => {
+      void (async () => {
+        let token: unknown;
+        try {
+          token = (JSON.parse(raw.toString()) as { token?: unknown }).token;
+        } catch {
+          return;
+        }
+        if (typeof token !== "string") return;
+        try {
+          const actor = await resolveActor(services.db, token);
+          if (!actor) return;
+          client.userId = actor.id;
+          setTeam(client, actor.teamId);
+        } catch {
+          // A bad token leaves the socket on the public channel only.
+        }
+      })();
+    });
+    socket.on("close", () => {
+      clients.delete(client);
+      setTeam(client, null);
+    });
+  };
+  app.get("/api/v2/ws", { websocket: true }, handler);
+  app.get("/api/v2/ws/", { websocket: true }, handler);
+  return { clients: () => clients.size };
+}
