@@ -3,3 +3,4 @@ export * from "./config.ts";
 export * from "./validation.ts";
 export * from "./constants.ts";
 export * from "./pagination.ts";
+export * from "./auth.ts";
