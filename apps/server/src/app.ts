@@ -29,6 +29,8 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
   const app = Fastify({
     ...(loggerInstance ? { loggerInstance } : { logger: logger ?? { level: env.LOG_LEVEL } }),
     trustProxy: true,
+    // Per-request logs cost real throughput under load; production keeps warnings and errors.
+    disableRequestLogging: env.NODE_ENV === "production",
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     bodyLimit: 2 * 1024 * 1024,
   });
