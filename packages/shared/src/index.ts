@@ -6,3 +6,7 @@ export * from "./pagination.ts";
 export * from "./auth.ts";
 export * from "./teams.ts";
 export * from "./profiles.ts";
+export * from "./flags.ts";
+export * from "./unlocks.ts";
+export * from "./scoring.ts";
+export * from "./challenges.ts";

@@ -1,0 +1,140 @@
+import { z } from "zod";
+import { flagMetadataError, FLAG_TYPES, MAX_FLAG_LENGTH } from "./flags.ts";
+import { POINTS_TYPES } from "./scoring.ts";
+import { unlockError } from "./unlocks.ts";
+
+/** Built-in category layouts; plugins may register more, so the server accepts any type name. */
+export const CATEGORY_TYPES = ["jeopardy", "campaign"] as const;
+/** Built-in challenge types. */
+export const CHALLENGE_TYPES = ["default", "freeform", "longText", "code", "map"] as const;
+/** Languages a code challenge may declare in challenge_metadata.code_language. */
+export const CODE_LANGUAGES = ["python", "cpp", "gcc", "perl", "ruby", "java", "node", "nasm"] as const;
+
+/** Campaign tile grid width: tiles auto-place across this many columns. */
+export const CAMPAIGN_COLUMNS = 7;
+
+const typeName = z.string().trim().min(1).max(64).regex(/^[A-Za-z][\w-]*$/, { message: "Invalid type name." });
+const jsonObject = z.record(z.string(), z.unknown());
+
+const unlockRequirements = z
+  .string()
+  .max(2000)
+  .nullable()
+  .superRefine((value, ctx) => {
+    const message = unlockError(value);
+    if (message) ctx.addIssue({ code: "custom", message, params: { code: "invalid" } });
+  })
+  .transform((value) => value ?? "");
+
+/** A tag is a string or `{type, text}`; both are stored as `{type, text}`. */
+const tag = z.union([
+  z.string().trim().min(1).max(64).transform((text) => ({ type: "tag", text })),
+  z.object({ type: z.string().trim().min(1).max(32).default("tag"), text: z.string().trim().min(1).max(64) }),
+]);
+
+export const ZFileInput = z.object({
+  name: z.string().trim().min(1).max(255),
+  url: z.string().trim().min(1).max(2000),
+  size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+});
+
+export const ZHintFields = z.object({
+  name: z.string().trim().min(1).max(255),
+  penalty: z.number().int().min(0).max(1_000_000).default(0),
+  text: z.string().max(20_000).default(""),
+});
+
+const challengeFields = {
+  name: z.string().trim().min(1).max(255),
+  description: z.string().max(100_000),
+  challenge_type: typeName,
+  challenge_metadata: jsonObject,
+  flag_type: z.enum(FLAG_TYPES),
+  flag_metadata: jsonObject,
+  author: z.string().max(255),
+  score: z.number().int().min(0).max(1_000_000),
+  points_type: z.enum(POINTS_TYPES),
+  unlock_requirements: unlockRequirements,
+  hidden: z.boolean(),
+  maintenance: z.boolean(),
+  tiebreaker: z.boolean(),
+  post_score_explanation: z.string().max(100_000),
+  attempt_limit: z.number().int().min(0).max(1_000_000).nullable(),
+  tags: z.array(tag).max(50),
+};
+
+/** Flag metadata must suit the flag type (regexes are vetted here, before they are ever run). */
+function checkFlagMetadata(value: { flag_type?: string; flag_metadata?: Record<string, unknown> }, ctx: z.RefinementCtx): void {
+  if (value.flag_type === undefined || value.flag_metadata === undefined) return;
+  const message = flagMetadataError(value.flag_type, value.flag_metadata);
+  if (message) ctx.addIssue({ code: "custom", path: ["flag_metadata"], message, params: { code: "invalid" } });
+}
+
+export const ZCreateChallengeInput = z
+  .object({
+    category: z.number().int().positive(),
+    ...challengeFields,
+    description: challengeFields.description.default(""),
+    challenge_type: challengeFields.challenge_type.default("default"),
+    challenge_metadata: challengeFields.challenge_metadata.default({}),
+    flag_type: challengeFields.flag_type.default("plaintext"),
+    flag_metadata: challengeFields.flag_metadata.default({}),
+    author: challengeFields.author.default(""),
+    points_type: challengeFields.points_type.default("basic"),
+    unlock_requirements: unlockRequirements.default(""),
+    hidden: challengeFields.hidden.default(false),
+    maintenance: challengeFields.maintenance.default(false),
+    tiebreaker: challengeFields.tiebreaker.default(true),
+    post_score_explanation: challengeFields.post_score_explanation.default(""),
+    attempt_limit: challengeFields.attempt_limit.default(null),
+    tags: challengeFields.tags.default([]),
+    files: z.array(z.union([z.number().int().positive(), ZFileInput])).max(100).default([]),
+    hints: z.array(ZHintFields).max(100).default([]),
+  })
+  .superRefine(checkFlagMetadata);
+export type CreateChallengeInput = z.infer<typeof ZCreateChallengeInput>;
+
+/** PATCH: any subset; flag metadata is checked against the stored flag type by the server. */
+export const ZUpdateChallengeInput = z.object({
+  category: z.number().int().positive().optional(),
+  ...Object.fromEntries(Object.entries(challengeFields).map(([k, v]) => [k, v.optional()])),
+} as { category: z.ZodOptional<z.ZodNumber> } & { [K in keyof typeof challengeFields]: z.ZodOptional<(typeof challengeFields)[K]> });
+export type UpdateChallengeInput = z.infer<typeof ZUpdateChallengeInput>;
+
+export const ZCategoryInput = z.object({
+  name: z.string().trim().min(1).max(255),
+  contained_type: typeName.default("jeopardy"),
+  description: z.string().max(100_000).default(""),
+  display_order: z.number().int().min(-1_000_000).max(1_000_000).default(0),
+  metadata: jsonObject.default({}),
+});
+export type CategoryInput = z.infer<typeof ZCategoryInput>;
+
+export const ZUpdateCategoryInput = z.object({
+  name: z.string().trim().min(1).max(255).optional(),
+  contained_type: typeName.optional(),
+  description: z.string().max(100_000).optional(),
+  display_order: z.number().int().min(-1_000_000).max(1_000_000).optional(),
+  metadata: jsonObject.optional(),
+});
+export type UpdateCategoryInput = z.infer<typeof ZUpdateCategoryInput>;
+
+export const ZCreateFileInput = ZFileInput.extend({ challenge: z.number().int().positive() });
+export const ZUpdateFileInput = ZFileInput.partial();
+export const ZCreateHintInput = ZHintFields.extend({ challenge: z.number().int().positive() });
+export const ZUpdateHintInput = ZHintFields.partial();
+
+/** Ids are integers; REST clients sometimes send them as digit strings. */
+const id = z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), z.number().int().positive());
+
+/** The flag is text, or `[lat, lon]` for a map challenge. */
+export const ZSubmitFlagInput = z.object({
+  challenge: id,
+  flag: z.union([z.string().min(1).max(MAX_FLAG_LENGTH), z.array(z.number()).length(2)]),
+});
+export type SubmitFlagInput = z.infer<typeof ZSubmitFlagInput>;
+
+export const ZVoteInput = z.object({ challenge: id, positive: z.boolean() });
+export const ZFeedbackInput = z.object({ challenge: id, feedback: z.string().trim().min(1).max(10_000) });
+export const ZUseHintInput = z.object({ id });
+export const ZIdInput = z.object({ id });
