@@ -1,4 +1,5 @@
 import path from "node:path";
+import { parseThrottleRates } from "@flagship/shared";
 import { z } from "zod";
 
 const optionalUrl = (protocols: RegExp, example: string) =>
@@ -20,6 +21,17 @@ const EnvSchema = z.object({
   MAIL_FROM: z.string().default("Flagship <noreply@localhost>"),
   PUBLIC_URL: optionalUrl(/^https?$/, "https://ctf.example.com"),
   THROTTLE: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  /** Overrides of the default rates, e.g. "login=20/min,register=100/min". */
+  THROTTLE_RATES: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      try {
+        parseThrottleRates(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+      }
+    }),
   CORS_ORIGINS: z
     .string()
     .default("")

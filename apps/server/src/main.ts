@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   });
   const events = env.REDIS_URL ? new RedisPublisher(env.REDIS_URL) : undefined;
   await events?.connected();
-  const services = createServices({ db: database.db, log, ...(events && { events }) });
+  const services = createServices({ db: database.db, log, env, ...(events && { events }) });
   const app = await buildServer({ env, services, loggerInstance: log });
 
   let closing = false;
@@ -33,6 +33,8 @@ async function main(): Promise<void> {
     try {
       await app.close();
       await services.events.close();
+      await services.mail.close();
+      await services.throttle.close();
       await database.close();
     } finally {
       clearTimeout(force);

@@ -1,12 +1,15 @@
 import { readFileSync } from "node:fs";
-import { ConfigStore, type EventPublisher, InProcessPublisher, type Logger, type Services } from "@flagship/api";
+import { ConfigStore, createMailer, createThrottle, type EventPublisher, InProcessPublisher, type Logger, type Services } from "@flagship/api";
+import type { Env } from "./env.ts";
 import type { Db } from "@flagship/db";
 
 const VERSION: string = (
   JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
 
-export function createServices(options: { db: Db; log: Logger; events?: EventPublisher }): Services {
+type ServiceSettings = Pick<Env, "SMTP_URL" | "MAIL_FROM" | "PUBLIC_URL" | "THROTTLE" | "THROTTLE_RATES" | "REDIS_URL">;
+
+export function createServices(options: { db: Db; log: Logger; events?: EventPublisher; env: ServiceSettings }): Services {
   const events = options.events ?? new InProcessPublisher();
   const config = new ConfigStore(options.db);
   // Another server copy changed the config: drop our cached copy at once.
@@ -20,5 +23,13 @@ export function createServices(options: { db: Db; log: Logger; events?: EventPub
     log: options.log,
     version: VERSION,
     now: () => Math.floor(Date.now() / 1000),
+    mail: createMailer({
+      db: options.db,
+      log: options.log,
+      smtpUrl: options.env.SMTP_URL,
+      from: options.env.MAIL_FROM,
+      publicUrl: options.env.PUBLIC_URL,
+    }),
+    throttle: createThrottle({ enabled: options.env.THROTTLE === "on", redisUrl: options.env.REDIS_URL, rates: options.env.THROTTLE_RATES }),
   };
 }

@@ -17,8 +17,13 @@ export interface TestServer {
 
 /** The real server (REST, tRPC, static) on a fresh database, driven with fastify.inject. */
 export async function createTestServer(envOverrides: Record<string, string> = {}): Promise<TestServer> {
-  const world = await createTestWorld();
   const env = loadEnv({ THROTTLE: "off", LOG_LEVEL: "silent", DATA_DIR: "./data-test", ...envOverrides });
+  // The services follow the same settings a real server reads (mail transport, throttles).
+  const world = await createTestWorld({
+    ...(env.SMTP_URL && { smtpUrl: env.SMTP_URL }),
+    publicUrl: env.PUBLIC_URL,
+    throttle: { enabled: env.THROTTLE === "on", ...(env.THROTTLE_RATES && { rates: env.THROTTLE_RATES }), ...(env.REDIS_URL && { redisUrl: env.REDIS_URL }) },
+  });
   const app = await buildServer({ env, services: world.services, logger: false });
   await app.ready();
   return {

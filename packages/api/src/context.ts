@@ -1,6 +1,8 @@
 import type { Db } from "@flagship/db";
 import type { ConfigStore } from "./config/config-store.ts";
 import type { EventPublisher } from "./events/publisher.ts";
+import type { Mailer } from "./mail/mailer.ts";
+import type { Throttle } from "./throttle/throttle.ts";
 
 /** The signed-in user as the server sees them for one request. */
 export interface Actor {
@@ -30,6 +32,10 @@ export interface Services {
   version: string;
   /** Seconds since the epoch; tests may replace it. */
   now: () => number;
+  /** Outgoing mail: SMTP, or the log and the outbox. */
+  mail: Mailer;
+  /** Rate limits shared by both transports (and by every copy when Redis is configured). */
+  throttle: Throttle;
 }
 
 export interface Context extends Services {

@@ -11,3 +11,5 @@ export { issueToken, hashKey } from "./auth/tokens.ts";
 export { toTrpcError } from "./trpc.ts";
 export { hasStaffPowers, requireAuth, requireStaff, requireTeam, type AuthedContext, type StaffContext, type TeamContext } from "./guards.ts";
 export { listAnnouncements, createAnnouncement, deleteAnnouncement } from "./announcements/announcements.ts";
+export { createMailer, sendQuietly, type Mailer, type MailMessage } from "./mail/mailer.ts";
+export { createThrottle, Throttle, MemoryThrottleStore, RedisThrottleStore } from "./throttle/throttle.ts";

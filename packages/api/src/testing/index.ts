@@ -5,6 +5,8 @@ import { ConfigStore } from "../config/config-store.ts";
 import { InProcessPublisher, type AppEvent } from "../events/publisher.ts";
 import { createCaller } from "../root.ts";
 import { issueToken } from "../auth/tokens.ts";
+import { createMailer } from "../mail/mailer.ts";
+import { createThrottle } from "../throttle/throttle.ts";
 
 export { uniqueName };
 
@@ -20,8 +22,16 @@ export interface TestWorld {
 
 const silentLog = { info() {}, warn() {}, error() {} };
 
+export interface TestWorldOptions {
+  /** A real SMTP server to send through; without it mail goes to the outbox table. */
+  smtpUrl?: string;
+  /** Rate limits: off unless a test turns them on (with its own rates, and Redis if given). */
+  throttle?: { enabled: boolean; rates?: string; redisUrl?: string };
+  publicUrl?: string;
+}
+
 /** A fresh database plus the services a server would build, for domain and tRPC tests. */
-export async function createTestWorld(): Promise<TestWorld> {
+export async function createTestWorld(options: TestWorldOptions = {}): Promise<TestWorld> {
   const database = await createTestDatabase();
   const events: AppEvent[] = [];
   const publisher = new InProcessPublisher();
@@ -34,6 +44,14 @@ export async function createTestWorld(): Promise<TestWorld> {
     log: silentLog,
     version: "test",
     now: () => fixedNow ?? Math.floor(Date.now() / 1000),
+    mail: createMailer({
+      db: database.db,
+      log: silentLog,
+      smtpUrl: options.smtpUrl,
+      from: "Flagship <noreply@flagship.test>",
+      publicUrl: options.publicUrl ?? "http://flagship.test",
+    }),
+    throttle: createThrottle({ enabled: false, ...options.throttle }),
   };
   return {
     database,
@@ -44,6 +62,8 @@ export async function createTestWorld(): Promise<TestWorld> {
     },
     async close() {
       await publisher.close();
+      await services.mail.close();
+      await services.throttle.close();
       await database.close();
     },
   };
