@@ -12,6 +12,7 @@ import { contextFor, restRoutes } from "./rest/adapter.ts";
 import { fail } from "./rest/envelope.ts";
 import { announcementRoutes } from "./rest/routes/announcements.ts";
 import { configRoutes } from "./rest/routes/config.ts";
+import { leaderboardRoutes } from "./rest/routes/leaderboard.ts";
 import { statsRoutes } from "./rest/routes/stats.ts";
 import { registerWebsocket } from "./realtime/websocket.ts";
 
@@ -72,6 +73,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
       statsRoutes(rest);
       configRoutes(rest);
       announcementRoutes(rest);
+      leaderboardRoutes(rest);
     },
     { prefix: "/api/v2" },
   );

@@ -13,3 +13,15 @@ export { hasStaffPowers, requireAuth, requireStaff, requireTeam, type AuthedCont
 export { listAnnouncements, createAnnouncement, deleteAnnouncement } from "./announcements/announcements.ts";
 export { createMailer, sendQuietly, type Mailer, type MailMessage } from "./mail/mailer.ts";
 export { createThrottle, Throttle, MemoryThrottleStore, RedisThrottleStore } from "./throttle/throttle.ts";
+export { createTeam } from "./teams/create-team.ts";
+export { joinTeam } from "./teams/join-team.ts";
+export { leaveTeam } from "./teams/leave-team.ts";
+export { getOwnTeam, getTeam } from "./teams/get-team.ts";
+export { updateOwnTeam, updateTeamAsStaff } from "./teams/update-team.ts";
+export { listTeams } from "./teams/list-teams.ts";
+export { SOLVE_VIEW_SELECT, toSolveView, solveVisibility, type SolveView } from "./teams/solve-view.ts";
+export { listMembers } from "./members/list-members.ts";
+export { getMember } from "./members/get-member.ts";
+export { updateMemberAsStaff } from "./members/update-member-as-staff.ts";
+export { userLeaderboard, teamLeaderboard, leaderboardGraph, leaderboardMatrix, ctftimeFeed } from "./leaderboard/leaderboard.ts";
+export { getStats, getFullStats } from "./stats/get-stats.ts";

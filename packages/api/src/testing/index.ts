@@ -131,3 +131,4 @@ export function contextFor(world: TestWorld, user: Pick<TestUser, "actor"> | nul
 export function callerFor(world: TestWorld, user: Pick<TestUser, "actor"> | null) {
   return createCaller(contextFor(world, user));
 }
+export { recordSolve, seedChallenges } from "../leaderboard/test-factories.ts";

@@ -1,0 +1,38 @@
+import { ctftimeFeed, leaderboardGraph, leaderboardMatrix, teamLeaderboard, userLeaderboard } from "@flagship/api";
+import { ZPageInput } from "@flagship/shared";
+import { pageBody, type RestRoutes } from "../adapter.ts";
+
+/** A hidden scoreboard answers 200 with `d: {}`. */
+export function leaderboardRoutes(rest: RestRoutes): void {
+  rest.route("/leaderboard/user/", {
+    GET: async ({ ctx, query, request }) => {
+      const input = ZPageInput.parse(query);
+      const page = await userLeaderboard(ctx, input);
+      return { d: "hidden" in page ? {} : pageBody(request, page, input) };
+    },
+  });
+  rest.route("/leaderboard/team/", {
+    GET: async ({ ctx, query, request }) => {
+      const input = ZPageInput.parse(query);
+      const page = await teamLeaderboard(ctx, input);
+      return { d: "hidden" in page ? {} : pageBody(request, page, input) };
+    },
+  });
+  rest.route("/leaderboard/graph/", {
+    GET: async ({ ctx }) => {
+      const graph = await leaderboardGraph(ctx);
+      if ("hidden" in graph) return { d: {} };
+      const strip = <T extends object>(rows: T[], key: "user_id" | "team_id") =>
+        rows.map((row) => Object.fromEntries(Object.entries(row).filter(([k]) => k !== key)));
+      return { d: { user: strip(graph.user, "user_id"), ...(graph.team && { team: strip(graph.team, "team_id") }) } };
+    },
+  });
+  rest.route("/leaderboard/matrix/", {
+    GET: async ({ ctx, query, request }) => {
+      const input = ZPageInput.parse(query);
+      const page = await leaderboardMatrix(ctx, input);
+      return { d: "hidden" in page ? {} : pageBody(request, page, input) };
+    },
+  });
+  rest.route("/leaderboard/ctftime/", { GET: async ({ ctx }) => ({ raw: await ctftimeFeed(ctx) }) });
+}

@@ -1,0 +1,148 @@
+import type { Page, PageInput } from "@flagship/shared";
+import type { Context } from "../context.ts";
+import { type BoardEntry, type BoardKind, boardCache } from "./board.ts";
+import { boardView } from "./view.ts";
+
+export interface UserRow {
+  id: number;
+  username: string;
+  leaderboard_points: number;
+}
+export interface TeamRow {
+  id: number;
+  name: string;
+  leaderboard_points: number;
+}
+
+export type Hidden = { hidden: true };
+
+async function board(ctx: Context, kind: BoardKind): Promise<BoardEntry[] | null> {
+  const view = await boardView(ctx);
+  if (view.hidden) return null;
+  return boardCache(ctx).get(ctx.db, kind, view.frozenAt);
+}
+
+function page<T>(entries: BoardEntry[], input: PageInput, map: (e: BoardEntry) => T): Page<T> {
+  return { count: entries.length, total: entries.length, results: entries.slice(input.offset, input.offset + input.limit).map(map) };
+}
+
+export async function userLeaderboard(ctx: Context, input: PageInput): Promise<Page<UserRow> | Hidden> {
+  const entries = await board(ctx, "user");
+  if (!entries) return { hidden: true };
+  return page(entries, input, (e) => ({ id: e.id, username: e.name, leaderboard_points: e.leaderboard_points }));
+}
+
+export async function teamLeaderboard(ctx: Context, input: PageInput): Promise<Page<TeamRow> | Hidden> {
+  const entries = await board(ctx, "team");
+  if (!entries) return { hidden: true };
+  return page(entries, input, (e) => ({ id: e.id, name: e.name, leaderboard_points: e.leaderboard_points }));
+}
+
+export interface GraphPoint {
+  points: number;
+  timestamp: string;
+}
+export interface LeaderboardGraph {
+  user: (GraphPoint & { user_name: string; user_id: number })[];
+  team?: (GraphPoint & { team_name: string; team_id: number })[];
+}
+
+const TOP = 10;
+
+/** One point per scoring change of the top 10 users and teams, oldest first. */
+export async function leaderboardGraph(ctx: Context): Promise<LeaderboardGraph | Hidden> {
+  const view = await boardView(ctx);
+  if (view.hidden) return { hidden: true };
+  const cache = boardCache(ctx);
+  const topUsers = (await cache.get(ctx.db, "user", view.frozenAt)).slice(0, TOP);
+  const until = view.frozenAt ? { lte: view.frozenAt } : undefined;
+  const userRecords = await ctx.db.scoreRecord.findMany({
+    where: { userId: { in: topUsers.map((u) => u.id) }, leaderboard: true, ...(until && { timestamp: until }) },
+    select: { userId: true, points: true, timestamp: true },
+    orderBy: [{ timestamp: "asc" }, { id: "asc" }],
+  });
+  const userNames = new Map(topUsers.map((u) => [u.id, u.name]));
+  const graph: LeaderboardGraph = {
+    user: userRecords.map((r) => ({ points: r.points, timestamp: r.timestamp.toISOString(), user_name: userNames.get(r.userId!) ?? "", user_id: r.userId! })),
+  };
+  if (view.teams) {
+    const topTeams = (await cache.get(ctx.db, "team", view.frozenAt)).slice(0, TOP);
+    const teamRecords = await ctx.db.scoreRecord.findMany({
+      where: { teamId: { in: topTeams.map((t) => t.id) }, leaderboard: true, ...(until && { timestamp: until }) },
+      select: { teamId: true, points: true, timestamp: true },
+      orderBy: [{ timestamp: "asc" }, { id: "asc" }],
+    });
+    const teamNames = new Map(topTeams.map((t) => [t.id, t.name]));
+    graph.team = teamRecords.map((r) => ({ points: r.points, timestamp: r.timestamp.toISOString(), team_name: teamNames.get(r.teamId!) ?? "", team_id: r.teamId! }));
+  }
+  return graph;
+}
+
+export interface MatrixRow extends TeamRow {
+  solve_ids: number[];
+}
+
+/** Teams in board order with the ids of the challenges each has solved. */
+export async function leaderboardMatrix(ctx: Context, input: PageInput): Promise<Page<MatrixRow> | Hidden> {
+  const view = await boardView(ctx);
+  if (view.hidden) return { hidden: true };
+  const entries = await boardCache(ctx).get(ctx.db, "team", view.frozenAt);
+  const slice = entries.slice(input.offset, input.offset + input.limit);
+  const solves = await ctx.db.solve.findMany({
+    where: { teamId: { in: slice.map((e) => e.id) }, ...(view.frozenAt && { timestamp: { lte: view.frozenAt } }) },
+    select: { teamId: true, challengeId: true },
+    orderBy: { timestamp: "asc" },
+  });
+  const byTeam = new Map<number, number[]>();
+  for (const s of solves) (byTeam.get(s.teamId) ?? byTeam.set(s.teamId, []).get(s.teamId)!).push(s.challengeId);
+  return {
+    count: entries.length,
+    total: entries.length,
+    results: slice.map((e) => ({ id: e.id, name: e.name, leaderboard_points: e.leaderboard_points, solve_ids: byTeam.get(e.id) ?? [] })),
+  };
+}
+
+export interface CtftimeFeed {
+  tasks: string[];
+  standings: {
+    pos: number;
+    team: string;
+    score: number;
+    taskStats: Record<string, { points: number; time: number }>;
+    lastAccept: number;
+  }[];
+}
+
+/** The CTFtime scoreboard feed, when enable_ctftime is on (else `{}`). Times are epoch seconds. */
+export async function ctftimeFeed(ctx: Context): Promise<CtftimeFeed | Record<string, never>> {
+  const view = await boardView(ctx);
+  if (view.hidden || !(await ctx.config.get("enable_ctftime"))) return {};
+  const entries = await boardCache(ctx).get(ctx.db, "team", view.frozenAt);
+  const [challenges, solves] = await Promise.all([
+    ctx.db.challenge.findMany({ where: { hidden: false }, select: { id: true, name: true }, orderBy: { id: "asc" } }),
+    ctx.db.solve.findMany({
+      where: { scoring: true, ...(view.frozenAt && { timestamp: { lte: view.frozenAt } }) },
+      select: { teamId: true, challengeId: true, points: true, penalty: true, timestamp: true },
+    }),
+  ]);
+  const names = new Map(challenges.map((c) => [c.id, c.name]));
+  const stats = new Map<number, { tasks: CtftimeFeed["standings"][number]["taskStats"]; last: number }>();
+  for (const s of solves) {
+    const name = names.get(s.challengeId);
+    if (name === undefined) continue;
+    const entry = stats.get(s.teamId) ?? stats.set(s.teamId, { tasks: {}, last: 0 }).get(s.teamId)!;
+    const time = Math.floor(s.timestamp.getTime() / 1000);
+    entry.tasks[name] = { points: Math.max(s.points - s.penalty, 0), time };
+    entry.last = Math.max(entry.last, time);
+  }
+  return {
+    tasks: challenges.map((c) => c.name),
+    standings: entries.map((e, i) => ({
+      pos: i + 1,
+      team: e.name,
+      score: e.leaderboard_points,
+      taskStats: stats.get(e.id)?.tasks ?? {},
+      lastAccept: stats.get(e.id)?.last ?? 0,
+    })),
+  };
+}

@@ -1,0 +1,19 @@
+import { eventGates } from "@flagship/shared";
+import type { Context } from "../context.ts";
+import { hasStaffPowers } from "../guards.ts";
+
+export type BoardView = { hidden: true } | { hidden: false; frozenAt: Date | null; teams: boolean; staff: boolean };
+
+/**
+ * What the caller may see of the scoreboard: nothing when it is switched off (staff excepted);
+ * for players, the board frozen at scoreboard_freeze_time once that has passed, until the end.
+ */
+export async function boardView(ctx: Context): Promise<BoardView> {
+  const config = await ctx.config.all();
+  const staff = await hasStaffPowers(ctx);
+  if (!config.enable_scoreboard && !staff) return { hidden: true };
+  const now = ctx.now();
+  const freeze = config.scoreboard_freeze_time;
+  const frozen = !staff && freeze !== null && freeze <= now && !eventGates(config, now).ended;
+  return { hidden: false, frozenAt: frozen ? new Date(freeze * 1000) : null, teams: config.enable_teams, staff };
+}
