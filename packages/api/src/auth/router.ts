@@ -1,16 +1,63 @@
-import { publicProcedure, router } from "../trpc.ts";
+import type {
+  ChangePasswordInput,
+  EmailInput,
+  EmailTokenInput,
+  GenerateInvitesInput,
+  Login2faInput,
+  LoginInput,
+  OtpInput,
+  PasswordResetInput,
+  RegisterInput,
+  SudoInput,
+} from "@flagship/shared";
+import { authedProcedure, publicProcedure, router, staffProcedure } from "../trpc.ts";
+import { changePassword } from "./change-password.ts";
+import { desudo, sudo } from "./impersonate.ts";
+import { generateInvites, listInvites } from "./invites.ts";
+import { login, login2fa } from "./login.ts";
+import { logout } from "./logout.ts";
+import { getMe } from "./me.ts";
+import { requestPasswordReset, resetPassword } from "./password-reset.ts";
+import { register } from "./register.ts";
+import { issueToken } from "./tokens.ts";
+import { addTwoFactor, regenerateBackupCodes, removeTwoFactor, verifyTwoFactor } from "./two-factor.ts";
+import { resendVerification, verifyEmail } from "./verify-email.ts";
+
+/**
+ * Inputs are typed here and validated by the domain functions (parseInput), so both transports
+ * answer the same field codes (`required`, `max_length`...) for the same bad input.
+ */
+const typed = <T>() => (value: unknown) => value as T;
 
 export const authRouter = router({
-  /** Who the token belongs to, or null when logged out. */
-  me: publicProcedure.query(({ ctx }) =>
-    ctx.actor
-      ? {
-          id: ctx.actor.id,
-          username: ctx.actor.username,
-          isStaff: ctx.actor.isStaff,
-          teamId: ctx.actor.teamId,
-          impersonating: ctx.actor.impersonatorId !== null,
-        }
-      : null,
-  ),
+  me: publicProcedure.query(({ ctx }) => getMe(ctx)),
+
+  register: publicProcedure.input(typed<RegisterInput>()).mutation(async ({ ctx, input }) => {
+    const registered = await register(ctx, input);
+    // The web app signs the new account straight in unless it must verify its email first.
+    const token = registered.verificationRequired ? null : await issueToken(ctx.db, registered.id);
+    return { verificationRequired: registered.verificationRequired, token };
+  }),
+  login: publicProcedure.input(typed<LoginInput>()).mutation(({ ctx, input }) => login(ctx, input)),
+  login2fa: publicProcedure.input(typed<Login2faInput>()).mutation(({ ctx, input }) => login2fa(ctx, input)),
+  logout: authedProcedure.mutation(({ ctx }) => logout(ctx)),
+
+  add2fa: authedProcedure.mutation(({ ctx }) => addTwoFactor(ctx)),
+  verify2fa: authedProcedure.input(typed<OtpInput>()).mutation(({ ctx, input }) => verifyTwoFactor(ctx, input)),
+  remove2fa: authedProcedure.input(typed<OtpInput>()).mutation(({ ctx, input }) => removeTwoFactor(ctx, input)),
+  regenerateBackupCodes: authedProcedure.mutation(({ ctx }) => regenerateBackupCodes(ctx)),
+
+  changePassword: authedProcedure.input(typed<ChangePasswordInput>()).mutation(({ ctx, input }) => changePassword(ctx, input)),
+  requestPasswordReset: publicProcedure.input(typed<EmailInput>()).mutation(({ ctx, input }) => requestPasswordReset(ctx, input)),
+  resetPassword: publicProcedure.input(typed<PasswordResetInput>()).mutation(({ ctx, input }) => resetPassword(ctx, input)),
+  verifyEmail: publicProcedure.input(typed<EmailTokenInput>()).mutation(({ ctx, input }) => verifyEmail(ctx, input)),
+  resendEmail: publicProcedure.input(typed<EmailInput>()).mutation(({ ctx, input }) => resendVerification(ctx, input)),
+
+  sudo: staffProcedure.input(typed<SudoInput>()).mutation(({ ctx, input }) => sudo(ctx, input)),
+  desudo: authedProcedure.mutation(({ ctx }) => desudo(ctx)),
+
+  generateInvites: staffProcedure.input(typed<GenerateInvitesInput>()).mutation(({ ctx, input }) => generateInvites(ctx, input)),
+  invites: staffProcedure
+    .input(typed<{ limit?: number; offset?: number; fully_used?: boolean } | undefined>())
+    .query(({ ctx, input }) => listInvites(ctx, input ?? {})),
 });

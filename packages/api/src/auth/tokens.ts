@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Db } from "@flagship/db";
+import type { Db, Prisma } from "@flagship/db";
 
 /** 256-bit random key; only its SHA-256 is stored, so a database leak yields no usable token. */
 export function generateKey(): string {
@@ -10,7 +10,7 @@ export function hashKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
 
-export async function issueToken(db: Db, userId: number, impersonatorId: number | null = null): Promise<string> {
+export async function issueToken(db: Db | Prisma.TransactionClient, userId: number, impersonatorId: number | null = null): Promise<string> {
   const key = generateKey();
   await db.authToken.create({ data: { keyHash: hashKey(key), userId, impersonatorId } });
   return key;

@@ -1,0 +1,90 @@
+import { AppError, type ErrorCode, eventGates, type Login2faInput, type LoginInput, parseInput, twoFactorKind, ZLogin2faInput, ZLoginInput } from "@flagship/shared";
+import type { Context } from "../context.ts";
+import { verifyPassword } from "./passwords.ts";
+import { issueToken } from "./tokens.ts";
+import { acceptTotp, consumeBackupCode } from "./totp.ts";
+
+/** Login failures carry their code in `d.reason` too, as the contract says. */
+export function loginError(code: ErrorCode): AppError {
+  return new AppError(code, { details: { reason: code } });
+}
+
+const LOGIN_USER_SELECT = {
+  id: true,
+  username: true,
+  passwordHash: true,
+  isStaff: true,
+  isActive: true,
+  emailVerified: true,
+  totpSecret: true,
+  totpVerified: true,
+  totpLastStep: true,
+} as const;
+
+export type LoginUser = { id: number; username: string; isStaff: boolean; isActive: boolean; emailVerified: boolean; totpSecret: string | null; totpVerified: boolean; totpLastStep: bigint | null };
+
+/** The account named by username or email (case-insensitive), if the password is right. */
+async function authenticate(ctx: Context, input: LoginInput): Promise<LoginUser> {
+  const candidates = await ctx.db.user.findMany({
+    where: { OR: [{ username: input.username }, { email: input.username }] },
+    select: LOGIN_USER_SELECT,
+    take: 2,
+  });
+  // A username that happens to equal someone else's email names the username's owner.
+  const user = candidates.find((c) => c.username.toLowerCase() === input.username.toLowerCase()) ?? candidates[0] ?? null;
+  const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
+  if (!user || !ok || !user.isActive) throw loginError("incorrect_username_or_password");
+  return user;
+}
+
+/**
+ * The gates after the password: login switched off or the event not started (never for staff),
+ * then an unverified email (never for staff).
+ */
+export async function assertMayLogIn(ctx: Context, user: Pick<LoginUser, "isStaff" | "emailVerified">): Promise<void> {
+  if (user.isStaff) return;
+  const config = await ctx.config.all();
+  if (!config.enable_login || !eventGates(config, ctx.now()).started) throw loginError("login_not_open");
+  if (!user.emailVerified) throw loginError("email_verification_required");
+}
+
+/** True when the account could log in right now without a second factor. */
+export async function mayLogInDirectly(ctx: Context, user: Pick<LoginUser, "isStaff" | "emailVerified" | "totpVerified">): Promise<boolean> {
+  if (user.totpVerified) return false;
+  try {
+    await assertMayLogIn(ctx, user);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function startSession(ctx: Context, userId: number): Promise<{ token: string }> {
+  await ctx.db.user.update({ where: { id: userId }, data: { lastIp: ctx.ip }, select: { id: true } });
+  return { token: await issueToken(ctx.db, userId) };
+}
+
+/** POST /auth/login/: a token, or `2fa_required` when the account has 2FA. */
+export async function login(ctx: Context, raw: unknown): Promise<{ token: string }> {
+  await ctx.throttle.check(ctx, "login");
+  const input = parseInput(ZLoginInput, raw);
+  const user = await authenticate(ctx, input);
+  await assertMayLogIn(ctx, user);
+  if (user.totpVerified) throw loginError("2fa_required");
+  return startSession(ctx, user.id);
+}
+
+/** POST /auth/login_2fa/: the password plus a TOTP code (6 characters) or a backup code (8). */
+export async function login2fa(ctx: Context, raw: unknown): Promise<{ token: string }> {
+  await ctx.throttle.check(ctx, "2fa");
+  const input: Login2faInput = parseInput(ZLogin2faInput, raw);
+  const user = await authenticate(ctx, input);
+  if (!user.totpVerified) throw loginError("2fa_not_enabled");
+  await assertMayLogIn(ctx, user);
+  const code = input.tfa.replace(/\s+/g, "");
+  const kind = twoFactorKind(code);
+  const accepted =
+    kind === "totp" ? await acceptTotp(ctx.db, user, code, ctx.now()) : kind === "backup" ? await consumeBackupCode(ctx.db, user.id, code) : false;
+  if (!accepted) throw loginError("login_failed");
+  return startSession(ctx, user.id);
+}

@@ -1,0 +1,14 @@
+import type { AuthedContext } from "../guards.ts";
+
+/**
+ * POST /auth/logout/: deletes every token of the user, signing out all their devices. An
+ * impersonation session only drops its own token: staff looking at an account must not sign
+ * its owner out.
+ */
+export async function logout(ctx: AuthedContext): Promise<void> {
+  if (ctx.actor.impersonatorId !== null) {
+    await ctx.db.authToken.deleteMany({ where: { id: ctx.actor.tokenId } });
+    return;
+  }
+  await ctx.db.authToken.deleteMany({ where: { userId: ctx.actor.id, impersonatorId: null } });
+}
