@@ -1,0 +1,39 @@
+import { AppError } from "@flagship/shared";
+import type { Context } from "../context.ts";
+import { hasStaffPowers } from "../guards.ts";
+import { SOLVE_VIEW_SELECT, type SolveView, solveVisibility, toSolveView } from "../teams/solve-view.ts";
+import { MEMBER_PUBLIC_SELECT, MEMBER_STAFF_SELECT, type MemberSummary, toMemberSummary } from "./member-view.ts";
+
+export interface MemberDetail extends MemberSummary {
+  solves: SolveView[];
+  incorrect_solves: number;
+}
+
+/** Finds a member a reader may see: invisible members are not_found to everyone but staff and themselves. */
+export async function visibleMemberId(ctx: Context, id: number | "me"): Promise<{ id: number; staff: boolean; self: boolean }> {
+  const staff = await hasStaffPowers(ctx);
+  if (id === "me") {
+    if (!ctx.actor) throw new AppError("not_authenticated");
+    return { id: ctx.actor.id, staff, self: true };
+  }
+  const self = ctx.actor?.id === id;
+  const user = await ctx.db.user.findUnique({ where: { id }, select: { isVisible: true } });
+  if (!user || (!user.isVisible && !staff && !self)) throw new AppError("not_found");
+  return { id, staff, self };
+}
+
+/** A member's public profile with their solves (GET /member/{id}/); 'me' is the caller. */
+export async function getMember(ctx: Context, idOrMe: number | "me"): Promise<MemberDetail> {
+  const { id, staff, self } = await visibleMemberId(ctx, idOrMe);
+  const [row, solves, incorrect] = await Promise.all([
+    ctx.db.user.findUnique({ where: { id }, select: { ...MEMBER_PUBLIC_SELECT, ...(staff && MEMBER_STAFF_SELECT) } }),
+    ctx.db.solve.findMany({
+      where: { userId: id, ...solveVisibility(staff) },
+      select: SOLVE_VIEW_SELECT,
+      orderBy: { timestamp: "desc" },
+    }),
+    ctx.db.incorrectAttempt.count({ where: { userId: id } }),
+  ]);
+  if (!row) throw new AppError("not_found");
+  return { ...toMemberSummary(row, staff, self), solves: solves.map(toSolveView), incorrect_solves: incorrect };
+}

@@ -1,0 +1,45 @@
+import type { Prisma } from "@flagship/db";
+import { type MemberOrdering, type Page, parseInput, ZMemberListInput } from "@flagship/shared";
+import type { Context } from "../context.ts";
+import { hasStaffPowers } from "../guards.ts";
+import { MEMBER_PUBLIC_SELECT, MEMBER_STAFF_SELECT, type MemberSummary, toMemberSummary } from "./member-view.ts";
+
+const ORDER: Record<MemberOrdering, Prisma.UserOrderByWithRelationInput> = {
+  username: { username: "asc" },
+  "-username": { username: "desc" },
+  date_joined: { dateJoined: "asc" },
+  "-date_joined": { dateJoined: "desc" },
+  leaderboard_points: { leaderboardPoints: "asc" },
+  "-leaderboard_points": { leaderboardPoints: "desc" },
+  id: { id: "asc" },
+  "-id": { id: "desc" },
+};
+
+/**
+ * Members ordered by username unless asked otherwise (GET /member/?search=&ordering=), paged.
+ * Non-staff see visible members only and search by username; staff also search by email.
+ */
+export async function listMembers(ctx: Context, input: unknown): Promise<Page<MemberSummary> & { limit: number; offset: number }> {
+  const { limit, offset, search, ordering } = parseInput(ZMemberListInput, input);
+  const staff = await hasStaffPowers(ctx);
+  const where: Prisma.UserWhereInput = {
+    ...(!staff && { isVisible: true }),
+    ...(search && {
+      OR: [
+        { username: { contains: search, mode: "insensitive" } },
+        ...(staff ? [{ email: { contains: search, mode: "insensitive" as const } }] : []),
+      ],
+    }),
+  };
+  const [count, rows] = await Promise.all([
+    ctx.db.user.count({ where }),
+    ctx.db.user.findMany({
+      where,
+      select: { ...MEMBER_PUBLIC_SELECT, ...(staff && MEMBER_STAFF_SELECT) },
+      orderBy: [ORDER[ordering ?? "username"], { id: "asc" }],
+      skip: offset,
+      take: limit,
+    }),
+  ]);
+  return { count, total: count, limit, offset, results: rows.map((row) => toMemberSummary(row, staff, row.id === ctx.actor?.id)) };
+}

@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedChallenge, seedIncorrectAttempt, seedSolve, seedTeam } from "../teams/test-factories.ts";
+import { callerFor, createTestWorld, createUser, type TestUser, type TestWorld, uniqueName } from "../testing/index.ts";
+
+let world: TestWorld;
+let staff: TestUser;
+
+beforeAll(async () => {
+  world = await createTestWorld();
+  staff = await createUser(world, { isStaff: true });
+});
+afterAll(() => world.close());
+
+const appCode = (code: string) => ({ cause: { code } });
+
+describe("the member list", () => {
+  it("orders by username, pages, searches, and hides invisible members and their email from players", async () => {
+    const prefix = uniqueName("m");
+    const carol = await createUser(world, { username: `${prefix}carol` });
+    const alice = await createUser(world, { username: `${prefix}Alice` });
+    await createUser(world, { username: `${prefix}bob`, isVisible: false });
+    const page = await callerFor(world, carol).users.list({ search: prefix, limit: 1 });
+    expect(page.count).toBe(2);
+    expect(page.results.map((m) => m.username)).toEqual([alice.username]);
+    expect(page.results[0]).not.toHaveProperty("email");
+    const next = await callerFor(world, carol).users.list({ search: prefix, limit: 1, cursor: 1 });
+    expect(next.results.map((m) => m.username)).toEqual([carol.username]);
+
+    const asStaff = await callerFor(world, staff).users.list({ search: prefix });
+    expect(asStaff.results.map((m) => m.username)).toEqual([alice.username, `${prefix}bob`, carol.username]);
+    expect(asStaff.results[0]).toMatchObject({ email: alice.email, is_visible: true, is_active: true });
+    expect((await callerFor(world, staff).users.list({ search: `${prefix}bob@` })).count).toBe(1);
+    expect((await callerFor(world, null).users.list({ search: `${prefix}bob@` })).count).toBe(0);
+  });
+
+  it("names a member's team only when the team is visible", async () => {
+    const team = await seedTeam(world, { isVisible: false });
+    const member = await createUser(world, { teamId: team.id });
+    const [publicView] = (await callerFor(world, null).users.list({ search: member.username })).results;
+    expect(publicView).toMatchObject({ team: null, team_name: null });
+    const [staffView] = (await callerFor(world, staff).users.list({ search: member.username })).results;
+    expect(staffView).toMatchObject({ team: team.id, team_name: team.name });
+  });
+});
+
+describe("a member's profile", () => {
+  it("shows public fields, solves after penalty and the incorrect count; 'me' is the caller", async () => {
+    const user = await createUser(world);
+    const team = await seedTeam(world, { ownerId: user.id });
+    const challenge = await seedChallenge(world, { score: 200 });
+    await seedSolve(world, { userId: user.id, teamId: team.id, challengeId: challenge.id, points: 200, penalty: 25 });
+    await seedIncorrectAttempt(world, { userId: user.id, teamId: team.id, challengeId: challenge.id });
+    await seedIncorrectAttempt(world, { userId: user.id, teamId: team.id, challengeId: challenge.id });
+
+    const profile = await callerFor(world, null).users.get({ id: user.id });
+    expect(profile).toMatchObject({ id: user.id, username: user.username, team: team.id, team_name: team.name, points: 175, incorrect_solves: 2 });
+    expect(profile.solves).toEqual([expect.objectContaining({ challenge: challenge.id, points: 175, solved_by_name: user.username })]);
+    for (const secret of ["email", "passwordHash", "password_hash", "totpSecret"]) expect(profile).not.toHaveProperty(secret);
+    expect((await callerFor(world, { actor: user.actor }).users.get({ id: "me" })).id).toBe(user.id);
+    await expect(callerFor(world, null).users.get({ id: "me" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+  });
+
+  it("is not_found for an invisible member, except to staff and themselves", async () => {
+    const hidden = await createUser(world, { isVisible: false });
+    await expect(callerFor(world, null).users.get({ id: hidden.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(callerFor(world, null).users.stats({ id: hidden.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await callerFor(world, staff).users.get({ id: hidden.id })).email).toBe(hidden.email);
+    expect((await callerFor(world, hidden).users.get({ id: hidden.id })).id).toBe(hidden.id);
+    await expect(callerFor(world, null).users.get({ id: 999_999 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("draws the charts' data", async () => {
+    const user = await createUser(world);
+    const team = await seedTeam(world, { ownerId: user.id });
+    const a = await seedChallenge(world, { score: 100 });
+    const b = await seedChallenge(world, { score: 50 });
+    await seedSolve(world, { userId: user.id, teamId: team.id, challengeId: a.id, points: 100, at: new Date("2030-02-01T00:00:00Z") });
+    await seedSolve(world, { userId: user.id, teamId: team.id, challengeId: b.id, points: 50, at: new Date("2030-02-02T00:00:00Z") });
+    await seedIncorrectAttempt(world, { userId: user.id, teamId: team.id, challengeId: a.id });
+    const stats = await callerFor(world, null).users.stats({ id: user.id });
+    expect(stats).toMatchObject({ correct: 2, incorrect: 1 });
+    expect(stats.score.map((p) => p.points)).toEqual([100, 150]);
+    expect(stats.categories.filter((c) => c.solved > 0).map((c) => c.points).sort()).toEqual([100, 50]);
+  });
+});
+
+describe("staff edits", () => {
+  it("changes any field, audited; players are refused", async () => {
+    const user = await createUser(world);
+    const other = await createUser(world);
+    await expect(callerFor(world, other).users.staffUpdate({ id: user.id, patch: { bio: "x" } })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const updated = await callerFor(world, staff).users.staffUpdate({
+      id: user.id,
+      patch: { bio: "Reverse engineer", is_verified: true, state_actor: true, is_visible: false, twitter: "rev" },
+    });
+    expect(updated).toMatchObject({ bio: "Reverse engineer", is_verified: true, state_actor: true, is_visible: false, twitter: "rev" });
+    const entry = await world.services.db.auditLog.findFirstOrThrow({ where: { action: "edit_member" }, orderBy: { id: "desc" }, select: { extra: true, userId: true } });
+    expect(entry).toEqual({ userId: staff.id, extra: { user: user.id, fields: ["bio", "twitter", "is_verified", "state_actor", "is_visible"] } });
+  });
+
+  it("refuses a taken username and bad fields, changing nothing", async () => {
+    const user = await createUser(world);
+    const other = await createUser(world);
+    const before = await world.services.db.auditLog.count();
+    await expect(callerFor(world, staff).users.staffUpdate({ id: user.id, patch: { username: other.username.toUpperCase(), bio: "changed" } })).rejects.toMatchObject({
+      cause: { code: "unique", details: { username: ["That username is already taken."] } },
+    });
+    await expect(callerFor(world, staff).users.staffUpdate({ id: user.id, patch: { bio: "x".repeat(401) } })).rejects.toMatchObject(appCode("max_length"));
+    await expect(callerFor(world, staff).users.staffUpdate({ id: user.id, patch: { team: 999_999 } })).rejects.toMatchObject(appCode("invalid"));
+    await expect(callerFor(world, staff).users.staffUpdate({ id: 999_999, patch: { bio: "x" } })).rejects.toMatchObject(appCode("not_found"));
+    expect((await world.services.db.user.findUniqueOrThrow({ where: { id: user.id }, select: { bio: true } })).bio).toBe("");
+    expect(await world.services.db.auditLog.count()).toBe(before);
+  });
+
+  it("moves a member between teams with their points, handing ownership on", async () => {
+    const owner = await createUser(world);
+    const from = await seedTeam(world, { ownerId: owner.id });
+    const mate = await createUser(world, { teamId: from.id });
+    const to = await seedTeam(world);
+    const challenge = await seedChallenge(world);
+    await seedSolve(world, { userId: owner.id, teamId: from.id, challengeId: challenge.id, points: 120 });
+
+    await callerFor(world, staff).users.staffUpdate({ id: owner.id, patch: { team: to.id } });
+    const teams = await world.services.db.team.findMany({ where: { id: { in: [from.id, to.id] } }, select: { id: true, points: true, ownerId: true }, orderBy: { id: "asc" } });
+    expect(teams).toEqual([
+      { id: from.id, points: 0, ownerId: mate.id },
+      { id: to.id, points: 120, ownerId: owner.id },
+    ]);
+    await callerFor(world, staff).users.staffUpdate({ id: owner.id, patch: { team: null } });
+    expect(await world.services.db.auditLog.count({ where: { action: "unteam", extra: { equals: { user: owner.id, team: to.id } } } })).toBe(1);
+  });
+});

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { authedProcedure, publicProcedure, router, staffProcedure } from "../trpc.ts";
+import { createTeam } from "./create-team.ts";
+import { getOwnTeam, getTeam } from "./get-team.ts";
+import { joinTeam } from "./join-team.ts";
+import { leaveTeam } from "./leave-team.ts";
+import { listTeams } from "./list-teams.ts";
+import { getTeamStats } from "./team-stats.ts";
+import { updateOwnTeam, updateTeamAsStaff } from "./update-team.ts";
+
+// Transport shapes only: the domain functions validate with the shared schemas themselves, so
+// that checks run in the contract's order (e.g. join_disabled before a missing field).
+const credentials = z.object({ name: z.string().max(1000).optional(), password: z.string().max(1000).optional() });
+const teamPatch = z.object({
+  name: z.string().max(1000).optional(),
+  description: z.string().max(10_000).optional(),
+  password: z.string().max(1000).optional(),
+  owner: z.number().int().optional(),
+});
+const teamId = z.object({ id: z.number().int().positive() });
+
+export const teamsRouter = router({
+  create: authedProcedure.input(credentials).mutation(({ ctx, input }) => createTeam(ctx, input)),
+  join: authedProcedure.input(credentials).mutation(({ ctx, input }) => joinTeam(ctx, input)),
+  leave: authedProcedure.mutation(({ ctx }) => leaveTeam(ctx)),
+  self: authedProcedure.query(({ ctx }) => getOwnTeam(ctx)),
+  updateSelf: authedProcedure.input(teamPatch).mutation(({ ctx, input }) => updateOwnTeam(ctx, input)),
+  get: publicProcedure.input(teamId).query(({ ctx, input }) => getTeam(ctx, input.id)),
+  stats: publicProcedure.input(teamId).query(({ ctx, input }) => getTeamStats(ctx, input.id)),
+  list: publicProcedure
+    .input(
+      z.object({
+        limit: z.number().int().optional(),
+        offset: z.number().int().optional(),
+        /** Offset of the page, as infinite queries pass it. */
+        cursor: z.number().int().nullish(),
+        search: z.string().max(100).optional(),
+      }),
+    )
+    .query(({ ctx, input }) => listTeams(ctx, { ...input, offset: input.cursor ?? input.offset })),
+  staffUpdate: staffProcedure
+    .input(teamId.extend({ patch: teamPatch.extend({ is_visible: z.boolean().optional() }) }))
+    .mutation(({ ctx, input }) => updateTeamAsStaff(ctx, input.id, input.patch)),
+});
