@@ -11,6 +11,7 @@ import type { Env } from "./env.ts";
 import { contextFor, restRoutes } from "./rest/adapter.ts";
 import { fail } from "./rest/envelope.ts";
 import { announcementRoutes } from "./rest/routes/announcements.ts";
+import { authRoutes } from "./rest/routes/auth.ts";
 import { configRoutes } from "./rest/routes/config.ts";
 import { leaderboardRoutes } from "./rest/routes/leaderboard.ts";
 import { statsRoutes } from "./rest/routes/stats.ts";
@@ -74,6 +75,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
       configRoutes(rest);
       announcementRoutes(rest);
       leaderboardRoutes(rest);
+      authRoutes(rest);
     },
     { prefix: "/api/v2" },
   );

@@ -1,5 +1,9 @@
 import { announcementsRouter } from "./announcements/router.ts";
 import { authRouter } from "./auth/router.ts";
+import { challengesRouter } from "./challenges/router.ts";
+import { hintsRouter } from "./hints/router.ts";
+import { mailRouter } from "./mail/router.ts";
+import { accountRouter } from "./members/account-router.ts";
 import { configRouter } from "./config/router.ts";
 import { leaderboardRouter } from "./leaderboard/router.ts";
 import { usersRouter } from "./members/public-router.ts";
@@ -8,10 +12,14 @@ import { teamsRouter } from "./teams/router.ts";
 import { createCallerFactory, router } from "./trpc.ts";
 
 export const appRouter = router({
+  account: accountRouter,
   announcements: announcementsRouter,
   auth: authRouter,
+  challenges: challengesRouter,
+  hints: hintsRouter,
   config: configRouter,
   leaderboard: leaderboardRouter,
+  mail: mailRouter,
   stats: statsRouter,
   teams: teamsRouter,
   users: usersRouter,

@@ -1,0 +1,64 @@
+import { AppError, parseInput, ZDeleteAccountInput } from "@flagship/shared";
+import type { AuthedContext } from "../guards.ts";
+import { verifyPassword } from "../auth/passwords.ts";
+
+/**
+ * Deletes the own account (current password required; not from an impersonation session).
+ *
+ * What happens, and why:
+ * - Personal data goes: email, profile fields, 2FA secret and backup codes, mailed links, tokens,
+ *   notification preferences. The name becomes `deleted-<id>` and the account can never log in.
+ * - The row stays, hidden and inactive, because its solves stay: they were scored for the team,
+ *   and teammates must not lose points (or first bloods) because one member left the site.
+ * - A team the user owned passes to its longest-standing other member; a team left with no
+ *   other member is hidden and loses its owner.
+ */
+export async function deleteAccount(ctx: AuthedContext, raw: unknown): Promise<void> {
+  const { password } = parseInput(ZDeleteAccountInput, raw);
+  if (ctx.actor.impersonatorId !== null) throw new AppError("permission_denied");
+  const user = await ctx.db.user.findUniqueOrThrow({ where: { id: ctx.actor.id }, select: { id: true, passwordHash: true } });
+  if (!(await verifyPassword(user.passwordHash, password))) throw AppError.field("invalid_password", "password");
+
+  await ctx.db.$transaction(async (tx) => {
+    const owned = await tx.team.findMany({ where: { ownerId: user.id }, select: { id: true } });
+    for (const team of owned) {
+      const heir = await tx.user.findFirst({
+        where: { teamId: team.id, id: { not: user.id }, isActive: true },
+        orderBy: { id: "asc" },
+        select: { id: true },
+      });
+      await tx.team.update({
+        where: { id: team.id },
+        data: heir ? { ownerId: heir.id } : { ownerId: null, isVisible: false },
+        select: { id: true },
+      });
+    }
+    await tx.authToken.deleteMany({ where: { OR: [{ userId: user.id }, { impersonatorId: user.id }] } });
+    await tx.backupCode.deleteMany({ where: { userId: user.id } });
+    await tx.emailToken.deleteMany({ where: { userId: user.id } });
+    await tx.notificationPreference.deleteMany({ where: { userId: user.id } });
+    await tx.user.update({
+      where: { id: user.id },
+      data: {
+        username: `deleted-${user.id}`,
+        email: `deleted-${user.id}@deleted.invalid`,
+        // Not an argon2 hash, so no password can ever match it.
+        passwordHash: "!deleted",
+        isActive: false,
+        isVisible: false,
+        isStaff: false,
+        bio: "",
+        discord: "",
+        discordid: "",
+        twitter: "",
+        reddit: "",
+        totpSecret: null,
+        totpVerified: false,
+        totpLastStep: null,
+        signupIp: null,
+        lastIp: null,
+      },
+      select: { id: true },
+    });
+  });
+}

@@ -1,0 +1,17 @@
+import { isUniqueViolation } from "@flagship/db";
+import { AppError, parseInput, ZUpdateSelfInput } from "@flagship/shared";
+import type { AuthedContext } from "../guards.ts";
+import { getSelf, type SelfView } from "./get-self.ts";
+
+/** PATCH /member/self/: the profile fields and the username, with the specs' limits. */
+export async function updateSelf(ctx: AuthedContext, raw: unknown): Promise<SelfView> {
+  const input = parseInput(ZUpdateSelfInput, raw);
+  try {
+    await ctx.db.user.update({ where: { id: ctx.actor.id }, data: input, select: { id: true } });
+  } catch (error) {
+    // citext makes the unique index case-insensitive, also between concurrent renames.
+    if (isUniqueViolation(error, "username")) throw AppError.field("username_already_exists", "username");
+    throw error;
+  }
+  return getSelf(ctx);
+}
