@@ -14,7 +14,9 @@ import { announcementRoutes } from "./rest/routes/announcements.ts";
 import { authRoutes } from "./rest/routes/auth.ts";
 import { configRoutes } from "./rest/routes/config.ts";
 import { leaderboardRoutes } from "./rest/routes/leaderboard.ts";
+import { memberRoutes } from "./rest/routes/members.ts";
 import { statsRoutes } from "./rest/routes/stats.ts";
+import { teamRoutes } from "./rest/routes/teams.ts";
 import { registerWebsocket } from "./realtime/websocket.ts";
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
@@ -76,6 +78,8 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
       announcementRoutes(rest);
       leaderboardRoutes(rest);
       authRoutes(rest);
+      teamRoutes(rest);
+      memberRoutes(rest);
     },
     { prefix: "/api/v2" },
   );
