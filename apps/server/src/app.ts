@@ -6,7 +6,7 @@ import fastifyStatic from "@fastify/static";
 import { appRouter, type AppRouter, type Services } from "@flagship/api";
 import { AppError } from "@flagship/shared";
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import type { Env } from "./env.ts";
 import { contextFor, restRoutes } from "./rest/adapter.ts";
 import { fail } from "./rest/envelope.ts";
@@ -34,7 +34,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     ...(loggerInstance ? { loggerInstance } : { logger: logger ?? { level: env.LOG_LEVEL } }),
     trustProxy: true,
     // Per-request logs cost real throughput under load; production keeps warnings and errors.
-    disableRequestLogging: env.NODE_ENV === "production",
+    logController: new LogController({ disableRequestLogging: env.NODE_ENV === "production" }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     bodyLimit: 2 * 1024 * 1024,
   });

@@ -1,4 +1,5 @@
 import { createRootRoute, createRoute, createRouter, redirect } from "@tanstack/react-router";
+import { leaderboardRoutes } from "./features/leaderboard/routes.tsx";
 import { HomePage } from "./pages/HomePage.tsx";
 import { PageFailedScreen } from "./shell/ErrorScreen.tsx";
 import { Layout } from "./shell/Layout.tsx";
@@ -18,7 +19,7 @@ export const rootRoute = createRootRoute({
 
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: "/", component: HomePage });
 
-const routeTree = rootRoute.addChildren([homeRoute]);
+const routeTree = rootRoute.addChildren([homeRoute, ...leaderboardRoutes]);
 
 export const router = createRouter({
   routeTree,

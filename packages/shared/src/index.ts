@@ -10,3 +10,4 @@ export * from "./flags.ts";
 export * from "./unlocks.ts";
 export * from "./scoring.ts";
 export * from "./challenges.ts";
+export * from "./countdown.ts";

@@ -11,7 +11,11 @@ import {
   useMantineColorScheme,
 } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
-import { Link, Outlet } from "@tanstack/react-router";
+import { Link, Outlet, useRouterState } from "@tanstack/react-router";
+import { Countdown } from "../features/countdown/Countdown.tsx";
+import { Announcements } from "../features/realtime/Announcements.tsx";
+import { ConnectionBanner } from "../features/realtime/ConnectionBanner.tsx";
+import { RealtimeProvider } from "../features/realtime/RealtimeProvider.tsx";
 import { useTranslation } from "react-i18next";
 import { runtime } from "../lib/runtime.ts";
 import { Sidebar } from "./Sidebar.tsx";
@@ -35,7 +39,19 @@ function ThemeToggle() {
   );
 }
 
+/** Pages drawn without the shell's header, sidebar and footer. */
+const BARE_PAGES = new Set(["/largeLeaderboard"]);
+
 export function Layout() {
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  return (
+    <RealtimeProvider>
+      {BARE_PAGES.has(pathname) ? <Outlet /> : <Shell />}
+    </RealtimeProvider>
+  );
+}
+
+function Shell() {
   const { t } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure(false);
   const { config } = useAppData();
@@ -63,7 +79,10 @@ export function Layout() {
               </Group>
             </UnstyledButton>
           </Group>
-          <ThemeToggle />
+          <Group gap="sm" wrap="nowrap">
+            <Countdown />
+            <ThemeToggle />
+          </Group>
         </Group>
       </AppShell.Header>
       <AppShell.Navbar>
@@ -71,6 +90,8 @@ export function Layout() {
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1} style={{ display: "flex", flexDirection: "column" }}>
         <div style={{ flex: 1 }}>
+          <ConnectionBanner />
+          <Announcements />
           <Outlet />
         </div>
         <Footer eventName={eventName} />

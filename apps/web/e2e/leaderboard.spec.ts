@@ -1,0 +1,46 @@
+import { expect, test } from "@playwright/test";
+import { database, seedUser, unique } from "./support/db.ts";
+
+test.describe.configure({ mode: "serial" });
+
+test("the leaderboard: team and user tabs kept in the hash, load more, the graph", async ({ page }) => {
+  const db = database();
+  const prefix = unique("lb");
+  // 120 teams with one member each, scores 10..1200, so the board needs a second page.
+  for (let i = 1; i <= 120; i += 1) {
+    const { rows } = await db.query<{ id: number }>(
+      `INSERT INTO teams (name, password, leaderboard_points, points, last_score_at) VALUES ($1, 'secretsecret', $2, $2, now() - interval '1 hour' + ($3 || ' seconds')::interval) RETURNING id`,
+      [`${prefix}-team-${i}`, i * 10, String(i)],
+    );
+    const member = await seedUser({ username: `${prefix}u${i}`, teamId: rows[0]!.id });
+    await db.query(`UPDATE users SET leaderboard_points = $1, points = $1 WHERE id = $2`, [i * 10, member.id]);
+    await db.query(`INSERT INTO score_records (user_id, team_id, reason, points, leaderboard, timestamp) VALUES ($1, $2, 'solve', $3, true, now() - interval '30 minutes')`, [member.id, rows[0]!.id, i * 10]);
+  }
+
+  await page.goto("/leaderboard");
+  const teamTable = page.getByRole("table", { name: "Teams" });
+  await expect(teamTable.getByRole("row").nth(1)).toContainText(`${prefix}-team-120`);
+  await expect(teamTable.getByRole("row").nth(1)).toContainText("1200");
+  await expect(teamTable.getByRole("row")).toHaveCount(101);
+  await expect(page.getByRole("img", { name: "Score over time of the top ten" })).toBeVisible();
+  await expect(page.locator("svg path").first()).toBeAttached();
+
+  await page.getByRole("button", { name: "Load more" }).click();
+  await expect(teamTable.getByRole("row")).toHaveCount(121);
+  await expect(page.getByRole("button", { name: "Load more" })).toHaveCount(0);
+
+  await page.getByRole("tab", { name: "Users" }).click();
+  await expect(page).toHaveURL(/#user$/);
+  await expect(page.getByRole("table", { name: "Users" }).getByRole("row").nth(1)).toContainText(`${prefix}u120`);
+  await page.screenshot({ path: "test-results/leaderboard.png", fullPage: true });
+
+  await page.reload();
+  await expect(page.getByRole("tab", { name: "Users" })).toHaveAttribute("aria-selected", "true");
+});
+
+test("the large leaderboard is a full-screen board without the shell", async ({ page }) => {
+  await page.goto("/largeLeaderboard");
+  await expect(page.getByRole("table", { name: "Leaderboard" }).getByRole("row").first()).toContainText("1200");
+  await expect(page.getByRole("navigation", { name: "Main navigation" })).toHaveCount(0);
+  await page.screenshot({ path: "test-results/large-leaderboard.png" });
+});

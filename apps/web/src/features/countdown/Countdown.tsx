@@ -1,0 +1,32 @@
+import { Badge, Group, Text, Tooltip } from "@mantine/core";
+import { countdownHint, formatCountdown } from "@flagship/shared";
+import { useTranslation } from "react-i18next";
+import { useCountdown } from "./useCountdown.ts";
+
+/** The header countdown: days:hh:mm:ss to the start, then to the end; nothing when past or unset. */
+export function Countdown() {
+  const { t } = useTranslation();
+  const { target, showLoading } = useCountdown();
+  if (showLoading) {
+    return (
+      <Text size="sm" c="dimmed" role="status">
+        {t("countdown.loading")}
+      </Text>
+    );
+  }
+  if (!target) return null;
+  const label = target.kind === "start" ? t("countdown.starts_in") : t("countdown.ends_in");
+  const hint = countdownHint(target.remaining);
+  return (
+    <Tooltip label={hint ? t(`countdown.hint_${target.kind}`) : new Date(target.at * 1000).toLocaleString()}>
+      <Group gap={6} wrap="nowrap" role="timer" aria-label={`${label} ${formatCountdown(target.remaining)}`} data-testid="countdown">
+        <Text size="sm" c="dimmed" visibleFrom="xs">
+          {label}
+        </Text>
+        <Badge variant={hint ? "filled" : "light"} color={hint ? "orange" : "flagship"} size="lg" ff="monospace" style={{ textTransform: "none" }}>
+          {formatCountdown(target.remaining)}
+        </Badge>
+      </Group>
+    </Tooltip>
+  );
+}

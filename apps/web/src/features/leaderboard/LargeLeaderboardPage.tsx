@@ -1,0 +1,74 @@
+import { Box, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { TIMINGS } from "@flagship/shared";
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { useTRPC } from "../../lib/trpc.ts";
+import { Countdown } from "../countdown/Countdown.tsx";
+import { useAppData } from "../../shell/useAppData.ts";
+import { ScoreGraph, toSeries } from "./ScoreGraph.tsx";
+
+const SHOWN = 15;
+
+/**
+ * A full-screen board for a projector: large type, the top teams (or users when teams are off)
+ * and their graph, kept live by websocket events and a periodic refresh.
+ */
+export function LargeLeaderboardPage() {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const { config } = useAppData();
+  const teams = config?.enable_teams !== false;
+  const input = { limit: SHOWN, offset: 0 };
+  const refetchInterval = TIMINGS.leaderboardReloadMs;
+  const teamBoard = useQuery(trpc.leaderboard.teams.queryOptions(input, { enabled: teams, refetchInterval }));
+  const userBoard = useQuery(trpc.leaderboard.users.queryOptions(input, { enabled: !teams, refetchInterval }));
+  const graph = useQuery(trpc.leaderboard.graph.queryOptions(undefined, { refetchInterval }));
+  const board = teams ? teamBoard.data : userBoard.data;
+  const rows =
+    board && !("hidden" in board)
+      ? board.results.map((r) => ({ id: r.id, name: "name" in r ? r.name : r.username, points: r.leaderboard_points }))
+      : [];
+  const g = graph.data && !("hidden" in graph.data) ? graph.data : null;
+  const names = rows.slice(0, 10).map((r) => r.name);
+  const series = g ? (teams ? toSeries(g.team ?? [], (p) => p.team_name, names) : toSeries(g.user, (p) => p.user_name, names)) : [];
+
+  return (
+    <Box mih="100vh" p={{ base: "md", md: "xl" }} bg="var(--mantine-color-body)">
+      <Group justify="space-between" mb="lg" wrap="nowrap">
+        <Title order={1} fz={{ base: 28, md: 48 }}>
+          {config?.event_name ?? "Flagship"}
+        </Title>
+        <Countdown />
+      </Group>
+      <Group align="flex-start" grow wrap="wrap" gap="xl">
+        <Table fz={{ base: 20, md: 30 }} verticalSpacing="sm" aria-label={t("leaderboard.title")} miw={320}>
+          <Table.Tbody>
+            {rows.map((row, i) => (
+              <Table.Tr key={row.id}>
+                <Table.Td w={70} fw={800} c={i === 0 ? "yellow" : i < 3 ? "flagship" : undefined}>
+                  {i + 1}
+                </Table.Td>
+                <Table.Td fw={600} style={{ wordBreak: "break-word" }}>
+                  {row.name}
+                </Table.Td>
+                <Table.Td ta="right" ff="monospace" fw={700}>
+                  {row.points}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+        {series.length > 0 && (
+          <Stack miw={320}>
+            <ScoreGraph series={series} label={t("leaderboard.graph_label")} />
+          </Stack>
+        )}
+      </Group>
+      {board && "hidden" in board && (
+        <Text fz={28} c="dimmed" ta="center" mt="xl">
+          {t("leaderboard.hidden")}
+        </Text>
+      )}
+    </Box>
+  );
+}

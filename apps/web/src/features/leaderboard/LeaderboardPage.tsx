@@ -1,0 +1,97 @@
+import { Alert, Button, Card, Group, Skeleton, Stack, Tabs, Text, Title } from "@mantine/core";
+import { TIMINGS } from "@flagship/shared";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useLocation, useNavigate } from "@tanstack/react-router";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useTRPC } from "../../lib/trpc.ts";
+import { useAppData } from "../../shell/useAppData.ts";
+import { BoardTable } from "./BoardTable.tsx";
+import { ScoreGraph, toSeries } from "./ScoreGraph.tsx";
+
+const PAGE = 100;
+
+function useReload() {
+  const trpc = useTRPC();
+  const { data } = useQuery(trpc.config.experiments.queryOptions(undefined, { staleTime: 60_000 }));
+  return data?.leaderboardReload ? TIMINGS.leaderboardReloadMs : false;
+}
+
+function Board({ kind }: { kind: "team" | "user" }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const [limit, setLimit] = useState(PAGE);
+  const refetchInterval = useReload();
+  const input = { limit, offset: 0 };
+  const teams = useQuery(trpc.leaderboard.teams.queryOptions(input, { enabled: kind === "team", placeholderData: keepPreviousData, refetchInterval }));
+  const users = useQuery(trpc.leaderboard.users.queryOptions(input, { enabled: kind === "user", placeholderData: keepPreviousData, refetchInterval }));
+  const graph = useQuery(trpc.leaderboard.graph.queryOptions(undefined, { refetchInterval }));
+  const query = kind === "team" ? teams : users;
+
+  if (query.isPending) return <Skeleton h={320} />;
+  if (query.isError) {
+    return (
+      <Alert color="red" title={t("lists.paginated_error")}>
+        <Button size="xs" variant="white" color="red" onClick={() => void query.refetch()}>
+          {t("generic.retry")}
+        </Button>
+      </Alert>
+    );
+  }
+  const data = query.data;
+  if ("hidden" in data) return <Alert color="gray">{t("leaderboard.hidden")}</Alert>;
+  const rows =
+    kind === "team"
+      ? (data.results as { id: number; name: string; leaderboard_points: number }[]).map((r) => ({ id: r.id, name: r.name, points: r.leaderboard_points }))
+      : (data.results as { id: number; username: string; leaderboard_points: number }[]).map((r) => ({ id: r.id, name: r.username, points: r.leaderboard_points }));
+  const g = graph.data && !("hidden" in graph.data) ? graph.data : null;
+  const top = rows.slice(0, 10).map((r) => r.name);
+  const series = g ? (kind === "team" ? toSeries(g.team ?? [], (p) => p.team_name, top) : toSeries(g.user, (p) => p.user_name, top)) : [];
+
+  return (
+    <Stack gap="lg">
+      {series.length > 0 && (
+        <Card withBorder padding="sm">
+          <ScoreGraph series={series} label={t("leaderboard.graph_label")} />
+        </Card>
+      )}
+      <BoardTable rows={rows} total={data.count} kind={kind} onLoadMore={() => setLimit((l) => l + PAGE)} loadingMore={query.isFetching} />
+    </Stack>
+  );
+}
+
+/** /leaderboard: team and user tabs when teams are on (the tab kept in the URL hash). */
+export function LeaderboardPage() {
+  const { t } = useTranslation();
+  const { config } = useAppData();
+  const navigate = useNavigate();
+  const hash = useLocation({ select: (l) => l.hash });
+  const teams = config?.enable_teams !== false;
+  const tab = teams && hash !== "user" ? "team" : "user";
+  return (
+    <Stack maw={1100} mx="auto" gap="md">
+      <Group justify="space-between">
+        <Title order={1}>{t("nav.leaderboard")}</Title>
+        <Text c="dimmed" size="sm">
+          {config?.event_name}
+        </Text>
+      </Group>
+      {teams ? (
+        <Tabs value={tab} onChange={(value) => void navigate({ to: ".", hash: value ?? "team", replace: true })} keepMounted={false}>
+          <Tabs.List mb="md">
+            <Tabs.Tab value="team">{t("leaderboard.teams")}</Tabs.Tab>
+            <Tabs.Tab value="user">{t("leaderboard.users")}</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="team">
+            <Board kind="team" />
+          </Tabs.Panel>
+          <Tabs.Panel value="user">
+            <Board kind="user" />
+          </Tabs.Panel>
+        </Tabs>
+      ) : (
+        <Board kind="user" />
+      )}
+    </Stack>
+  );
+}

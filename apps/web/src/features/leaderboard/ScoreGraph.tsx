@@ -1,0 +1,45 @@
+import type { EChartsCoreOption } from "echarts/core";
+import { useMemo } from "react";
+import { Chart } from "../../lib/Chart.tsx";
+
+export interface Series {
+  name: string;
+  points: { points: number; timestamp: string }[];
+}
+
+/** Running totals over time, one line per competitor. */
+export function ScoreGraph({ series, label }: { series: Series[]; label: string }) {
+  const option = useMemo<EChartsCoreOption>(
+    () => ({
+      tooltip: { trigger: "axis" },
+      legend: { type: "scroll", top: 0 },
+      grid: { left: 48, right: 24, top: 48, bottom: 32 },
+      xAxis: { type: "time" },
+      yAxis: { type: "value", minInterval: 1 },
+      series: series.map((s) => {
+        let total = 0;
+        return {
+          name: s.name,
+          type: "line",
+          step: "end",
+          showSymbol: false,
+          data: s.points.map((p) => [p.timestamp, (total += p.points)]),
+        };
+      }),
+    }),
+    [series],
+  );
+  return <Chart option={option} label={label} />;
+}
+
+/** Groups graph points by competitor, in board order. */
+export function toSeries<T extends { points: number; timestamp: string }>(points: T[], nameOf: (p: T) => string, order: string[]): Series[] {
+  const by = new Map<string, Series>();
+  for (const name of order) by.set(name, { name, points: [] });
+  for (const p of points) {
+    const name = nameOf(p);
+    const s = by.get(name) ?? by.set(name, { name, points: [] }).get(name)!;
+    s.points.push(p);
+  }
+  return [...by.values()].filter((s) => s.points.length > 0);
+}

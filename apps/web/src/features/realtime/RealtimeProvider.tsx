@@ -1,0 +1,91 @@
+import { notifications } from "@mantine/notifications";
+import { TIMINGS } from "@flagship/shared";
+import { useQueryClient } from "@tanstack/react-query";
+import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { session, useToken } from "../../lib/session.ts";
+import { useAppData } from "../../shell/useAppData.ts";
+import { RealtimeSocket, type SocketEvent, type SocketState } from "./socket.ts";
+
+const RealtimeContext = createContext<SocketState>({ connected: false, cooldown: TIMINGS.wsBackoffStartMs, timer: 1 });
+
+export function useRealtimeState(): SocketState {
+  return useContext(RealtimeContext);
+}
+
+type Preferences = { all_solves: boolean; flag_reject: boolean; hint_used: boolean; team_join: boolean };
+const ALL_ON: Preferences = { all_solves: true, flag_reject: true, hint_used: true, team_join: true };
+
+/** Queries whose data an event may have changed; account and config queries are left alone. */
+const LIVE_ROOTS = new Set(["leaderboard", "challenges", "categories", "hints", "teams", "users", "members", "profiles", "stats", "scoring", "game"]);
+
+/**
+ * Keeps one websocket open for the app: refreshes what events change, pops up notices the user
+ * asked for (10 s each), and lists new announcements as they arrive.
+ */
+export function RealtimeProvider({ children, preferences = ALL_ON }: { children: ReactNode; preferences?: Preferences }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const token = useToken();
+  const { config } = useAppData();
+  const [state, setState] = useState<SocketState>({ connected: false, cooldown: TIMINGS.wsBackoffStartMs, timer: 0 });
+  const socketRef = useRef<RealtimeSocket | null>(null);
+  const settings = useRef({ preferences, broadcast: config?.enable_solve_broadcast !== false });
+  settings.current = { preferences, broadcast: config?.enable_solve_broadcast !== false };
+
+  useEffect(() => {
+    const url = `${window.location.protocol === "https:" ? "wss" : "ws"}://${window.location.host}/api/v2/ws/`;
+    const refreshLive = () =>
+      queryClient.invalidateQueries({
+        predicate: (query) => {
+          const root = (query.queryKey[0] as unknown[] | undefined)?.[0];
+          return typeof root === "string" && LIVE_ROOTS.has(root);
+        },
+      });
+    const popup = (title: string, message: string, color = "blue") =>
+      notifications.show({ title, message, color, autoClose: TIMINGS.popupDismissMs });
+
+    const onEvent = (event: SocketEvent) => {
+      const { preferences: prefs, broadcast } = settings.current;
+      const e = event as Record<string, string | number | undefined> & { event_code: number };
+      switch (event.event_code) {
+        case 1:
+          void refreshLive();
+          if (broadcast && prefs.all_solves) {
+            popup(t("realtime.solve_title"), t("realtime.solve", { username: e.username, team: e.team_name, challenge: e.challenge_name }), "green");
+          }
+          break;
+        case 2:
+          if (prefs.flag_reject) popup(t("realtime.reject_title"), t("realtime.reject", { username: e.username, challenge: e.challenge_name }), "red");
+          break;
+        case 3:
+          void refreshLive();
+          if (prefs.hint_used) popup(t("realtime.hint_title"), t("realtime.hint", { username: e.username, hint: e.hint_name, challenge: e.challenge_name }), "yellow");
+          break;
+        case 4:
+          void refreshLive();
+          if (prefs.team_join) popup(t("realtime.join_title"), t("realtime.join", { username: e.username, team: e.team_name }));
+          break;
+        case 5:
+          void queryClient.invalidateQueries({ predicate: (q) => (q.queryKey[0] as unknown[] | undefined)?.[0] === "announcements" });
+          popup(String(e.title ?? ""), String(e.body ?? ""), "grape");
+          break;
+        case 6:
+        case 7:
+          void refreshLive();
+          break;
+      }
+    };
+    const socket = new RealtimeSocket(url, () => session.token, onEvent, setState);
+    socketRef.current = socket;
+    socket.start();
+    return () => socket.stop();
+  }, [queryClient, t]);
+
+  // A new session (login, impersonation) joins its team's channel on the open socket.
+  useEffect(() => {
+    socketRef.current?.authenticate();
+  }, [token]);
+
+  return <RealtimeContext.Provider value={state}>{children}</RealtimeContext.Provider>;
+}

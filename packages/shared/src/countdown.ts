@@ -1,0 +1,60 @@
+import { TIMINGS } from "./constants.ts";
+
+/** The next websocket reconnect back-off: 1 s, doubling, capped at 16 s. */
+export function nextCooldown(current: number): number {
+  return Math.min(Math.max(current, TIMINGS.wsBackoffStartMs / 2) * 2, TIMINGS.wsBackoffMaxMs);
+}
+
+export interface CountdownTimes {
+  countdown_timestamp: number | null;
+  registration_open: number | null;
+  competition_end: number | null;
+}
+
+export type CountdownTarget = { kind: "start" | "end"; at: number; remaining: number } | null;
+
+/**
+ * What the countdown shows at `now` (server-adjusted seconds): the start while it is ahead, then
+ * the end; nothing when both are past or unset.
+ */
+export function countdownTarget(times: CountdownTimes, now: number): CountdownTarget {
+  const start = times.countdown_timestamp;
+  if (start !== null && start > now) return { kind: "start", at: start, remaining: start - now };
+  const end = times.competition_end;
+  if (end !== null && end > now) return { kind: "end", at: end, remaining: end - now };
+  return null;
+}
+
+/** The countdown flags: a flag passes when its time is before the server-adjusted now. */
+export function countdownFlags(times: CountdownTimes, now: number) {
+  const passed = (t: number | null) => t === null || t <= now;
+  return {
+    registration_open: passed(times.registration_open),
+    countdown_timestamp: passed(times.countdown_timestamp),
+    competition_end: times.competition_end !== null && times.competition_end <= now,
+  };
+}
+
+function split(seconds: number) {
+  const s = Math.max(0, Math.floor(seconds));
+  return { days: Math.floor(s / 86_400), hours: Math.floor((s % 86_400) / 3600), minutes: Math.floor((s % 3600) / 60), seconds: s % 60 };
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** days:hh:mm:ss, as the countdown shows it. */
+export function formatCountdown(seconds: number): string {
+  const t = split(seconds);
+  return `${t.days}:${pad(t.hours)}:${pad(t.minutes)}:${pad(t.seconds)}`;
+}
+
+/** The lock page's 'Unlock in N days, HH hours, MM minutes, SS seconds'. */
+export function formatUnlockIn(seconds: number): string {
+  const t = split(seconds);
+  return `Unlock in ${t.days} days, ${pad(t.hours)} hours, ${pad(t.minutes)} minutes, ${pad(t.seconds)} seconds`;
+}
+
+/** Under 600 s remaining the countdown shows a hint. */
+export function countdownHint(remaining: number): boolean {
+  return remaining > 0 && remaining < TIMINGS.countdownHintSeconds;
+}
