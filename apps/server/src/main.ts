@@ -35,6 +35,7 @@ async function main(): Promise<void> {
       await services.events.close();
       await services.mail.close();
       await services.throttle.close();
+      await services.webhooks?.close();
       await database.close();
     } finally {
       clearTimeout(force);

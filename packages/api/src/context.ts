@@ -3,6 +3,7 @@ import type { ConfigStore } from "./config/config-store.ts";
 import type { EventPublisher } from "./events/publisher.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { Throttle } from "./throttle/throttle.ts";
+import type { WebhookSender } from "./scoring/webhooks.ts";
 
 /** The signed-in user as the server sees them for one request. */
 export interface Actor {
@@ -36,6 +37,8 @@ export interface Services {
   mail: Mailer;
   /** Rate limits shared by both transports (and by every copy when Redis is configured). */
   throttle: Throttle;
+  /** Outgoing webhooks (first blood): the worker's queue with Redis, else posted in-process. */
+  webhooks?: WebhookSender;
 }
 
 export interface Context extends Services {

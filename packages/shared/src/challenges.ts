@@ -32,17 +32,15 @@ const tag = z.union([
   z.object({ type: z.string().trim().min(1).max(32).default("tag"), text: z.string().trim().min(1).max(64) }),
 ]);
 
-export const ZFileInput = z.object({
-  name: z.string().trim().min(1).max(255),
-  url: z.string().trim().min(1).max(2000),
-  size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
-});
+const fileName = z.string().trim().min(1).max(255);
+const fileUrl = z.string().trim().min(1).max(2000);
+const fileSize = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+export const ZFileInput = z.object({ name: fileName, url: fileUrl, size: fileSize.default(0) });
 
-export const ZHintFields = z.object({
-  name: z.string().trim().min(1).max(255),
-  penalty: z.number().int().min(0).max(1_000_000).default(0),
-  text: z.string().max(20_000).default(""),
-});
+const hintName = z.string().trim().min(1).max(255);
+const hintPenalty = z.number().int().min(0).max(1_000_000);
+const hintText = z.string().max(20_000);
+export const ZHintFields = z.object({ name: hintName, penalty: hintPenalty.default(0), text: hintText.default("") });
 
 const challengeFields = {
   name: z.string().trim().min(1).max(255),
@@ -120,9 +118,10 @@ export const ZUpdateCategoryInput = z.object({
 export type UpdateCategoryInput = z.infer<typeof ZUpdateCategoryInput>;
 
 export const ZCreateFileInput = ZFileInput.extend({ challenge: z.number().int().positive() });
-export const ZUpdateFileInput = ZFileInput.partial();
+// Updates carry no defaults: a field left out stays as it is.
+export const ZUpdateFileInput = z.object({ name: fileName.optional(), url: fileUrl.optional(), size: fileSize.optional() });
 export const ZCreateHintInput = ZHintFields.extend({ challenge: z.number().int().positive() });
-export const ZUpdateHintInput = ZHintFields.partial();
+export const ZUpdateHintInput = z.object({ name: hintName.optional(), penalty: hintPenalty.optional(), text: hintText.optional() });
 
 /** Ids are integers; REST clients sometimes send them as digit strings. */
 const id = z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), z.number().int().positive());

@@ -87,7 +87,7 @@ export function regexSafetyError(pattern: string): string | null {
   if (pattern.length === 0) return "The pattern is empty.";
   if (pattern.length > MAX_FLAG_REGEX_LENGTH) return `The pattern is longer than ${MAX_FLAG_REGEX_LENGTH} characters.`;
   try {
-    new RegExp(pattern, "u");
+    new RegExp(pattern);
   } catch (error) {
     return `Not a valid regular expression: ${(error as Error).message}`;
   }

@@ -1,0 +1,238 @@
+import type { Db, Prisma } from "@flagship/db";
+import { entitySlug } from "@flagship/shared";
+import type { Context } from "../context.ts";
+
+/**
+ * Every category and challenge with its tags, hints and files, read once and shared by all
+ * requests of this process. Listing categories and submitting flags then cost a fixed number of
+ * small per-team queries whatever the number of challenges.
+ *
+ * Writes in this process drop the cache at once; writes on other server copies arrive as the
+ * internal `challenges_changed` event, and the TTL bounds staleness to the contract's 1 s.
+ */
+const TTL_MS = 1000;
+const CHANGED_EVENT = "challenges_changed";
+
+export const catalogChallengeSelect = {
+  id: true,
+  categoryId: true,
+  name: true,
+  description: true,
+  challengeType: true,
+  challengeMetadata: true,
+  flagType: true,
+  flagMetadata: true,
+  author: true,
+  score: true,
+  currentScore: true,
+  pointsType: true,
+  unlockRequirements: true,
+  hidden: true,
+  maintenance: true,
+  tiebreaker: true,
+  postScoreExplanation: true,
+  attemptLimit: true,
+  solveCount: true,
+  votesPositive: true,
+  votesNegative: true,
+  firstBloodTeam: { select: { name: true } },
+  tags: { select: { type: true, text: true }, orderBy: { id: "asc" } },
+  hints: { select: { id: true, name: true, penalty: true, text: true }, orderBy: { id: "asc" } },
+  files: { select: { id: true, name: true, url: true, size: true }, orderBy: { id: "asc" } },
+} satisfies Prisma.ChallengeSelect;
+
+export const catalogCategorySelect = {
+  id: true,
+  name: true,
+  displayOrder: true,
+  containedType: true,
+  description: true,
+  metadata: true,
+} satisfies Prisma.CategorySelect;
+
+export type JsonObject = Record<string, unknown>;
+
+export interface CatalogHint {
+  id: number;
+  challengeId: number;
+  name: string;
+  penalty: number;
+  text: string;
+}
+
+export interface CatalogChallenge {
+  id: number;
+  categoryId: number;
+  slug: string;
+  name: string;
+  description: string;
+  challengeType: string;
+  challengeMetadata: JsonObject;
+  flagType: string;
+  flagMetadata: JsonObject;
+  author: string;
+  score: number;
+  currentScore: number;
+  pointsType: string;
+  unlockRequirements: string;
+  hidden: boolean;
+  maintenance: boolean;
+  tiebreaker: boolean;
+  postScoreExplanation: string;
+  attemptLimit: number | null;
+  solveCount: number;
+  votesPositive: number;
+  votesNegative: number;
+  firstBlood: string | null;
+  tags: { type: string; text: string }[];
+  hints: CatalogHint[];
+  files: { id: number; name: string; url: string; size: number }[];
+}
+
+export interface CatalogCategory {
+  id: number;
+  slug: string;
+  name: string;
+  displayOrder: number;
+  containedType: string;
+  description: string;
+  metadata: JsonObject;
+  challenges: CatalogChallenge[];
+}
+
+export interface Catalog {
+  categories: CatalogCategory[];
+  challenges: Map<number, CatalogChallenge>;
+  hints: Map<number, CatalogHint>;
+}
+
+function asObject(value: Prisma.JsonValue): JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : {};
+}
+
+async function loadCatalog(db: Db): Promise<Catalog> {
+  const [categories, challenges] = await Promise.all([
+    db.category.findMany({ select: catalogCategorySelect, orderBy: [{ displayOrder: "asc" }, { id: "asc" }] }),
+    db.challenge.findMany({ select: catalogChallengeSelect, orderBy: [{ score: "asc" }, { id: "asc" }] }),
+  ]);
+  const byCategory = new Map<number, CatalogChallenge[]>();
+  const challengeMap = new Map<number, CatalogChallenge>();
+  const hintMap = new Map<number, CatalogHint>();
+  for (const row of challenges) {
+    const challengeMetadata = asObject(row.challengeMetadata);
+    const challenge: CatalogChallenge = {
+      id: row.id,
+      categoryId: row.categoryId,
+      slug: entitySlug({ id: row.id, name: row.name, metadataSlug: challengeMetadata.challenge_slug }),
+      name: row.name,
+      description: row.description,
+      challengeType: row.challengeType,
+      challengeMetadata,
+      flagType: row.flagType,
+      flagMetadata: asObject(row.flagMetadata),
+      author: row.author,
+      score: row.score,
+      currentScore: row.currentScore,
+      pointsType: row.pointsType,
+      unlockRequirements: row.unlockRequirements,
+      hidden: row.hidden,
+      maintenance: row.maintenance,
+      tiebreaker: row.tiebreaker,
+      postScoreExplanation: row.postScoreExplanation,
+      attemptLimit: row.attemptLimit,
+      solveCount: row.solveCount,
+      votesPositive: row.votesPositive,
+      votesNegative: row.votesNegative,
+      firstBlood: row.firstBloodTeam?.name ?? null,
+      tags: row.tags,
+      hints: row.hints.map((h) => ({ ...h, challengeId: row.id })),
+      files: row.files.map((f) => ({ ...f, size: Number(f.size) })),
+    };
+    for (const hint of challenge.hints) hintMap.set(hint.id, hint);
+    challengeMap.set(challenge.id, challenge);
+    let list = byCategory.get(row.categoryId);
+    if (!list) byCategory.set(row.categoryId, (list = []));
+    list.push(challenge);
+  }
+  return {
+    categories: categories.map((row) => {
+      const metadata = asObject(row.metadata);
+      return {
+        id: row.id,
+        slug: entitySlug({ id: row.id, name: row.name, metadataSlug: metadata.category_slug }),
+        name: row.name,
+        displayOrder: row.displayOrder,
+        containedType: row.containedType,
+        description: row.description,
+        metadata,
+        challenges: byCategory.get(row.id) ?? [],
+      };
+    }),
+    challenges: challengeMap,
+    hints: hintMap,
+  };
+}
+
+class CatalogCache {
+  private value: Catalog | null = null;
+  private at = 0;
+  private loading: Promise<Catalog> | null = null;
+  /** Bumped by every invalidation, so a load that started before a write is never cached. */
+  private generation = 0;
+
+  constructor(private readonly db: Db) {}
+
+  get(): Promise<Catalog> {
+    if (this.value && Date.now() - this.at < TTL_MS) return Promise.resolve(this.value);
+    if (this.loading) return this.loading;
+    const generation = this.generation;
+    const loading = loadCatalog(this.db).then(
+      (catalog) => {
+        if (generation === this.generation) {
+          this.value = catalog;
+          this.at = Date.now();
+        }
+        if (this.loading === loading) this.loading = null;
+        return catalog;
+      },
+      (error: unknown) => {
+        if (this.loading === loading) this.loading = null;
+        throw error;
+      },
+    );
+    this.loading = loading;
+    return loading;
+  }
+
+  invalidate(): void {
+    this.generation += 1;
+    this.value = null;
+    // A read after a write must not join a load that began before it.
+    this.loading = null;
+  }
+}
+
+const caches = new WeakMap<Db, CatalogCache>();
+
+function cacheFor(ctx: Pick<Context, "db" | "events">): CatalogCache {
+  let cache = caches.get(ctx.db);
+  if (!cache) {
+    const created = new CatalogCache(ctx.db);
+    cache = created;
+    caches.set(ctx.db, created);
+    ctx.events.subscribe((event) => {
+      if (event.kind === "internal" && event.name === CHANGED_EVENT) created.invalidate();
+    });
+  }
+  return cache;
+}
+
+export function getCatalog(ctx: Pick<Context, "db" | "events">): Promise<Catalog> {
+  return cacheFor(ctx).get();
+}
+
+/** Drops every copy's cached catalog: this process's at once, the others' by event. */
+export async function invalidateCatalog(ctx: Pick<Context, "db" | "events">): Promise<void> {
+  cacheFor(ctx).invalidate();
+  await ctx.events.publish({ kind: "internal", name: CHANGED_EVENT });
+}

@@ -1,0 +1,40 @@
+import { AppError, unlockError } from "@flagship/shared";
+import type { Context } from "../context.ts";
+import { EVENT_CODES } from "../events/publisher.ts";
+import { getCatalog, invalidateCatalog } from "./catalog.ts";
+import { type ChallengeView, challengeView, type CategoryView, categoryView } from "./views.ts";
+
+/** After a staff write: every copy drops its catalog and clients hear event 6 per challenge. */
+export async function announceChallengeChanges(ctx: Context, challengeIds: number[]): Promise<void> {
+  await invalidateCatalog(ctx);
+  for (const challengeId of challengeIds) {
+    await ctx.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: EVENT_CODES.challengeUpdate, challenge_id: challengeId } });
+  }
+}
+
+const NOBODY = { solved: new Set<number>(), hintsUsed: new Set<number>(), votes: new Map<number, boolean>() };
+
+/** The staff view of a challenge as stored now (for create and update replies). */
+export async function staffChallengeView(ctx: Context, id: number): Promise<ChallengeView> {
+  const challenge = (await getCatalog(ctx)).challenges.get(id);
+  if (!challenge) throw new AppError("not_found");
+  return challengeView(challenge, NOBODY, true) as ChallengeView;
+}
+
+export async function staffCategoryView(ctx: Context, id: number): Promise<CategoryView> {
+  const category = (await getCatalog(ctx)).categories.find((c) => c.id === id);
+  if (!category) throw new AppError("not_found");
+  return categoryView(category, NOBODY, true);
+}
+
+/**
+ * The unlock expression is checked before the schema runs, so that an expression of only
+ * whitespace answers `invalid` with the parser's message rather than the generic `blank`.
+ */
+export function assertValidUnlock(input: unknown): void {
+  if (typeof input !== "object" || input === null || !("unlock_requirements" in input)) return;
+  const value = (input as { unlock_requirements: unknown }).unlock_requirements;
+  if (typeof value !== "string" && value !== null) return;
+  const message = unlockError(value);
+  if (message) throw new AppError("invalid", { message, details: { unlock_requirements: [message] } });
+}

@@ -1,0 +1,122 @@
+import type { Prisma } from "@flagship/db";
+import {
+  AppError,
+  challengeValue,
+  type CreateChallengeInput,
+  flagMetadataError,
+  parseInput,
+  type UpdateChallengeInput,
+  ZCreateChallengeInput,
+  ZIdInput,
+  ZUpdateChallengeInput,
+} from "@flagship/shared";
+import { writeAudit } from "../audit/write-audit.ts";
+import type { StaffContext } from "../guards.ts";
+import { announceChallengeChanges, assertValidUnlock, staffChallengeView } from "./changes.ts";
+import type { ChallengeView } from "./views.ts";
+
+type Tx = Prisma.TransactionClient;
+
+async function assertCategory(tx: Tx, id: number): Promise<void> {
+  const found = await tx.category.findUnique({ where: { id }, select: { id: true } });
+  if (!found) throw AppError.field("invalid", "category", `Invalid pk "${id}" - object does not exist.`);
+}
+
+function scalarFields(data: Partial<CreateChallengeInput> | UpdateChallengeInput) {
+  return {
+    ...(data.name !== undefined && { name: data.name }),
+    ...(data.description !== undefined && { description: data.description }),
+    ...(data.challenge_type !== undefined && { challengeType: data.challenge_type }),
+    ...(data.challenge_metadata !== undefined && { challengeMetadata: data.challenge_metadata as Prisma.InputJsonObject }),
+    ...(data.flag_type !== undefined && { flagType: data.flag_type }),
+    ...(data.flag_metadata !== undefined && { flagMetadata: data.flag_metadata as Prisma.InputJsonObject }),
+    ...(data.author !== undefined && { author: data.author }),
+    ...(data.score !== undefined && { score: data.score }),
+    ...(data.points_type !== undefined && { pointsType: data.points_type }),
+    ...(data.unlock_requirements !== undefined && { unlockRequirements: data.unlock_requirements }),
+    ...(data.hidden !== undefined && { hidden: data.hidden }),
+    ...(data.maintenance !== undefined && { maintenance: data.maintenance }),
+    ...(data.tiebreaker !== undefined && { tiebreaker: data.tiebreaker }),
+    ...(data.post_score_explanation !== undefined && { postScoreExplanation: data.post_score_explanation }),
+    ...(data.attempt_limit !== undefined && { attemptLimit: data.attempt_limit === 0 ? null : data.attempt_limit }),
+  };
+}
+
+/** POST /challenges/: a challenge with its tags, and optionally files and hints. Audited. */
+export async function createChallenge(ctx: StaffContext, input: unknown): Promise<ChallengeView> {
+  assertValidUnlock(input);
+  const data = parseInput(ZCreateChallengeInput, input);
+  const id = await ctx.db.$transaction(async (tx) => {
+    await assertCategory(tx, data.category);
+    const created = await tx.challenge.create({
+      data: {
+        ...scalarFields(data),
+        name: data.name,
+        categoryId: data.category,
+        currentScore: data.score,
+        tags: { create: data.tags },
+        hints: { create: data.hints },
+        files: { create: data.files.filter((f) => typeof f !== "number").map((f) => ({ ...f, size: BigInt(f.size) })) },
+      },
+      select: { id: true, name: true },
+    });
+    const relink = data.files.filter((f): f is number => typeof f === "number");
+    if (relink.length > 0) await tx.file.updateMany({ where: { id: { in: relink } }, data: { challengeId: created.id } });
+    await writeAudit(tx, ctx.actor, "create_challenge", { id: created.id, name: created.name, category: data.category });
+    return created.id;
+  });
+  await announceChallengeChanges(ctx, [id]);
+  return staffChallengeView(ctx, id);
+}
+
+/**
+ * PATCH /challenges/{id}/. Flag metadata is checked against the flag type the challenge will
+ * have. A new score resets current_score to the value for the solves so far (earlier solves keep
+ * the points they were awarded).
+ */
+export async function updateChallenge(ctx: StaffContext, id: number, input: unknown): Promise<ChallengeView> {
+  parseInput(ZIdInput, { id });
+  assertValidUnlock(input);
+  const data = parseInput(ZUpdateChallengeInput, input);
+  await ctx.db.$transaction(async (tx) => {
+    const current = await tx.challenge.findUnique({
+      where: { id },
+      select: { flagType: true, flagMetadata: true, score: true, pointsType: true, solveCount: true },
+    });
+    if (!current) throw new AppError("not_found");
+    if (data.category !== undefined) await assertCategory(tx, data.category);
+    if (data.flag_type !== undefined || data.flag_metadata !== undefined) {
+      const message = flagMetadataError(data.flag_type ?? current.flagType, data.flag_metadata ?? current.flagMetadata);
+      if (message) throw AppError.field("invalid", "flag_metadata", message);
+    }
+    const score = data.score ?? current.score;
+    const pointsType = data.points_type ?? current.pointsType;
+    const flagMetadata = data.flag_metadata ?? current.flagMetadata;
+    const rescore = data.score !== undefined || data.points_type !== undefined || data.flag_metadata !== undefined;
+    await tx.challenge.update({
+      where: { id },
+      data: {
+        ...scalarFields(data),
+        ...(data.category !== undefined && { categoryId: data.category }),
+        ...(rescore && { currentScore: challengeValue(pointsType, score, current.solveCount, flagMetadata) }),
+        ...(data.tags !== undefined && { tags: { deleteMany: {}, create: data.tags } }),
+      },
+      select: { id: true },
+    });
+    await writeAudit(tx, ctx.actor, "update_challenge", { id, fields: Object.keys(data) });
+  });
+  await announceChallengeChanges(ctx, [id]);
+  return staffChallengeView(ctx, id);
+}
+
+/** DELETE /challenges/{id}/: the challenge and everything hanging off it. Audited. */
+export async function deleteChallenge(ctx: StaffContext, id: number): Promise<void> {
+  parseInput(ZIdInput, { id });
+  await ctx.db.$transaction(async (tx) => {
+    const found = await tx.challenge.findUnique({ where: { id }, select: { name: true } });
+    if (!found) throw new AppError("not_found");
+    await tx.challenge.delete({ where: { id }, select: { id: true } });
+    await writeAudit(tx, ctx.actor, "delete_challenge", { id, name: found.name });
+  });
+  await announceChallengeChanges(ctx, [id]);
+}

@@ -1,0 +1,67 @@
+import { AppError, parseInput, ZCreateFileInput, ZIdInput, ZUpdateFileInput } from "@flagship/shared";
+import { writeAudit } from "../audit/write-audit.ts";
+import type { StaffContext } from "../guards.ts";
+import { announceChallengeChanges } from "./changes.ts";
+
+export interface FileView {
+  id: number;
+  name: string;
+  url: string;
+  size: number;
+  challenge: number;
+}
+
+const fileSelect = { id: true, name: true, url: true, size: true, challengeId: true } as const;
+const toView = (f: { id: number; name: string; url: string; size: bigint; challengeId: number }): FileView => ({
+  id: f.id,
+  name: f.name,
+  url: f.url,
+  size: Number(f.size),
+  challenge: f.challengeId,
+});
+
+export async function createFile(ctx: StaffContext, input: unknown): Promise<FileView> {
+  const data = parseInput(ZCreateFileInput, input);
+  const file = await ctx.db.$transaction(async (tx) => {
+    const challenge = await tx.challenge.findUnique({ where: { id: data.challenge }, select: { id: true } });
+    if (!challenge) throw AppError.field("invalid", "challenge", `Invalid pk "${data.challenge}" - object does not exist.`);
+    const created = await tx.file.create({
+      data: { challengeId: data.challenge, name: data.name, url: data.url, size: BigInt(data.size) },
+      select: fileSelect,
+    });
+    await writeAudit(tx, ctx.actor, "create_file", { id: created.id, challenge: data.challenge, name: data.name });
+    return created;
+  });
+  await announceChallengeChanges(ctx, [file.challengeId]);
+  return toView(file);
+}
+
+export async function updateFile(ctx: StaffContext, id: number, input: unknown): Promise<FileView> {
+  parseInput(ZIdInput, { id });
+  const data = parseInput(ZUpdateFileInput, input);
+  const file = await ctx.db.$transaction(async (tx) => {
+    const found = await tx.file.findUnique({ where: { id }, select: { id: true } });
+    if (!found) throw new AppError("not_found");
+    const updated = await tx.file.update({
+      where: { id },
+      data: { ...(data.name !== undefined && { name: data.name }), ...(data.url !== undefined && { url: data.url }), ...(data.size !== undefined && { size: BigInt(data.size) }) },
+      select: fileSelect,
+    });
+    await writeAudit(tx, ctx.actor, "update_file", { id, fields: Object.keys(data) });
+    return updated;
+  });
+  await announceChallengeChanges(ctx, [file.challengeId]);
+  return toView(file);
+}
+
+export async function deleteFile(ctx: StaffContext, id: number): Promise<void> {
+  parseInput(ZIdInput, { id });
+  const challengeId = await ctx.db.$transaction(async (tx) => {
+    const found = await tx.file.findUnique({ where: { id }, select: { challengeId: true, name: true } });
+    if (!found) throw new AppError("not_found");
+    await tx.file.delete({ where: { id }, select: { id: true } });
+    await writeAudit(tx, ctx.actor, "delete_file", { id, challenge: found.challengeId, name: found.name });
+    return found.challengeId;
+  });
+  await announceChallengeChanges(ctx, [challengeId]);
+}

@@ -1,0 +1,139 @@
+import { AppError, ERRORS, eventGates, parseInput, ZSubmitFlagInput } from "@flagship/shared";
+import type { Context } from "../context.ts";
+import { EVENT_CODES } from "../events/publisher.ts";
+import { hasStaffPowers, requireAuth } from "../guards.ts";
+import { recordSolve } from "../scoring/record-solve.ts";
+import { announceFirstBlood } from "../scoring/first-blood.ts";
+import { type CatalogChallenge, getCatalog, invalidateCatalog } from "./catalog.ts";
+import { flagMatches } from "./flag-match.ts";
+import { isUnlocked } from "@flagship/shared";
+
+export type SubmitFlagResult =
+  | { m: "correct_flag"; d: { correct: true; explanation: string } }
+  | { m: "incorrect_flag" | "attempt_limit_reached"; d: { correct: false } };
+
+/** The team's name and its solves, read in one query for the checks below. */
+async function teamSnapshot(ctx: Context, teamId: number): Promise<{ name: string; solved: Set<number> } | null> {
+  const rows = await ctx.db.$queryRaw<{ name: string; solved: number[] }[]>`
+    SELECT t.name, COALESCE(ARRAY(SELECT s.challenge_id FROM solves s WHERE s.team_id = t.id), '{}') AS solved
+      FROM teams t WHERE t.id = ${teamId}`;
+  const row = rows[0];
+  return row ? { name: row.name, solved: new Set(row.solved) } : null;
+}
+
+/**
+ * Takes one attempt from the team's allowance for a challenge with an attempt limit. The
+ * conditional upsert is atomic, so however many members submit at once, at most `limit`
+ * attempts get through.
+ */
+async function takeAttempt(ctx: Context, teamId: number, challengeId: number, limit: number): Promise<boolean> {
+  const rows = await ctx.db.$queryRaw<{ attempts: number }[]>`
+    INSERT INTO attempt_counters (team_id, challenge_id, attempts) VALUES (${teamId}, ${challengeId}, 1)
+    ON CONFLICT (team_id, challenge_id) DO UPDATE SET attempts = attempt_counters.attempts + 1
+      WHERE attempt_counters.attempts < ${limit}
+    RETURNING attempts`;
+  return rows.length > 0;
+}
+
+/**
+ * POST /challenges/submit_flag/, in the contract's order: a team is needed; submission switched
+ * off (or the event over) is flag_submission_disabled; then a missing field, an unknown or hidden
+ * challenge, an already solved or still locked one; then the attempt limit, then the flag itself.
+ */
+export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFlagResult> {
+  const authed = requireAuth(ctx);
+  const { actor } = authed;
+  if (actor.teamId === null) throw new AppError("permission_denied", { message: ERRORS.team_required.message });
+  const teamId = actor.teamId;
+  const staff = await hasStaffPowers(authed);
+  const config = await ctx.config.all();
+  const gates = eventGates(config, ctx.now());
+  if (!staff && !gates.started) throw new AppError("permission_denied");
+  if (!config.enable_flag_submission || (gates.ended && !config.enable_flag_submission_after_competition)) {
+    throw new AppError("flag_submission_disabled");
+  }
+  await ctx.throttle.check(ctx, "flag_submit");
+  const { challenge: challengeId, flag } = parseInput(ZSubmitFlagInput, input);
+
+  const catalog = await getCatalog(ctx);
+  const challenge = catalog.challenges.get(challengeId);
+  if (!challenge || (challenge.hidden && !staff)) throw new AppError("not_found");
+  const team = await teamSnapshot(ctx, teamId);
+  if (!team) throw new AppError("permission_denied", { message: ERRORS.team_required.message });
+  if (team.solved.has(challenge.id)) throw new AppError("already_solved_challenge");
+  if (!isUnlocked(challenge.unlockRequirements, team.solved)) throw new AppError("challenge_not_unlocked");
+
+  if (challenge.attemptLimit !== null && challenge.attemptLimit > 0) {
+    if (!(await takeAttempt(ctx, teamId, challenge.id, challenge.attemptLimit))) {
+      return { m: "attempt_limit_reached", d: { correct: false } };
+    }
+  }
+
+  if (!flagMatches(challenge.flagType, challenge.flagMetadata, flag, config.flag_prefix)) {
+    await ctx.db.incorrectAttempt.create({
+      data: { teamId, userId: actor.id, challengeId: challenge.id, flag: typeof flag === "string" ? flag : JSON.stringify(flag) },
+      select: { id: true },
+    });
+    await ctx.events.publish({
+      kind: "socket",
+      audience: { teamId },
+      payload: {
+        event_code: EVENT_CODES.flagRejected,
+        user: actor.id,
+        username: actor.username,
+        challenge_id: challenge.id,
+        challenge_name: challenge.name,
+        team: teamId,
+        team_name: team.name,
+      },
+    });
+    return { m: "incorrect_flag", d: { correct: false } };
+  }
+
+  const outcome = await recordSolve(ctx, {
+    challengeId: challenge.id,
+    userId: actor.id,
+    teamId,
+    scoring: config.enable_scoring && !gates.ended,
+  });
+  await invalidateCatalog(ctx);
+  await publishSolve(ctx, challenge, outcome, { id: actor.id, username: actor.username, teamId });
+  if (outcome.firstBlood && config.firstblood_webhook) {
+    await announceFirstBlood(ctx, config.firstblood_webhook, {
+      challengeName: outcome.challengeName,
+      teamName: outcome.teamName,
+      username: actor.username,
+      eventName: config.event_name,
+    });
+  }
+  return { m: "correct_flag", d: { correct: true, explanation: outcome.explanation } };
+}
+
+async function publishSolve(
+  ctx: Context,
+  challenge: CatalogChallenge,
+  outcome: Awaited<ReturnType<typeof recordSolve>>,
+  user: { id: number; username: string; teamId: number },
+): Promise<void> {
+  await ctx.events.publish({
+    kind: "socket",
+    audience: { all: true },
+    payload: {
+      event_code: EVENT_CODES.solve,
+      user: user.id,
+      username: user.username,
+      challenge_id: challenge.id,
+      challenge_name: outcome.challengeName,
+      challenge_score: outcome.points,
+      team: user.teamId,
+      team_name: outcome.teamName,
+    },
+  });
+  if (outcome.rescored) {
+    await ctx.events.publish({
+      kind: "socket",
+      audience: { all: true },
+      payload: { event_code: EVENT_CODES.scoreUpdate, challenge_id: challenge.id, challenge_score: outcome.points },
+    });
+  }
+}

@@ -1,0 +1,161 @@
+import { isUnlocked } from "@flagship/shared";
+import type { CatalogCategory, CatalogChallenge, JsonObject } from "./catalog.ts";
+import type { PlayerState } from "./team-state.ts";
+
+export interface Votes {
+  positive: number;
+  negative: number;
+  self: boolean | null;
+}
+
+/** A challenge as a player sees it once it is unlocked (the contract's Challenge object). */
+export interface ChallengeView {
+  id: number;
+  category: number;
+  slug: string;
+  name: string;
+  description: string;
+  challenge_type: string;
+  challenge_metadata: JsonObject;
+  flag_type: string;
+  points_type: string;
+  author: string;
+  score: number;
+  current_score: number;
+  unlock_requirements: string;
+  hints: { id: number; name: string; penalty: number; text: string; used: boolean }[];
+  files: { id: number; name: string; url: string; size: number }[];
+  solved: boolean;
+  unlocked: boolean;
+  first_blood: string | null;
+  solve_count: number;
+  hidden: boolean;
+  maintenance: boolean;
+  votes: Votes;
+  tags: { type: string; text: string }[];
+  tiebreaker: boolean;
+  post_score_explanation: string;
+  /** Staff only. */
+  flag_metadata?: JsonObject;
+  attempt_limit?: number | null;
+}
+
+/** A locked challenge: enough to place its tile, nothing that gives it away. */
+export interface LockedChallengeView {
+  id: number;
+  category: number;
+  unlock_requirements: string;
+  challenge_type: string;
+  challenge_metadata: JsonObject;
+  solve_count: number;
+  votes: Votes;
+  unlocked: false;
+}
+
+export type AnyChallengeView = ChallengeView | LockedChallengeView;
+
+export interface CategoryView {
+  id: number;
+  slug: string;
+  name: string;
+  display_order: number;
+  contained_type: string;
+  description: string;
+  metadata: JsonObject;
+  challenges: AnyChallengeView[];
+}
+
+export function isFullView(view: AnyChallengeView): view is ChallengeView {
+  return "name" in view;
+}
+
+function votesOf(challenge: CatalogChallenge, state: PlayerState): Votes {
+  return { positive: challenge.votesPositive, negative: challenge.votesNegative, self: state.votes.get(challenge.id) ?? null };
+}
+
+/** challenge_metadata without the challenge server's job name, which would reveal a locked challenge. */
+function stubMetadata(metadata: JsonObject): JsonObject {
+  if (!("cserv_name" in metadata)) return metadata;
+  const { cserv_name: _hidden, ...rest } = metadata;
+  return rest;
+}
+
+export function unlockedFor(challenge: CatalogChallenge, state: PlayerState): boolean {
+  return isUnlocked(challenge.unlockRequirements, state.solved);
+}
+
+/**
+ * The view of one challenge for a player (`staff` false) or for staff. Players get null for a
+ * hidden challenge, a stub for a locked one; hint texts and the post-score explanation stay empty
+ * until the team has used the hint or solved the challenge. Only staff get flag_metadata.
+ */
+export function challengeView(challenge: CatalogChallenge, state: PlayerState, staff: boolean): AnyChallengeView | null {
+  if (challenge.hidden && !staff) return null;
+  const solved = state.solved.has(challenge.id);
+  const unlocked = solved || unlockedFor(challenge, state);
+  if (!unlocked && !staff) {
+    return {
+      id: challenge.id,
+      category: challenge.categoryId,
+      unlock_requirements: challenge.unlockRequirements,
+      challenge_type: challenge.challengeType,
+      challenge_metadata: stubMetadata(challenge.challengeMetadata),
+      solve_count: challenge.solveCount,
+      votes: votesOf(challenge, state),
+      unlocked: false,
+    };
+  }
+  const view: ChallengeView = {
+    id: challenge.id,
+    category: challenge.categoryId,
+    slug: challenge.slug,
+    name: challenge.name,
+    description: challenge.description,
+    challenge_type: challenge.challengeType,
+    challenge_metadata: challenge.challengeMetadata,
+    flag_type: challenge.flagType,
+    points_type: challenge.pointsType,
+    author: challenge.author,
+    score: challenge.score,
+    current_score: challenge.currentScore,
+    unlock_requirements: challenge.unlockRequirements,
+    hints: challenge.hints.map((hint) => {
+      const used = state.hintsUsed.has(hint.id);
+      return { id: hint.id, name: hint.name, penalty: hint.penalty, text: used || staff ? hint.text : "", used };
+    }),
+    files: challenge.files,
+    solved,
+    unlocked,
+    first_blood: challenge.firstBlood,
+    solve_count: challenge.solveCount,
+    hidden: challenge.hidden,
+    maintenance: challenge.maintenance,
+    votes: votesOf(challenge, state),
+    tags: challenge.tags,
+    tiebreaker: challenge.tiebreaker,
+    post_score_explanation: solved || staff ? challenge.postScoreExplanation : "",
+  };
+  if (staff) {
+    view.flag_metadata = challenge.flagMetadata;
+    view.attempt_limit = challenge.attemptLimit;
+  }
+  return view;
+}
+
+export function categoryView(category: CatalogCategory, state: PlayerState, staff: boolean): CategoryView {
+  const challenges: AnyChallengeView[] = [];
+  for (const challenge of category.challenges) {
+    const view = challengeView(challenge, state, staff);
+    if (view) challenges.push(view);
+  }
+  return {
+    id: category.id,
+    slug: category.slug,
+    name: category.name,
+    display_order: category.displayOrder,
+    contained_type: category.containedType,
+    description: category.description,
+    metadata: category.metadata,
+    challenges,
+  };
+}

@@ -1,0 +1,61 @@
+import { isUniqueViolation } from "@flagship/db";
+import { AppError, ERRORS, isUnlocked, parseInput, ZUseHintInput } from "@flagship/shared";
+import { requireChallengeAccess } from "../challenges/access.ts";
+import { getCatalog } from "../challenges/catalog.ts";
+import { loadPlayerState } from "../challenges/team-state.ts";
+import type { Context } from "../context.ts";
+import { EVENT_CODES } from "../events/publisher.ts";
+
+export interface UsedHint {
+  id: number;
+  name: string;
+  penalty: number;
+  challenge: number;
+  text: string;
+  used: true;
+}
+
+/**
+ * POST /hints/use/: reveals a hint to the caller's team. The penalty is charged when the team
+ * solves the challenge. One use per (team, hint): the unique index turns a concurrent second use
+ * into hint_already_used.
+ */
+export async function useHint(ctx: Context, input: unknown): Promise<UsedHint> {
+  const access = await requireChallengeAccess(ctx);
+  const { actor } = access.ctx;
+  if (actor.teamId === null) throw new AppError("permission_denied", { message: ERRORS.team_required.message });
+  const teamId = actor.teamId;
+  await ctx.throttle.check(ctx, "use_hint");
+  const { id } = parseInput(ZUseHintInput, input);
+  const catalog = await getCatalog(ctx);
+  const hint = catalog.hints.get(id);
+  const challenge = hint ? catalog.challenges.get(hint.challengeId) : undefined;
+  if (!hint || !challenge || (challenge.hidden && !access.staff)) throw new AppError("not_found");
+  const state = await loadPlayerState(ctx.db, actor.id, teamId);
+  if (state.hintsUsed.has(hint.id)) throw new AppError("hint_already_used");
+  if (!state.solved.has(challenge.id) && !isUnlocked(challenge.unlockRequirements, state.solved)) throw new AppError("challenge_not_unlocked");
+  try {
+    await ctx.db.hintUse.create({ data: { hintId: hint.id, teamId, userId: actor.id, challengeId: challenge.id }, select: { id: true } });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("hint_already_used");
+    throw error;
+  }
+  const team = await ctx.db.team.findUnique({ where: { id: teamId }, select: { name: true } });
+  await ctx.events.publish({
+    kind: "socket",
+    audience: { teamId },
+    payload: {
+      event_code: EVENT_CODES.hintUsed,
+      user: actor.id,
+      username: actor.username,
+      team: teamId,
+      team_name: team?.name ?? "",
+      hint_name: hint.name,
+      hint_penalty: hint.penalty,
+      hint_text: hint.text,
+      challenge: challenge.id,
+      challenge_name: challenge.name,
+    },
+  });
+  return { id: hint.id, name: hint.name, penalty: hint.penalty, challenge: challenge.id, text: hint.text, used: true };
+}

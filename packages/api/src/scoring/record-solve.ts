@@ -1,0 +1,152 @@
+import { isUniqueViolation, Prisma } from "@flagship/db";
+import { AppError, challengeValue, solveWorth } from "@flagship/shared";
+import type { Context } from "../context.ts";
+
+export interface SolveInput {
+  challengeId: number;
+  userId: number;
+  teamId: number;
+  /** Whether the solve counts on the leaderboard (enable_scoring on and the event not over). */
+  scoring: boolean;
+}
+
+export interface SolveOutcome {
+  solveId: number;
+  /** The challenge's value for this solve (its current score, before any penalty). */
+  points: number;
+  penalty: number;
+  firstBlood: boolean;
+  /** True when a decay challenge's value changed and earlier solvers were re-scored. */
+  rescored: boolean;
+  teamName: string;
+  challengeName: string;
+  explanation: string;
+}
+
+interface Delta {
+  points: number;
+  leaderboard: number;
+  touch: boolean;
+}
+
+function add(map: Map<number, Delta>, id: number, points: number, leaderboard: number, touch: boolean): void {
+  const delta = map.get(id) ?? { points: 0, leaderboard: 0, touch: false };
+  delta.points += points;
+  delta.leaderboard += leaderboard;
+  delta.touch ||= touch;
+  map.set(id, delta);
+}
+
+/**
+ * Records a correct solve and everything it changes, in one transaction: the solve row, the
+ * challenge's solve count, first blood and current score, the user and team totals and score
+ * records, and for decay challenges every earlier solver's re-scored totals.
+ *
+ * The challenge row is updated first, which locks it: concurrent solves of one challenge queue
+ * up there, so solve counts and decay values are computed one at a time. The unique
+ * (team, challenge) index then makes a second solve by the same team fail; we turn that into
+ * already_solved_challenge and the whole transaction rolls back. User and team rows are locked
+ * in id order so that overlapping re-scorings cannot deadlock.
+ */
+export async function recordSolve(ctx: Pick<Context, "db">, input: SolveInput): Promise<SolveOutcome> {
+  try {
+    return await ctx.db.$transaction(async (tx) => {
+      const [challenge] = await tx.$queryRaw<
+        { solve_count: number; first_blood_team_id: number | null; score: number; current_score: number; points_type: string; flag_metadata: unknown; tiebreaker: boolean; name: string; post_score_explanation: string }[]
+      >`UPDATE challenges
+          SET solve_count = solve_count + 1, first_blood_team_id = COALESCE(first_blood_team_id, ${input.teamId})
+        WHERE id = ${input.challengeId}
+        RETURNING solve_count, first_blood_team_id, score, current_score, points_type, flag_metadata, tiebreaker, name, post_score_explanation`;
+      if (!challenge) throw new AppError("not_found");
+      const points = challengeValue(challenge.points_type, challenge.score, challenge.solve_count, challenge.flag_metadata);
+      const rescored = challenge.points_type === "decay" && challenge.solve_count > 1 && points !== challenge.current_score;
+      if (points !== challenge.current_score) {
+        await tx.$executeRaw`UPDATE challenges SET current_score = ${points} WHERE id = ${input.challengeId}`;
+      }
+      const [{ penalty }] = (await tx.$queryRaw<{ penalty: number }[]>`
+        SELECT COALESCE(SUM(h.penalty), 0)::int AS penalty
+          FROM hint_uses u JOIN hints h ON h.id = u.hint_id
+         WHERE u.team_id = ${input.teamId} AND u.challenge_id = ${input.challengeId}`) as [{ penalty: number }];
+      const firstBlood = challenge.first_blood_team_id === input.teamId && challenge.solve_count === 1;
+      const now = new Date();
+      const solve = await tx.solve.create({
+        data: {
+          teamId: input.teamId,
+          userId: input.userId,
+          challengeId: input.challengeId,
+          points,
+          penalty,
+          firstBlood,
+          scoring: input.scoring,
+          tiebreaker: challenge.tiebreaker,
+          timestamp: now,
+        },
+        select: { id: true },
+      });
+
+      const worth = solveWorth(points, penalty);
+      const users = new Map<number, Delta>();
+      const teams = new Map<number, Delta>();
+      add(users, input.userId, worth, input.scoring ? worth : 0, challenge.tiebreaker);
+      add(teams, input.teamId, worth, input.scoring ? worth : 0, challenge.tiebreaker);
+      const records: Prisma.ScoreRecordCreateManyInput[] = [
+        { userId: input.userId, teamId: input.teamId, solveId: solve.id, reason: "solve", points: worth, leaderboard: input.scoring, timestamp: now },
+      ];
+
+      if (rescored) {
+        const earlier = await tx.solve.findMany({
+          where: { challengeId: input.challengeId, id: { not: solve.id } },
+          select: { id: true, userId: true, teamId: true, points: true, penalty: true, scoring: true },
+        });
+        for (const old of earlier) {
+          const delta = solveWorth(points, old.penalty) - solveWorth(old.points, old.penalty);
+          if (delta === 0) continue;
+          add(users, old.userId, delta, old.scoring ? delta : 0, false);
+          add(teams, old.teamId, delta, old.scoring ? delta : 0, false);
+          records.push({ userId: old.userId, teamId: old.teamId, solveId: old.id, reason: "decay", points: delta, leaderboard: old.scoring, timestamp: now });
+        }
+        await tx.solve.updateMany({ where: { challengeId: input.challengeId, id: { not: solve.id } }, data: { points } });
+      }
+
+      await applyDeltas(tx, "users", users, now);
+      const teamName = await applyDeltas(tx, "teams", teams, now, input.teamId);
+      await tx.scoreRecord.createMany({ data: records });
+      return {
+        solveId: solve.id,
+        points,
+        penalty,
+        firstBlood,
+        rescored,
+        teamName: teamName ?? "",
+        challengeName: challenge.name,
+        explanation: challenge.post_score_explanation,
+      };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("already_solved_challenge");
+    throw error;
+  }
+}
+
+/**
+ * Adds point deltas to users or teams, locking the rows in id order first. Answers the name of
+ * `nameOf` (the solving team) when asked.
+ */
+async function applyDeltas(tx: Prisma.TransactionClient, table: "users" | "teams", deltas: Map<number, Delta>, now: Date, nameOf?: number): Promise<string | null> {
+  const ids = [...deltas.keys()].sort((a, b) => a - b);
+  const points = ids.map((id) => deltas.get(id)!.points);
+  const leaderboard = ids.map((id) => deltas.get(id)!.leaderboard);
+  const touch = ids.map((id) => deltas.get(id)!.touch);
+  const name = table === "teams" ? Prisma.sql`name` : Prisma.sql`username`;
+  const target = Prisma.raw(table);
+  await tx.$queryRaw`SELECT id FROM ${target} WHERE id = ANY(${ids}::int[]) ORDER BY id FOR UPDATE`;
+  const rows = await tx.$queryRaw<{ id: number; name: string }[]>`
+    UPDATE ${target} AS t
+       SET points = t.points + d.points,
+           leaderboard_points = t.leaderboard_points + d.leaderboard,
+           last_score_at = CASE WHEN d.touch THEN ${now} ELSE t.last_score_at END
+      FROM unnest(${ids}::int[], ${points}::int[], ${leaderboard}::int[], ${touch}::boolean[]) AS d(id, points, leaderboard, touch)
+     WHERE t.id = d.id
+    RETURNING t.id, t.${name} AS name`;
+  return nameOf === undefined ? null : (rows.find((r) => r.id === nameOf)?.name ?? null);
+}
