@@ -1,9 +1,10 @@
 import { notifications } from "@mantine/notifications";
-import { TIMINGS } from "@flagship/shared";
-import { useQueryClient } from "@tanstack/react-query";
+import { type NotificationPreferences, TIMINGS } from "@flagship/shared";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { session, useToken } from "../../lib/session.ts";
+import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { RealtimeSocket, type SocketEvent, type SocketState } from "./socket.ts";
 
@@ -13,8 +14,7 @@ export function useRealtimeState(): SocketState {
   return useContext(RealtimeContext);
 }
 
-type Preferences = { all_solves: boolean; flag_reject: boolean; hint_used: boolean; team_join: boolean };
-const ALL_ON: Preferences = { all_solves: true, flag_reject: true, hint_used: true, team_join: true };
+const ALL_ON: NotificationPreferences = { all_solves: true, flag_reject: true, hint_used: true, team_join: true };
 
 /** Queries whose data an event may have changed; account and config queries are left alone. */
 const LIVE_ROOTS = new Set(["leaderboard", "challenges", "categories", "hints", "teams", "users", "members", "profiles", "stats", "scoring", "game"]);
@@ -23,11 +23,15 @@ const LIVE_ROOTS = new Set(["leaderboard", "challenges", "categories", "hints", 
  * Keeps one websocket open for the app: refreshes what events change, pops up notices the user
  * asked for (10 s each), and lists new announcements as they arrive.
  */
-export function RealtimeProvider({ children, preferences = ALL_ON }: { children: ReactNode; preferences?: Preferences }) {
+export function RealtimeProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
+  const trpc = useTRPC();
   const queryClient = useQueryClient();
   const token = useToken();
   const { config } = useAppData();
+  // The user's notification preferences (all on for visitors).
+  const prefs = useQuery(trpc.account.notifications.queryOptions(undefined, { enabled: token !== null, staleTime: 60_000 }));
+  const preferences = (token && prefs.data) || ALL_ON;
   const [state, setState] = useState<SocketState>({ connected: false, cooldown: TIMINGS.wsBackoffStartMs, timer: 0 });
   const socketRef = useRef<RealtimeSocket | null>(null);
   const settings = useRef({ preferences, broadcast: config?.enable_solve_broadcast !== false });
