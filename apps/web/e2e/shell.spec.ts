@@ -39,3 +39,17 @@ test("the sidebar collapses behind a menu button on a phone", async ({ page }) =
   await expect(nav.getByRole("link", { name: "Users" })).toBeInViewport();
   await page.screenshot({ path: "test-results/shell-phone.png" });
 });
+
+test("the diagnostic pages", async ({ page }) => {
+  await page.goto("/debug");
+  await expect(page.getByRole("heading", { name: "Diagnostics" })).toBeVisible();
+  await page.getByText("Websocket").click();
+  await expect(page).toHaveURL(/\/debug\/ws$/);
+  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
+  await page.goto("/debug/theme");
+  await expect(page.getByText("primary").first()).toBeVisible();
+  await page.goto("/debug/experiments");
+  await expect(page.getByText("No experiments are set.")).toBeVisible();
+  await page.goto("/debug/loading");
+  await expect(page.getByTestId("loading-warning")).toBeVisible({ timeout: 8000 });
+});

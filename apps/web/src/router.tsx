@@ -1,5 +1,8 @@
 import { createRootRoute, createRoute, createRouter, redirect } from "@tanstack/react-router";
+import { debugRoutes } from "./features/debug/routes.tsx";
 import { leaderboardRoutes } from "./features/leaderboard/routes.tsx";
+import { profileRoutes } from "./features/profiles/routes.tsx";
+import { teamRoutes } from "./features/teams/routes.tsx";
 import { HomePage } from "./pages/HomePage.tsx";
 import { PageFailedScreen } from "./shell/ErrorScreen.tsx";
 import { Layout } from "./shell/Layout.tsx";
@@ -19,7 +22,7 @@ export const rootRoute = createRootRoute({
 
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: "/", component: HomePage });
 
-const routeTree = rootRoute.addChildren([homeRoute, ...leaderboardRoutes]);
+const routeTree = rootRoute.addChildren([homeRoute, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes]);
 
 export const router = createRouter({
   routeTree,

@@ -1,16 +1,21 @@
 import { notifications } from "@mantine/notifications";
 import { type NotificationPreferences, TIMINGS } from "@flagship/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { createContext, type ReactNode, useContext, useEffect, useRef, useState } from "react";
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { session, useToken } from "../../lib/session.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { RealtimeSocket, type SocketEvent, type SocketState } from "./socket.ts";
 
-const RealtimeContext = createContext<SocketState>({ connected: false, cooldown: TIMINGS.wsBackoffStartMs, timer: 1 });
+interface RealtimeValue extends SocketState {
+  /** The latest events, newest first, for the diagnostics page. */
+  recent: SocketEvent[];
+}
 
-export function useRealtimeState(): SocketState {
+const RealtimeContext = createContext<RealtimeValue>({ connected: false, cooldown: TIMINGS.wsBackoffStartMs, timer: 1, recent: [] });
+
+export function useRealtimeState(): RealtimeValue {
   return useContext(RealtimeContext);
 }
 
@@ -33,6 +38,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
   const prefs = useQuery(trpc.account.notifications.queryOptions(undefined, { enabled: token !== null, staleTime: 60_000 }));
   const preferences = (token && prefs.data) || ALL_ON;
   const [state, setState] = useState<SocketState>({ connected: false, cooldown: TIMINGS.wsBackoffStartMs, timer: 0 });
+  const [recent, setRecent] = useState<SocketEvent[]>([]);
   const socketRef = useRef<RealtimeSocket | null>(null);
   const settings = useRef({ preferences, broadcast: config?.enable_solve_broadcast !== false });
   settings.current = { preferences, broadcast: config?.enable_solve_broadcast !== false };
@@ -50,6 +56,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       notifications.show({ title, message, color, autoClose: TIMINGS.popupDismissMs });
 
     const onEvent = (event: SocketEvent) => {
+      setRecent((list) => [event, ...list].slice(0, 50));
       const { preferences: prefs, broadcast } = settings.current;
       const e = event as Record<string, string | number | undefined> & { event_code: number };
       switch (event.event_code) {
@@ -91,5 +98,6 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
     socketRef.current?.authenticate();
   }, [token]);
 
-  return <RealtimeContext.Provider value={state}>{children}</RealtimeContext.Provider>;
+  const value = useMemo(() => ({ ...state, recent }), [state, recent]);
+  return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
 }
