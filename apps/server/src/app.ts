@@ -12,7 +12,9 @@ import { contextFor, restRoutes } from "./rest/adapter.ts";
 import { fail } from "./rest/envelope.ts";
 import { announcementRoutes } from "./rest/routes/announcements.ts";
 import { authRoutes } from "./rest/routes/auth.ts";
+import { challengeRoutes } from "./rest/routes/challenges.ts";
 import { configRoutes } from "./rest/routes/config.ts";
+import { hintRoutes } from "./rest/routes/hints.ts";
 import { leaderboardRoutes } from "./rest/routes/leaderboard.ts";
 import { memberRoutes } from "./rest/routes/members.ts";
 import { statsRoutes } from "./rest/routes/stats.ts";
@@ -80,6 +82,8 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
       authRoutes(rest);
       teamRoutes(rest);
       memberRoutes(rest);
+      challengeRoutes(rest);
+      hintRoutes(rest);
     },
     { prefix: "/api/v2" },
   );
