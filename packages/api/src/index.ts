@@ -48,3 +48,5 @@ export { generateInvites, listInvites } from "./auth/invites.ts";
 export { getSelf } from "./members/get-self.ts";
 export { updateSelf } from "./members/update-self.ts";
 export { deleteAccount } from "./members/delete-account.ts";
+export type { CategoryView, ChallengeView, LockedChallengeView, AnyChallengeView, Votes } from "./challenges/views.ts";
+export { listPages, createPage, updatePage, deletePage } from "./pages/pages.ts";

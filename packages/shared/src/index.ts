@@ -11,3 +11,4 @@ export * from "./unlocks.ts";
 export * from "./scoring.ts";
 export * from "./challenges.ts";
 export * from "./countdown.ts";
+export * from "./campaign.ts";
