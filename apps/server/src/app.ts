@@ -16,6 +16,7 @@ import { challengeRoutes } from "./rest/routes/challenges.ts";
 import { configRoutes } from "./rest/routes/config.ts";
 import { hintRoutes } from "./rest/routes/hints.ts";
 import { leaderboardRoutes } from "./rest/routes/leaderboard.ts";
+import { pageRoutes } from "./rest/routes/pages.ts";
 import { memberRoutes } from "./rest/routes/members.ts";
 import { statsRoutes } from "./rest/routes/stats.ts";
 import { teamRoutes } from "./rest/routes/teams.ts";
@@ -79,6 +80,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
       configRoutes(rest);
       announcementRoutes(rest);
       leaderboardRoutes(rest);
+      pageRoutes(rest);
       authRoutes(rest);
       teamRoutes(rest);
       memberRoutes(rest);

@@ -45,11 +45,11 @@ test("the diagnostic pages", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "Diagnostics" })).toBeVisible();
   await page.getByText("Websocket").click();
   await expect(page).toHaveURL(/\/debug\/ws$/);
-  await expect(page.getByText("Connected", { exact: true })).toBeVisible();
+  await expect(page.getByText("Connected", { exact: true })).toBeVisible({ timeout: 15_000 });
   await page.goto("/debug/theme");
   await expect(page.getByText("primary").first()).toBeVisible();
   await page.goto("/debug/experiments");
   await expect(page.getByText("No experiments are set.")).toBeVisible();
   await page.goto("/debug/loading");
-  await expect(page.getByTestId("loading-warning")).toBeVisible({ timeout: 8000 });
+  await expect(page.getByTestId("loading-warning")).toBeVisible({ timeout: 15_000 });
 });

@@ -1,5 +1,8 @@
 import { createRootRoute, createRoute, createRouter, redirect } from "@tanstack/react-router";
+import { authRoutes } from "./features/auth/routes.tsx";
+import { challengeRoutes } from "./features/challenges/routes.tsx";
 import { debugRoutes } from "./features/debug/routes.tsx";
+import { ContentPage } from "./features/pages/ContentPage.tsx";
 import { leaderboardRoutes } from "./features/leaderboard/routes.tsx";
 import { profileRoutes } from "./features/profiles/routes.tsx";
 import { teamRoutes } from "./features/teams/routes.tsx";
@@ -17,12 +20,13 @@ export const rootRoute = createRootRoute({
     }
   },
   component: Layout,
-  notFoundComponent: NotFoundPage,
+  // Unclaimed URLs may be staff-defined content pages; ContentPage falls back to 'Page not found'.
+  notFoundComponent: ContentPage,
 });
 
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: "/", component: HomePage });
 
-const routeTree = rootRoute.addChildren([homeRoute, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes]);
+const routeTree = rootRoute.addChildren([homeRoute, ...authRoutes, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes, ...challengeRoutes]);
 
 export const router = createRouter({
   routeTree,

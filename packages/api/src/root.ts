@@ -7,6 +7,7 @@ import { accountRouter } from "./members/account-router.ts";
 import { configRouter } from "./config/router.ts";
 import { leaderboardRouter } from "./leaderboard/router.ts";
 import { usersRouter } from "./members/public-router.ts";
+import { pagesRouter } from "./pages/router.ts";
 import { statsRouter } from "./stats/router.ts";
 import { teamsRouter } from "./teams/router.ts";
 import { createCallerFactory, router } from "./trpc.ts";
@@ -20,6 +21,7 @@ export const appRouter = router({
   config: configRouter,
   leaderboard: leaderboardRouter,
   mail: mailRouter,
+  pages: pagesRouter,
   stats: statsRouter,
   teams: teamsRouter,
   users: usersRouter,

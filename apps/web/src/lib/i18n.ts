@@ -134,6 +134,12 @@ export const en = {
     hidden: "The scoreboard is hidden.",
     graph_label: "Score over time of the top ten",
   },
+  pages: {
+    conduct: "Code of Conduct",
+    privacy: "Privacy Policy",
+    terms: "Terms of Use",
+    not_set: "This page has not been set yet. The organisers will publish it here.",
+  },
   debug: {
     title: "Diagnostics",
     intro: "Pages that show what the app sees, for organisers and developers.",

@@ -1,0 +1,43 @@
+import { Alert, Stack, Title } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
+import { useRouterState } from "@tanstack/react-router";
+import { useTranslation } from "react-i18next";
+import { Markdown } from "../../lib/Markdown.tsx";
+import { useTRPC } from "../../lib/trpc.ts";
+import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
+import { NotFoundPage } from "../../shell/NotFound.tsx";
+
+/** Pages the product always has; each says it is not set until staff write it. */
+const DEFAULT_PAGES: Record<string, string> = { conduct: "pages.conduct", privacy: "pages.privacy", terms: "pages.terms" };
+
+/**
+ * Any URL no route claims: a staff-defined page when one has this URL, a default page's 'not set'
+ * notice, or 'Page not found'.
+ */
+export function ContentPage() {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const url = pathname.replace(/^\/+|\/+$/g, "");
+  const { data, isPending } = useQuery(trpc.pages.list.queryOptions(undefined, { staleTime: 60_000 }));
+  if (isPending) return <LoadingScreen />;
+  const page = data?.find((p) => p.url === url);
+  if (page) {
+    return (
+      <Stack maw={860} mx="auto" component="article">
+        <Title order={1}>{page.title}</Title>
+        <Markdown>{page.content}</Markdown>
+      </Stack>
+    );
+  }
+  const fallback = DEFAULT_PAGES[url];
+  if (fallback) {
+    return (
+      <Stack maw={860} mx="auto">
+        <Title order={1}>{t(fallback)}</Title>
+        <Alert color="gray">{t("pages.not_set")}</Alert>
+      </Stack>
+    );
+  }
+  return <NotFoundPage />;
+}
