@@ -1,0 +1,115 @@
+import type { CategoryProgress, ScorePoint } from "@flagship/shared";
+import type { EChartsCoreOption } from "echarts/core";
+import { PALETTES } from "../../theme.ts";
+
+type Scheme = "light" | "dark";
+
+/** Text and line colours that read well on either background. */
+function ink(scheme: Scheme) {
+  return scheme === "dark"
+    ? { text: "#c9d1d9", muted: "#8b949e", grid: "rgba(240,246,252,0.12)" }
+    : { text: "#1f2328", muted: "#59636e", grid: "rgba(31,35,40,0.12)" };
+}
+
+const tooltip = (scheme: Scheme) => ({
+  backgroundColor: scheme === "dark" ? "#161b22" : "#ffffff",
+  borderColor: scheme === "dark" ? "#30363d" : "#d0d7de",
+  textStyle: { color: ink(scheme).text },
+});
+
+/** Correct versus incorrect attempts as a doughnut. */
+export function attemptsPie(correct: number, incorrect: number, labels: { correct: string; incorrect: string }, scheme: Scheme): EChartsCoreOption {
+  const palette = PALETTES[scheme];
+  return {
+    tooltip: { trigger: "item", ...tooltip(scheme) },
+    legend: { bottom: 0, textStyle: { color: ink(scheme).text } },
+    series: [
+      {
+        type: "pie",
+        radius: ["45%", "70%"],
+        center: ["50%", "45%"],
+        avoidLabelOverlap: true,
+        itemStyle: { borderColor: scheme === "dark" ? "#0d1117" : "#ffffff", borderWidth: 2 },
+        label: { color: ink(scheme).text, formatter: "{c}" },
+        data: [
+          { name: labels.correct, value: correct, itemStyle: { color: palette.success } },
+          { name: labels.incorrect, value: incorrect, itemStyle: { color: palette.danger } },
+        ],
+      },
+    ],
+  };
+}
+
+/** Horizontal bars, one per category: solved against the rest of its challenges. */
+export function categoryBars(categories: CategoryProgress[], labels: { solved: string; unsolved: string }, scheme: Scheme): EChartsCoreOption {
+  const palette = PALETTES[scheme];
+  const c = ink(scheme);
+  return {
+    tooltip: { trigger: "axis", axisPointer: { type: "shadow" }, ...tooltip(scheme) },
+    legend: { bottom: 0, textStyle: { color: c.text } },
+    grid: { left: 8, right: 16, top: 8, bottom: 36, containLabel: true },
+    xAxis: { type: "value", minInterval: 1, axisLabel: { color: c.muted }, splitLine: { lineStyle: { color: c.grid } } },
+    yAxis: { type: "category", inverse: true, data: categories.map((x) => x.name), axisLabel: { color: c.text, width: 120, overflow: "truncate" } },
+    series: [
+      { name: labels.solved, type: "bar", stack: "total", data: categories.map((x) => x.solved), itemStyle: { color: palette.success }, barMaxWidth: 22 },
+      {
+        name: labels.unsolved,
+        type: "bar",
+        stack: "total",
+        data: categories.map((x) => Math.max(x.total - x.solved, 0)),
+        itemStyle: { color: scheme === "dark" ? "#30363d" : "#d0d7de" },
+        barMaxWidth: 22,
+      },
+    ],
+  };
+}
+
+/** Points per category as a pie (categories with no points left out). */
+export function categoryPie(categories: CategoryProgress[], scheme: Scheme): EChartsCoreOption {
+  return {
+    tooltip: { trigger: "item", ...tooltip(scheme) },
+    legend: { bottom: 0, type: "scroll", textStyle: { color: ink(scheme).text } },
+    series: [
+      {
+        type: "pie",
+        radius: ["0%", "65%"],
+        center: ["50%", "45%"],
+        itemStyle: { borderColor: scheme === "dark" ? "#0d1117" : "#ffffff", borderWidth: 2 },
+        label: { color: ink(scheme).text },
+        data: categories.filter((x) => x.points > 0).map((x) => ({ name: x.name, value: x.points })),
+      },
+    ],
+  };
+}
+
+/** The running score as a stepped line over time. */
+export function scoreLine(points: ScorePoint[], name: string, scheme: Scheme): EChartsCoreOption {
+  const palette = PALETTES[scheme];
+  const c = ink(scheme);
+  return {
+    tooltip: { trigger: "axis", ...tooltip(scheme) },
+    grid: { left: 8, right: 24, top: 16, bottom: 8, containLabel: true },
+    xAxis: { type: "time", axisLabel: { color: c.muted }, axisLine: { lineStyle: { color: c.grid } } },
+    yAxis: { type: "value", axisLabel: { color: c.muted }, splitLine: { lineStyle: { color: c.grid } } },
+    series: [
+      {
+        name,
+        type: "line",
+        step: "end",
+        showSymbol: points.length < 40,
+        lineStyle: { width: 2, color: palette.primary },
+        itemStyle: { color: palette.primary },
+        areaStyle: { color: palette.primary, opacity: 0.12 },
+        data: points.map((p) => [p.timestamp, p.points]),
+      },
+    ],
+  };
+}
+
+/** Each member's share of the team's points. */
+export function memberPie(members: { username: string; points: number }[], scheme: Scheme): EChartsCoreOption {
+  return categoryPie(
+    members.map((m, i) => ({ id: i, name: m.username, points: m.points, solved: 0, total: 0 })),
+    scheme,
+  );
+}

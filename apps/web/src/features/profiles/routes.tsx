@@ -1,0 +1,26 @@
+import { createRoute, redirect } from "@tanstack/react-router";
+import { rootRoute } from "../../router.tsx";
+import { LoginOnly } from "../teams/guards.tsx";
+import "../teams/texts.ts";
+import { ProfilePage } from "./ProfilePage.tsx";
+import { UsersListPage } from "./UsersListPage.tsx";
+
+export const profileRoutes = [
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: "/profile",
+    beforeLoad: () => {
+      throw redirect({ to: "/profile/$user", params: { user: "me" }, replace: true });
+    },
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: "/profile/$user",
+    component: () => (
+      <LoginOnly>
+        <ProfilePage />
+      </LoginOnly>
+    ),
+  }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/users", component: UsersListPage }),
+];

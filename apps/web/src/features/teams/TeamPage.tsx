@@ -1,0 +1,210 @@
+import { Anchor, Badge, Card, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from "@mantine/core";
+import { parseProfileParam } from "@flagship/shared";
+import { useQuery } from "@tanstack/react-query";
+import { Link, useParams } from "@tanstack/react-router";
+import { RedirectTo } from "./guards.tsx";
+import dayjs from "dayjs";
+import { useCallback } from "react";
+import { useTranslation } from "react-i18next";
+import { errorCode, useTRPC } from "../../lib/trpc.ts";
+import { NotFoundPage } from "../../shell/NotFound.tsx";
+import { SomethingWentWrong } from "../../shell/ErrorScreen.tsx";
+import { useAppData } from "../../shell/useAppData.ts";
+import { NameAvatar } from "../profiles/Avatar.tsx";
+import { ChartCard } from "../profiles/ChartCard.tsx";
+import { attemptsPie, categoryBars, memberPie, scoreLine } from "../profiles/chartOptions.ts";
+import { SocialLinks } from "../profiles/SocialLinks.tsx";
+import { errorText } from "./forms.ts";
+import { TeamSettingsCards } from "./TeamSettingsCards.tsx";
+import type { TeamData } from "./types.ts";
+
+export function StatTile({ label, value }: { label: string; value: number | string }) {
+  return (
+    <Card withBorder padding="sm" radius="md">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="xl" fw={700} ff="monospace">
+        {value}
+      </Text>
+    </Card>
+  );
+}
+
+/** /team/{team}: members, solves and charts; 'me' is the caller's own team. */
+export function TeamPage() {
+  const { team: param } = useParams({ from: "/team/$team" });
+  const ref = parseProfileParam(param);
+  const trpc = useTRPC();
+  const { me } = useAppData();
+  const self = useQuery(trpc.teams.self.queryOptions(undefined, { enabled: ref === "me" }));
+  const other = useQuery(trpc.teams.get.queryOptions({ id: typeof ref === "number" ? ref : 0 }, { enabled: typeof ref === "number" }));
+  if (ref === null) return <NotFoundPage />;
+  const query = ref === "me" ? self : other;
+  if (query.isPending) return <Skeleton h={360} maw={1100} mx="auto" />;
+  if (query.isError) {
+    if (errorCode(query.error) === "not_found") return <NotFoundPage />;
+    return <SomethingWentWrong message={errorText(query.error)} />;
+  }
+  if (!query.data) return <RedirectTo path="/welcome" />;
+  return <TeamView team={query.data} ownId={me?.id ?? null} own={me?.teamId === query.data.id} />;
+}
+
+function TeamView({ team, ownId, own }: { team: TeamData; ownId: number | null; own: boolean }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const stats = useQuery(trpc.teams.stats.queryOptions({ id: team.id }));
+  const labels = { correct: t("teams.correct"), incorrect: t("teams.incorrect") };
+  const s = stats.data;
+  const pie = useCallback((scheme: "light" | "dark") => attemptsPie(s?.correct ?? 0, s?.incorrect ?? 0, labels, scheme), [s, labels.correct]); // eslint-disable-line react-hooks/exhaustive-deps
+  const bars = useCallback((scheme: "light" | "dark") => categoryBars(s?.categories ?? [], { solved: t("teams.solved"), unsolved: t("teams.unsolved") }, scheme), [s, t]);
+  const line = useCallback((scheme: "light" | "dark") => scoreLine(s?.score ?? [], team.name, scheme), [s, team.name]);
+  const shares = useCallback((scheme: "light" | "dark") => memberPie(s?.members ?? [], scheme), [s]);
+
+  return (
+    <Stack maw={1100} mx="auto" gap="lg" py="sm">
+      <Card withBorder padding="lg" radius="md">
+        <Group align="flex-start" wrap="nowrap" gap="lg">
+          <NameAvatar name={team.name} size={72} />
+          <Stack gap={6} style={{ minWidth: 0, flex: 1 }}>
+            <Group gap="xs">
+              <Title order={1} size="h2" style={{ overflowWrap: "anywhere" }}>
+                {team.name}
+              </Title>
+              {!team.is_visible && (
+                <Badge color="gray" variant="outline">
+                  {t("teams.hidden")}
+                </Badge>
+              )}
+            </Group>
+            <Text c={team.description ? undefined : "dimmed"} style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+              {team.description || t("teams.no_description")}
+            </Text>
+            <Text size="sm" c="dimmed">
+              {t("teams.created_on", { date: dayjs(team.date_created).format("D MMM YYYY") })}
+            </Text>
+            <SocialLinks socials={team} />
+          </Stack>
+        </Group>
+      </Card>
+
+      <SimpleGrid cols={{ base: 2, sm: 4 }}>
+        <StatTile label={t("teams.points")} value={team.points} />
+        <StatTile label={t("teams.members")} value={team.members.length} />
+        <StatTile label={t("teams.solves")} value={team.solves.length} />
+        <StatTile label={t("teams.incorrect")} value={team.incorrect_solves} />
+      </SimpleGrid>
+
+      <Tabs defaultValue="members" keepMounted={false} variant="outline" radius="md" loop activateTabWithKeyboard>
+        <Tabs.List>
+          <Tabs.Tab value="members">{t("teams.members")}</Tabs.Tab>
+          <Tabs.Tab value="solves">{t("teams.solves")}</Tabs.Tab>
+          <Tabs.Tab value="stats">{t("teams.stats")}</Tabs.Tab>
+          {own && <Tabs.Tab value="manage">{t("teams.manage")}</Tabs.Tab>}
+        </Tabs.List>
+
+        <Tabs.Panel value="members" pt="md">
+          <Card withBorder padding={0} radius="md">
+            <Table verticalSpacing="sm" horizontalSpacing="md" aria-label={t("teams.members")}>
+              <Table.Tbody>
+                {team.members.map((m) => (
+                  <Table.Tr key={m.id}>
+                    <Table.Td>
+                      <Group gap="sm" wrap="nowrap">
+                        <NameAvatar name={m.username} size={32} />
+                        <Anchor component={Link} to={`/profile/${m.id}`} fw={500}>
+                          {m.username}
+                        </Anchor>
+                        {m.id === team.owner && (
+                          <Badge size="sm" variant="light" color="yellow">
+                            {t("teams.captain")}
+                          </Badge>
+                        )}
+                        {m.id === ownId && (
+                          <Badge size="sm" variant="light">
+                            {t("teams.you")}
+                          </Badge>
+                        )}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td ta="right" ff="monospace">
+                      {s?.members.find((x) => x.id === m.id)?.points ?? ""}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Card>
+        </Tabs.Panel>
+
+        <Tabs.Panel value="solves" pt="md">
+          <Card withBorder padding={0} radius="md">
+            {team.solves.length === 0 ? (
+              <Text c="dimmed" p="lg" ta="center">
+                {t("teams.no_solves")}
+              </Text>
+            ) : (
+              <Table.ScrollContainer minWidth={480}>
+                <Table verticalSpacing="sm" horizontalSpacing="md" striped aria-label={t("teams.solves")}>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t("teams.challenge")}</Table.Th>
+                      <Table.Th>{t("teams.solved_by")}</Table.Th>
+                      <Table.Th ta="right">{t("teams.points")}</Table.Th>
+                      <Table.Th ta="right">{t("teams.time")}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {team.solves.map((solve) => (
+                      <Table.Tr key={solve.id}>
+                        <Table.Td>
+                          {solve.challenge_name}
+                          {solve.first_blood && (
+                            <Badge ml="xs" size="xs" color="red" variant="light">
+                              {t("teams.first_blood")}
+                            </Badge>
+                          )}
+                        </Table.Td>
+                        <Table.Td>
+                          <Anchor component={Link} to={`/profile/${solve.solved_by}`}>
+                            {solve.solved_by_name}
+                          </Anchor>
+                        </Table.Td>
+                        <Table.Td ta="right" ff="monospace">
+                          {solve.points}
+                        </Table.Td>
+                        <Table.Td ta="right" c="dimmed">
+                          {dayjs(solve.timestamp).format("D MMM HH:mm")}
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            )}
+          </Card>
+        </Tabs.Panel>
+
+        <Tabs.Panel value="stats" pt="md">
+          {!s ? (
+            <Skeleton h={280} />
+          ) : (
+            <SimpleGrid cols={{ base: 1, md: 2 }}>
+              <ChartCard title={t("teams.attempts")} empty={s.correct + s.incorrect === 0} build={pie} testId="team-attempts-chart" />
+              <ChartCard title={t("teams.member_points")} empty={s.members.every((m) => m.points === 0)} build={shares} />
+              <ChartCard title={t("teams.category_progress")} empty={s.categories.length === 0} build={bars} testId="team-category-chart" />
+              <ChartCard title={t("teams.score_over_time")} empty={s.score.length === 0} build={line} testId="team-score-chart" />
+            </SimpleGrid>
+          )}
+        </Tabs.Panel>
+        {own && (
+          <Tabs.Panel value="manage" pt="md">
+            <SimpleGrid cols={{ base: 1, md: 2 }}>
+              <TeamSettingsCards />
+            </SimpleGrid>
+          </Tabs.Panel>
+        )}
+      </Tabs>
+    </Stack>
+  );
+}
