@@ -102,3 +102,17 @@ describe("GET /stats/stats/ and /stats/full/", () => {
     expect((await server.api("GET", "/stats/full/")).status).toBe(401);
   });
 });
+
+describe("the leaderboard throttle", () => {
+  it("answers 429 throttled to a REST reader past the leaderboard rate", async () => {
+    const throttled = await createTestServer({ THROTTLE: "on", THROTTLE_RATES: "leaderboard=2/min" });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i += 1) statuses.push(await throttled.api("GET", "/leaderboard/team/"));
+      expect(statuses.map((r) => r.status)).toEqual([200, 200, 429]);
+      expect(statuses[2]!.body).toEqual({ s: false, m: "throttled", d: "" });
+    } finally {
+      await throttled.close();
+    }
+  });
+});
