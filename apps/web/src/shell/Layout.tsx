@@ -12,6 +12,8 @@ import {
 } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { Link, Outlet, useRouterState } from "@tanstack/react-router";
+import { AccountBanners } from "../features/auth/impersonation.tsx";
+import { SessionWatcher } from "../features/auth/SessionWatcher.tsx";
 import { Countdown } from "../features/countdown/Countdown.tsx";
 import { Announcements } from "../features/realtime/Announcements.tsx";
 import { ConnectionBanner } from "../features/realtime/ConnectionBanner.tsx";
@@ -46,6 +48,7 @@ export function Layout() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   return (
     <RealtimeProvider>
+      <SessionWatcher />
       {BARE_PAGES.has(pathname) ? <Outlet /> : <Shell />}
     </RealtimeProvider>
   );
@@ -91,6 +94,7 @@ function Shell() {
       <AppShell.Main id="main" tabIndex={-1} style={{ display: "flex", flexDirection: "column" }}>
         <div style={{ flex: 1 }}>
           <ConnectionBanner />
+          <AccountBanners />
           <Announcements />
           <Outlet />
         </div>

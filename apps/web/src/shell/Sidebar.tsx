@@ -3,7 +3,7 @@ import { Link, useRouterState } from "@tanstack/react-router";
 import { useTranslation } from "react-i18next";
 import { useAppData } from "./useAppData.ts";
 
-const ADMIN_PAGES = ["config", "announcements", "cms", "invites", "statistics", "members", "teams", "audit_log", "allChallenges", "port", "check"] as const;
+const ADMIN_PAGES = ["config", "announcements", "cms", "invites", "statistics", "members", "teams", "audit_log", "allChallenges", "port", "check", "outbox"] as const;
 
 interface Entry {
   to: string;
