@@ -1,7 +1,6 @@
 import { createRootRoute, createRoute, createRouter, redirect } from "@tanstack/react-router";
 import { authRoutes } from "./features/auth/routes.tsx";
 import { challengeRoutes } from "./features/challenges/routes.tsx";
-import { authRoutes } from "./features/auth/routes.tsx";
 import { debugRoutes } from "./features/debug/routes.tsx";
 import { ContentPage } from "./features/pages/ContentPage.tsx";
 import { leaderboardRoutes } from "./features/leaderboard/routes.tsx";
@@ -27,7 +26,7 @@ export const rootRoute = createRootRoute({
 
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: "/", component: HomePage });
 
-const routeTree = rootRoute.addChildren([homeRoute, ...authRoutes, ...authRoutes, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes, ...challengeRoutes]);
+const routeTree = rootRoute.addChildren([homeRoute, ...authRoutes, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes, ...challengeRoutes]);
 
 export const router = createRouter({
   routeTree,
