@@ -28,7 +28,7 @@ fi
 step() { printf '\n== %s\n' "$1"; }
 
 step "Typecheck"
-npx --no-install turbo run typecheck --output-logs=errors-only
+npm run --silent typecheck
 step "Lint"
 npx --no-install eslint . --max-warnings=0
 step "Unit tests"
