@@ -13,8 +13,11 @@ export interface RestRequest {
   request: FastifyRequest;
 }
 
-/** What a handler answers: data for the envelope, or a raw body sent as is (the CTFtime feed). */
-export type RestResult = { d: unknown; m?: string; status?: number } | { raw: unknown };
+/**
+ * What a handler answers: data for the envelope; a raw body sent as is (the CTFtime feed); or an
+ * envelope already serialised to JSON (hot cached reads).
+ */
+export type RestResult = { d: unknown; m?: string; status?: number } | { raw: unknown } | { json: string };
 
 export type RestHandler = (req: RestRequest) => Promise<RestResult> | RestResult;
 
@@ -58,6 +61,7 @@ export function restRoutes(app: FastifyInstance, services: Services): RestRoutes
             request,
           });
           if ("raw" in result) return reply.code(200).send(result.raw);
+          if ("json" in result) return reply.code(200).type("application/json; charset=utf-8").send(result.json);
           return ok(reply, result.d, { ...(result.m !== undefined && { m: result.m }), ...(result.status !== undefined && { status: result.status }) });
         } catch (error) {
           if (error instanceof AppError) return failWith(reply, error);

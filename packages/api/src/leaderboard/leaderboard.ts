@@ -22,8 +22,21 @@ async function board(ctx: Context, kind: BoardKind): Promise<BoardEntry[] | null
   return boardCache(ctx).get(ctx.db, kind, view.frozenAt);
 }
 
+// Pages of a board, kept while the board itself is: the same page is the same object, so the
+// transport can keep its serialised form too.
+const pages = new WeakMap<BoardEntry[], Map<string, Page<unknown>>>();
+
 function page<T>(entries: BoardEntry[], input: PageInput, map: (e: BoardEntry) => T): Page<T> {
-  return { count: entries.length, total: entries.length, results: entries.slice(input.offset, input.offset + input.limit).map(map) };
+  let memo = pages.get(entries);
+  if (!memo) pages.set(entries, (memo = new Map()));
+  const key = `${input.offset}:${input.limit}`;
+  let found = memo.get(key) as Page<T> | undefined;
+  if (!found) {
+    found = { count: entries.length, total: entries.length, results: entries.slice(input.offset, input.offset + input.limit).map(map) };
+    // Bounded: odd limits and offsets from scripts must not grow it without end.
+    if (memo.size < 256) memo.set(key, found);
+  }
+  return found;
 }
 
 export async function userLeaderboard(ctx: Context, input: PageInput): Promise<Page<UserRow> | Hidden> {

@@ -1,6 +1,23 @@
 import { ctftimeFeed, leaderboardGraph, leaderboardMatrix, teamLeaderboard, userLeaderboard } from "@flagship/api";
-import { ZPageInput } from "@flagship/shared";
-import { pageBody, type RestRoutes } from "../adapter.ts";
+import { type Page, type PageInput, ZPageInput } from "@flagship/shared";
+import type { FastifyRequest } from "fastify";
+import { pageBody, type RestResult, type RestRoutes } from "../adapter.ts";
+
+// Serialised envelopes of cached board pages, per page object and request URL (the links in
+// `next`/`previous` are absolute): a hot page costs no JSON work at all.
+const serialised = new WeakMap<object, Map<string, string>>();
+
+function pageEnvelope(request: FastifyRequest, page: Page<unknown>, input: PageInput): RestResult {
+  let byUrl = serialised.get(page);
+  if (!byUrl) serialised.set(page, (byUrl = new Map()));
+  const key = `${request.host}${request.url}`;
+  let json = byUrl.get(key);
+  if (json === undefined) {
+    json = JSON.stringify({ s: true, m: "", d: pageBody(request, page, input) });
+    if (byUrl.size < 64) byUrl.set(key, json);
+  }
+  return { json };
+}
 
 /**
  * A hidden scoreboard answers 200 with `d: {}`. REST readers (scripts, scrapers) are held to the
@@ -12,7 +29,7 @@ export function leaderboardRoutes(rest: RestRoutes): void {
       await ctx.throttle.check(ctx, "leaderboard");
       const input = ZPageInput.parse(query);
       const page = await userLeaderboard(ctx, input);
-      return { d: "hidden" in page ? {} : pageBody(request, page, input) };
+      return "hidden" in page ? { d: {} } : pageEnvelope(request, page, input);
     },
   });
   rest.route("/leaderboard/team/", {
@@ -20,7 +37,7 @@ export function leaderboardRoutes(rest: RestRoutes): void {
       await ctx.throttle.check(ctx, "leaderboard");
       const input = ZPageInput.parse(query);
       const page = await teamLeaderboard(ctx, input);
-      return { d: "hidden" in page ? {} : pageBody(request, page, input) };
+      return "hidden" in page ? { d: {} } : pageEnvelope(request, page, input);
     },
   });
   rest.route("/leaderboard/graph/", {
