@@ -123,3 +123,30 @@ test("the create page looks right on a phone, in the dark", async ({ page }) => 
   await expect(page.getByRole("heading", { name: "Create a team" })).toBeVisible();
   await page.screenshot({ path: test.info().outputPath("teams-create-phone-dark.png"), fullPage: true });
 });
+
+test("welcome offers a team to a player without one; settings show the team and members cards", async ({ page }) => {
+  const user = await seedUser();
+  await signIn(page, user);
+  await page.goto("/welcome");
+  const offer = page.getByTestId("welcome-team-offer");
+  await expect(offer.getByRole("link", { name: "Create a team" })).toBeVisible();
+  await offer.getByRole("link", { name: "Join a team" }).click();
+  await expect(page).toHaveURL(/\/team\/join$/);
+
+  await page.goto("/settings");
+  await expect(page.getByTestId("team-card")).toContainText("Create a team or join one");
+  const name = unique("Settled");
+  await page.goto("/team/create");
+  await page.getByLabel("Team name").fill(name);
+  await page.getByLabel("Team secret").fill("settings-secret");
+  await page.getByRole("button", { name: "Create team" }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await page.goto("/settings");
+  await expect(page.getByTestId("team-card").getByLabel("Team name")).toHaveValue(name);
+  await expect(page.getByTestId("members-card")).toContainText(user.username);
+  await page.screenshot({ path: test.info().outputPath("settings-team-cards.png"), fullPage: true });
+
+  // With a team, the welcome page moves the player on to the challenges.
+  await page.goto("/welcome");
+  await expect(page).toHaveURL(/\/campaign$/);
+});

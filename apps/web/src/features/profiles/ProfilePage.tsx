@@ -71,9 +71,9 @@ function ProfileView({ user }: { user: MemberData }) {
   return (
     <Stack maw={1100} mx="auto" gap="lg" py="sm">
       <Card withBorder padding="lg" radius="md">
-        <Group align="flex-start" wrap="nowrap" gap="lg">
+        <Group align="flex-start" gap="lg">
           <NameAvatar name={user.username} size={88} />
-          <Stack gap={6} style={{ minWidth: 0, flex: 1 }}>
+          <Stack gap={6} style={{ minWidth: 0, flex: "1 1 240px" }}>
             <Group gap="sm" align="center">
               <Title order={1} size="h2" style={{ overflowWrap: "anywhere" }}>
                 {user.username}

@@ -29,7 +29,7 @@ export function attemptsPie(correct: number, incorrect: number, labels: { correc
         radius: ["45%", "70%"],
         center: ["50%", "45%"],
         avoidLabelOverlap: true,
-        itemStyle: { borderColor: scheme === "dark" ? "#0d1117" : "#ffffff", borderWidth: 2 },
+        itemStyle: { borderColor: scheme === "dark" ? "#2e2e2e" : "#ffffff", borderWidth: 2 },
         label: { color: ink(scheme).text, formatter: "{c}" },
         data: [
           { name: labels.correct, value: correct, itemStyle: { color: palette.success } },
@@ -74,7 +74,7 @@ export function categoryPie(categories: CategoryProgress[], scheme: Scheme): ECh
         type: "pie",
         radius: ["0%", "65%"],
         center: ["50%", "45%"],
-        itemStyle: { borderColor: scheme === "dark" ? "#0d1117" : "#ffffff", borderWidth: 2 },
+        itemStyle: { borderColor: scheme === "dark" ? "#2e2e2e" : "#ffffff", borderWidth: 2 },
         label: { color: ink(scheme).text },
         data: categories.filter((x) => x.points > 0).map((x) => ({ name: x.name, value: x.points })),
       },
@@ -89,7 +89,7 @@ export function scoreLine(points: ScorePoint[], name: string, scheme: Scheme): E
   return {
     tooltip: { trigger: "axis", ...tooltip(scheme) },
     grid: { left: 8, right: 24, top: 16, bottom: 8, containLabel: true },
-    xAxis: { type: "time", axisLabel: { color: c.muted }, axisLine: { lineStyle: { color: c.grid } } },
+    xAxis: { type: "time", axisLabel: { color: c.muted, hideOverlap: true }, axisLine: { lineStyle: { color: c.grid } } },
     yAxis: { type: "value", axisLabel: { color: c.muted }, splitLine: { lineStyle: { color: c.grid } } },
     series: [
       {

@@ -64,9 +64,9 @@ function TeamView({ team, ownId, own }: { team: TeamData; ownId: number | null; 
   return (
     <Stack maw={1100} mx="auto" gap="lg" py="sm">
       <Card withBorder padding="lg" radius="md">
-        <Group align="flex-start" wrap="nowrap" gap="lg">
+        <Group align="flex-start" gap="lg">
           <NameAvatar name={team.name} size={72} />
-          <Stack gap={6} style={{ minWidth: 0, flex: 1 }}>
+          <Stack gap={6} style={{ minWidth: 0, flex: "1 1 240px" }}>
             <Group gap="xs">
               <Title order={1} size="h2" style={{ overflowWrap: "anywhere" }}>
                 {team.name}

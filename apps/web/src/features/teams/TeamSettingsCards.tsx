@@ -21,17 +21,29 @@ function useOwnTeam() {
 
 /** The settings page's team and members cards (teams on only). */
 export function TeamSettingsCards() {
-  const { config } = useAppData();
-  const team = useOwnTeam();
-  if (config?.enable_teams === false) return null;
-  if (team.isPending) return null;
-  if (!team.data) return <NoTeamCard />;
   return (
     <>
-      <TeamCard team={team.data} />
-      <MembersCard team={team.data} />
+      <TeamSettingsCard />
+      <TeamMembersSettingsCard />
     </>
   );
+}
+
+/** The settings team card: the team form, or the way into a team for a player without one. */
+export function TeamSettingsCard() {
+  const { config } = useAppData();
+  const team = useOwnTeam();
+  if (config?.enable_teams === false || team.isPending) return null;
+  if (!team.data) return <NoTeamCard />;
+  return <TeamCard team={team.data} />;
+}
+
+/** The settings members card; nothing without a team. */
+export function TeamMembersSettingsCard() {
+  const { config } = useAppData();
+  const team = useOwnTeam();
+  if (config?.enable_teams === false || !team.data) return null;
+  return <MembersCard team={team.data} />;
 }
 
 function NoTeamCard() {
@@ -109,16 +121,14 @@ function TeamCard({ team }: { team: OwnTeam }) {
     <Card withBorder padding="lg" radius="md" data-testid="team-card">
       <form onSubmit={submit} noValidate>
       <Stack gap="md">
-        <Group justify="space-between">
+        <Stack gap={2}>
           <Title order={2} size="h4">
             {t("teams.settings_title")}
           </Title>
-          {!isOwner && (
-            <Badge variant="light" color="gray">
-              {t("teams.settings_locked")}
-            </Badge>
-          )}
-        </Group>
+          <Text size="sm" c="dimmed">
+            {isOwner ? t("teams.settings_intro") : t("teams.settings_locked")}
+          </Text>
+        </Stack>
         {saveError && (
           <Alert color="red" role="alert">
             {saveError}
@@ -131,8 +141,13 @@ function TeamCard({ team }: { team: OwnTeam }) {
               value={name}
               onChange={(e) => setName(e.currentTarget.value.slice(0, LIMITS.teamName))}
               maxLength={LIMITS.teamName}
-              description={isOwner ? `${name.length}/${LIMITS.teamName}` : undefined}
               error={errors.name}
+              rightSectionWidth={64}
+              rightSection={
+                <Text size="xs" c="dimmed" aria-hidden>
+                  {name.length}/{LIMITS.teamName}
+                </Text>
+              }
             />
             <Textarea
               label={t("teams.description")}

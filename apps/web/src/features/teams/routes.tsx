@@ -5,6 +5,7 @@ import { LoginOnly, TeamsOnly } from "./guards.tsx";
 import { JoinTeamPage } from "./JoinTeamPage.tsx";
 import { TeamPage } from "./TeamPage.tsx";
 import { TeamsListPage } from "./TeamsListPage.tsx";
+import "./register.ts";
 import "./texts.ts";
 
 export const teamRoutes = [

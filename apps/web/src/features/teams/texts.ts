@@ -45,6 +45,7 @@ export const teamTexts = {
     unsolved: "Unsolved",
     settings_title: "Team",
     settings_locked: "Only the captain can edit the team.",
+    settings_intro: "Your team's public name and description, and the secret teammates join with.",
     save: "Save",
     saved: "Team updated",
     leave: "Leave team",
