@@ -48,7 +48,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
   });
 
-  await registerWebsocket(app, services);
+  await registerWebsocket(app, services, env.CORS_ORIGINS);
 
   await app.register(
     async (api) => {

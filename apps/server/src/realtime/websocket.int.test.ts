@@ -1,7 +1,7 @@
 import { createUser } from "@flagship/api/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestServer, type TestServer } from "../testing.ts";
-import { openSocket } from "./ws-client.ts";
+import { openSocket, type RecordingSocket } from "./ws-client.ts";
 
 let server: TestServer;
 let wsUrl: string;
@@ -15,7 +15,19 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const settle = () => new Promise((r) => setTimeout(r, 150));
+/**
+ * Sends the token and waits until the server has put the socket on the team's channel: the
+ * contract has no reply to the token, so probe the channel until a probe arrives.
+ */
+async function authenticate(socket: RecordingSocket, token: string, teamId: number): Promise<void> {
+  socket.send({ token });
+  const deadline = Date.now() + 10_000;
+  while (!socket.events.some((e) => e.event_code === -1)) {
+    if (Date.now() > deadline) throw new Error("the socket never joined its team channel");
+    await server.world.services.events.publish({ kind: "socket", audience: { teamId }, payload: { event_code: -1 } });
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 describe("websocket", () => {
   it("sends event 0 on connect", async () => {
@@ -39,9 +51,8 @@ describe("websocket", () => {
     const anonymous = await openSocket(wsUrl);
     const aliceSocket = await openSocket(wsUrl);
     const bobSocket = await openSocket(wsUrl);
-    aliceSocket.send({ token: alice.token });
-    bobSocket.send({ token: bob.token });
-    await settle();
+    await authenticate(aliceSocket, alice.token, teamA.id);
+    await authenticate(bobSocket, bob.token, teamB.id);
 
     await server.world.services.events.publish({ kind: "socket", audience: { teamId: teamA.id }, payload: { event_code: 2, team: teamA.id } });
     await server.world.services.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: 6, challenge_id: 9 } });
@@ -53,13 +64,13 @@ describe("websocket", () => {
     for (const socket of [anonymous, aliceSocket, bobSocket]) socket.close();
   });
 
-  it("moves a socket into the team its user joins (event 4)", async () => {
+  it("moves a socket into the team its user joins (event 4), out of the one they left", async () => {
     const { db } = server.world.services;
+    const before = await db.team.create({ data: { name: "ws-team-before", password: "secretsecret" } });
     const team = await db.team.create({ data: { name: "ws-team-join", password: "secretsecret" } });
-    const carol = await createUser(server.world);
+    const carol = await createUser(server.world, { teamId: before.id });
     const socket = await openSocket(wsUrl);
-    socket.send({ token: carol.token });
-    await settle();
+    await authenticate(socket, carol.token, before.id);
     await server.world.services.events.publish({
       kind: "socket",
       audience: { teamId: team.id },
@@ -67,7 +78,11 @@ describe("websocket", () => {
     });
     await socket.waitFor((e) => e.event_code === 4);
     await server.world.services.events.publish({ kind: "socket", audience: { teamId: team.id }, payload: { event_code: 3, team: team.id } });
-    await socket.waitFor((e) => e.event_code === 3);
+    await socket.waitFor((e) => e.event_code === 3 && e.team === team.id);
+    await server.world.services.events.publish({ kind: "socket", audience: { teamId: before.id }, payload: { event_code: 3, team: before.id } });
+    await server.world.services.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: 6, challenge_id: 1 } });
+    await socket.waitFor((e) => e.event_code === 6);
+    expect(socket.events.some((e) => e.event_code === 3 && e.team === before.id)).toBe(false);
     socket.close();
   });
 

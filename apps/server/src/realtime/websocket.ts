@@ -16,8 +16,20 @@ const CONNECTED = JSON.stringify({ event_code: EVENT_CODES.connected, message: "
  * channel. Events for everyone are serialised once and written to every socket; team events go to
  * that team's sockets only. A socket follows its user into a team they join later (event 4).
  */
-export async function registerWebsocket(app: FastifyInstance, services: Services): Promise<{ clients: () => number }> {
-  await app.register(websocket, { options: { maxPayload: 16 * 1024 } });
+export async function registerWebsocket(
+  app: FastifyInstance,
+  services: Services,
+  allowedOrigins: readonly string[] = [],
+): Promise<{ clients: () => number }> {
+  await app.register(websocket, {
+    options: {
+      maxPayload: 16 * 1024,
+      // Browsers send Origin: only this site and the configured CORS origins may connect.
+      // Non-browser clients (bots, scripts) send none and are let in.
+      verifyClient: ({ origin, req }: { origin?: string; req: { headers: { host?: string } } }) =>
+        !origin || allowedOrigins.includes(origin) || sameHost(origin, req.headers.host),
+    },
+  });
   const clients = new Set<Client>();
   const byTeam = new Map<number, Set<Client>>();
 
@@ -86,4 +98,12 @@ export async function registerWebsocket(app: FastifyInstance, services: Services
   app.get("/api/v2/ws", { websocket: true }, handler);
   app.get("/api/v2/ws/", { websocket: true }, handler);
   return { clients: () => clients.size };
+}
+
+function sameHost(origin: string, host: string | undefined): boolean {
+  try {
+    return host !== undefined && new URL(origin).host === host;
+  } catch {
+    return false;
+  }
 }
