@@ -6,11 +6,29 @@ const PORT = Number(process.env.E2E_PORT ?? 8181);
 // Computed once by the runner and inherited by its workers, so fixtures can reach the database.
 process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `flagship-e2e-${process.pid}-${Date.now()}`);
 const dataDir = process.env.E2E_DATA_DIR;
+// The run's SMTP server (started in globalSetup) listens here; the e2e server sends mail to it.
+process.env.E2E_SMTP_PORT ??= String(PORT + 10_000);
+const SMTP_PORT = Number(process.env.E2E_SMTP_PORT);
+
+const E2E_THROTTLE_RATES = [
+  "login=10000/min",
+  "register=10000/min",
+  "2fa=10000/min",
+  "password_reset=10000/min",
+  "request_password_reset=3/hour",
+  "resend_verify_email=10000/min",
+  "verify_email=10000/min",
+  "change_password=10000/min",
+  "flag_submit=10000/min",
+  "use_hint=10000/min",
+  "leaderboard=10000/min",
+].join(",");
 
 /** Browser journeys in Debian's chromium against the real server on a throwaway embedded PostgreSQL. */
 export default defineConfig({
   testDir: "./e2e",
-  outputDir: "./test-results",
+  globalSetup: "./e2e/support/mail-server.ts",
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "./test-results",
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
@@ -38,7 +56,12 @@ export default defineConfig({
       PORT: String(PORT),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
-      THROTTLE: "off",
+      // Mail goes to a real SMTP server, so new accounts verify their email as in production.
+      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+      // Rate limits are on, raised far out of the way except for password reset requests, so one
+      // journey can meet a real 429 (staff are exempt anyway).
+      THROTTLE: "on",
+      THROTTLE_RATES: E2E_THROTTLE_RATES,
       FOOTER_TEXT: "Flagship end-to-end tests",
       LOG_LEVEL: "warn",
       ...(process.env.WEB_DIST && { WEB_DIST: process.env.WEB_DIST }),

@@ -10,7 +10,8 @@ export function UriPage() {
   const router = useRouter();
   const searchStr = useRouterState({ select: (s) => s.location.searchStr });
   useEffect(() => {
-    let raw = searchStr.replace(/^\?/, "");
+    // The router may re-serialise the query ("?:/x" becomes "?%3A%2Fx="): undo both.
+    let raw = (window.location.search || searchStr).replace(/^\?/, "").replace(/=$/, "");
     try {
       raw = decodeURIComponent(raw);
     } catch {
