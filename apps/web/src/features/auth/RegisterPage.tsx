@@ -24,7 +24,11 @@ export function RegisterPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const strength = usePasswordStrength(form.password, [form.username, form.email, config?.event_name ?? ""]);
   const register = useMutation(trpc.auth.register.mutationOptions());
-  const set = (field: keyof typeof form) => (value: string | boolean) => setForm((f) => ({ ...f, [field]: value }));
+  const set = (field: keyof typeof form) => (value: string | boolean) => {
+    setForm((f) => ({ ...f, [field]: value }));
+    // An edited field's old complaint no longer applies.
+    setErrors((e) => (e[field] ? { ...e, [field]: undefined } : e));
+  };
 
   const open = config ? config.enable_registration !== false && eventGates(config as Parameters<typeof eventGates>[0], Date.now() / 1000).registrationOpen : true;
   const inviteRequired = config?.invite_required === true;
