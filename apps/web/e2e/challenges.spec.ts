@@ -1,0 +1,203 @@
+import { expect, type Page, test } from "@playwright/test";
+import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
+import { seedUser, setConfig, signIn, unique } from "./support/db.ts";
+
+async function shoot(page: Page, name: string) {
+  await page.screenshot({ path: `test-results/challenges-${name}.png`, fullPage: true });
+}
+
+test("jeopardy: a player uses a hint, submits a wrong then a right flag, and rates the challenge", async ({ page, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const team = await seedTeam();
+  const player = team.members[0]!;
+  const categoryName = unique("Web ");
+  const category = await seedCategory(request, staff, { name: categoryName, contained_type: "jeopardy", description: "Break the **web**." });
+  const challenge = await seedChallenge(request, staff, {
+    category: category.id,
+    name: "Cookie Jar",
+    score: 200,
+    author: "sam",
+    description: "Someone left the cookie jar open. [Docs](https://example.com)",
+    flag_type: "plaintext",
+    flag_metadata: { flag: "flag{c00kies}" },
+    post_score_explanation: "The session cookie was not signed.",
+    tags: ["web", "easy"],
+    hints: [{ name: "Crumbs", penalty: 25, text: "Look at document.cookie" }],
+    files: [{ name: "server.js", url: "/files/server.js", size: 2048 }],
+  });
+  await seedChallenge(request, staff, { category: category.id, name: "Second Course", score: 400, flag_metadata: { flag: "flag{two}" }, unlock_requirements: `${challenge.id}` });
+  await signIn(page, player);
+
+  await page.goto("/campaign");
+  const card = page.getByTestId(`category-${category.id}`);
+  await expect(card.getByTestId("solved-count")).toHaveText("0 of 2 solved");
+  await expect(card.getByText("Not started")).toBeVisible();
+  await shoot(page, "campaign-light");
+  await card.click();
+
+  await expect(page.getByRole("heading", { level: 1, name: categoryName })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Cookie Jar" })).toBeVisible();
+  // 'show locked' is off by default; switching it on shows the locked one.
+  await expect(page.getByText("Locked challenge")).toHaveCount(0);
+  await page.getByRole("switch", { name: "Show locked" }).click();
+  await expect(page.getByText("Locked challenge")).toBeVisible();
+  await shoot(page, "jeopardy-light");
+  await page.getByRole("button", { name: "Cookie Jar" }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/campaign/${category.slug}/cookie-jar$`));
+  await expect(page.getByRole("heading", { name: "Cookie Jar" })).toBeVisible();
+  await expect(page.getByTestId("challenge-points")).toHaveText("200 points");
+  await expect(page.getByText("Medium")).toBeVisible();
+  await expect(page.getByRole("link", { name: /server\.js/ })).toContainText("2 KB");
+
+  await page.getByRole("button", { name: "Use hint" }).click();
+  const confirm = page.getByRole("dialog", { name: "Use this hint?" });
+  await expect(confirm).toContainText("costs your team 25 points");
+  await confirm.getByRole("button", { name: "Use hint" }).click();
+  await expect(page.getByText("Look at document.cookie")).toBeVisible();
+
+  const input = page.getByTestId("flag-input");
+  const submit = page.getByRole("button", { name: "Submit" });
+  await input.fill("not a flag");
+  await expect(submit).toBeDisabled();
+  await input.fill("flag{biscuits}");
+  await expect(submit).toBeEnabled();
+  await submit.click();
+  await expect(page.getByTestId("flag-incorrect")).toContainText("Incorrect flag");
+
+  await input.fill("flag{c00kies}");
+  await submit.click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("heading", { name: "Flag correct!" })).toBeVisible();
+  await expect(dialog).toContainText("The session cookie was not signed.");
+  await shoot(page, "solved-dialog");
+  await dialog.getByRole("button", { name: "I liked it" }).click();
+  await expect(dialog.getByTestId("rating")).toHaveText("100% liked");
+  await dialog.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByTestId("already-solved")).toContainText("You have already solved this challenge!");
+  await expect(page.getByText("The session cookie was not signed.")).toBeVisible();
+
+  await page.goto("/campaign");
+  await expect(page.getByTestId(`category-${category.id}`).getByTestId("solved-count")).toHaveText("1 of 2 solved");
+  const solve = await import("./support/db.ts").then(({ database }) =>
+    database().query<{ points: number; penalty: number }>(`SELECT points, penalty FROM solves WHERE challenge_id = $1`, [challenge.id]),
+  );
+  expect(solve.rows).toEqual([{ points: 200, penalty: 25 }]);
+});
+
+test("campaign grid: tiles open in a modal with Back, and solving unlocks the next tile", async ({ page, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const team = await seedTeam();
+  await signIn(page, team.members[0]!);
+  const category = await seedCategory(request, staff, { name: unique("Story "), contained_type: "campaign" });
+  const first = await seedChallenge(request, staff, { category: category.id, name: "Prologue", score: 50, challenge_type: "freeform", flag_type: "lenient", flag_metadata: { flag: "open sesame" }, tags: ["story"] });
+  await seedChallenge(request, staff, { category: category.id, name: "Chapter One", score: 100, flag_metadata: { flag: "flag{1}" }, unlock_requirements: `${first.id}`, tags: ["story"] });
+  await seedChallenge(request, staff, { category: category.id, name: "Side Quest", score: 150, flag_metadata: { flag: "flag{side}" }, tags: ["bonus"] });
+
+  await page.goto(`/campaign/${category.id}`);
+  const grid = page.getByTestId("campaign-grid");
+  await expect(grid.getByRole("button", { name: "Prologue, Unlocked" })).toBeVisible();
+  await expect(grid.getByRole("img", { name: "Locked challenge" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "story (1)" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "bonus (1)" })).toBeVisible();
+  await shoot(page, "campaign-grid");
+
+  await grid.getByRole("button", { name: "Prologue, Unlocked" }).click();
+  const modal = page.getByRole("dialog");
+  await expect(modal.getByRole("heading", { name: "Prologue" })).toBeVisible();
+  await modal.getByRole("button", { name: "Back", exact: true }).click();
+  await expect(modal).toBeHidden();
+
+  await grid.getByRole("button", { name: "Prologue, Unlocked" }).click();
+  await page.getByTestId("flag-input").fill("Open Sesame");
+  await page.getByRole("button", { name: "Submit" }).click();
+  await expect(page.getByRole("heading", { name: "Flag correct!" })).toBeVisible();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Back", exact: true }).click();
+  await expect(grid.getByRole("button", { name: "Prologue, Solved" })).toBeVisible();
+  await expect(grid.getByRole("button", { name: "Chapter One, Unlocked" })).toBeVisible();
+  await expect(grid.locator('.campaign-link[data-state="unlocked"]')).toHaveCount(1);
+});
+
+test("map challenge: solved by clicking the map", async ({ page, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const team = await seedTeam();
+  await signIn(page, team.members[0]!);
+  const category = await seedCategory(request, staff, { name: unique("Geo "), contained_type: "jeopardy" });
+  const target: [number, number] = [30, 45];
+  await seedChallenge(request, staff, { category: category.id, name: "Where Am I", score: 100, challenge_type: "map", flag_type: "map", flag_metadata: { location: target, radius: 600 } });
+
+  await page.goto(`/campaign/${category.slug}/where-am-i`);
+  const map = page.getByTestId("flag-map").locator(".leaflet-container");
+  await expect(map).toBeVisible();
+  const box = (await map.boundingBox())!;
+  // The map opens centred on 0,0 at zoom 2: a Web Mercator world 1024 px wide.
+  const world = 256 * 2 ** 2;
+  const project = ([lat, lon]: [number, number]) => {
+    const sin = Math.sin((lat * Math.PI) / 180);
+    return { x: ((lon + 180) / 360) * world, y: (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * world };
+  };
+  const centre = project([0, 0]);
+  const wrong = project([-30, -60]);
+  await map.click({ position: { x: box.width / 2 + (wrong.x - centre.x), y: box.height / 2 + (wrong.y - centre.y) } });
+  await expect(page.getByTestId("map-selection")).toContainText(/Selected: -(29|30)\.\d+, -(59|60)\./);
+  await page.getByRole("button", { name: "Submit" }).click();
+  await expect(page.getByTestId("flag-incorrect")).toBeVisible();
+
+  const right = project(target);
+  await map.click({ position: { x: box.width / 2 + (right.x - centre.x), y: box.height / 2 + (right.y - centre.y) } });
+  await expect(page.getByTestId("map-selection")).toContainText(/Selected: (29|30)\.\d+, (44|45)\./);
+  await shoot(page, "map");
+  await page.getByRole("button", { name: "Submit" }).click();
+  await expect(page.getByRole("heading", { name: "Flag correct!" })).toBeVisible();
+});
+
+test("unknown categories and challenges go to the 404 page; types without a renderer say so", async ({ page, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const team = await seedTeam();
+  await signIn(page, team.members[0]!);
+  const category = await seedCategory(request, staff, { name: unique("Plugins "), contained_type: "mystery" });
+  await page.goto(`/campaign/${category.id}`);
+  await expect(page.getByText("No renderer is installed for the category type 'mystery'.")).toBeVisible();
+  await expect(page.getByText("Did you forget to install a plugin?")).toBeVisible();
+  await page.goto("/campaign/no-such-category");
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await page.goto(`/campaign/${category.id}/no-such-challenge`);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+});
+
+test("dark mode and a phone viewport", async ({ page, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const team = await seedTeam();
+  await signIn(page, team.members[0]!);
+  const category = await seedCategory(request, staff, { name: unique("Crypto "), contained_type: "jeopardy" });
+  await seedChallenge(request, staff, { category: category.id, name: "Caesar Salad", score: 100, flag_metadata: { flag: "flag{x}" }, description: "Decrypt `KHOOR`.", tags: ["crypto"] });
+  await page.addInitScript(() => window.localStorage.setItem("flagship.color-scheme", "dark"));
+  await page.goto(`/campaign/${category.slug}/caesar-salad`);
+  await expect(page.getByRole("heading", { name: "Caesar Salad" })).toBeVisible();
+  await shoot(page, "challenge-dark");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/campaign/${category.slug}`);
+  await expect(page.getByRole("button", { name: "Caesar Salad" })).toBeVisible();
+  await shoot(page, "jeopardy-phone-dark");
+});
+
+test("the lock page until the start, for players only", async ({ page }) => {
+  const team = await seedTeam();
+  const staff = await seedUser({ isStaff: true });
+  await setConfig("start_time", Math.floor(Date.now() / 1000) + 2 * 86_400 + 3600);
+  try {
+    await signIn(page, team.members[0]!);
+    await page.goto("/campaign");
+    await expect(page.getByRole("heading", { name: "Site Locked!" })).toBeVisible();
+    await expect(page.getByTestId("lock-page").getByRole("timer")).toHaveText(/^Unlock in 2 days, 0[01] hours, \d\d minutes, \d\d seconds$/);
+    await shoot(page, "locked");
+    const staffPage = await page.context().browser()!.newPage();
+    await signIn(staffPage, staff);
+    await staffPage.goto("/campaign");
+    await expect(staffPage.getByRole("heading", { name: "Challenges" })).toBeVisible();
+    await staffPage.close();
+  } finally {
+    await setConfig("start_time", null);
+  }
+});

@@ -1,0 +1,156 @@
+import { difficultyLabel, formatFileSize } from "@flagship/shared";
+import { Alert, Anchor, Badge, Button, Card, Divider, Group, Stack, Text, Textarea, Title } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Markdown } from "../../lib/Markdown.tsx";
+import { errorCode, useTRPC } from "../../lib/trpc.ts";
+import { useAppData } from "../../shell/useAppData.ts";
+import { FlagForm, type Solved, SolvedDialog } from "./FlagForm.tsx";
+import { HintList } from "./HintList.tsx";
+import { Rating } from "./Rating.tsx";
+import type { ChallengeView } from "./types.ts";
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <Stack gap={0}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm" fw={500}>
+        {children}
+      </Text>
+    </Stack>
+  );
+}
+
+/** Everything about one challenge, shared by the challenge page and the tile grid's modal. */
+export function ChallengeBody({ challenge }: { challenge: ChallengeView }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { me } = useAppData();
+  // Kept here, not in the form: the solve refreshes the listing, which swaps the form for the
+  // solved panel while the dialog must stay open.
+  const [solved, setSolved] = useState<Solved | null>(null);
+  const hasTeam = me?.teamId !== null && me?.teamId !== undefined;
+  const difficulty = difficultyLabel(challenge.current_score);
+  return (
+    <Stack gap="lg">
+      <Stack gap="xs">
+        <Group justify="space-between" align="flex-start" wrap="nowrap">
+          <Title order={2} style={{ wordBreak: "break-word" }}>
+            {challenge.name}
+          </Title>
+          <Badge size="xl" variant="light" style={{ flexShrink: 0 }} data-testid="challenge-points">
+            {t("challenges.points", { points: challenge.current_score })}
+          </Badge>
+        </Group>
+        <Group gap="xs">
+          {difficulty && <Badge variant="dot">{difficulty}</Badge>}
+          {challenge.solved && <Badge color="green">{t("challenges.solved")}</Badge>}
+          {challenge.hidden && <Badge color="gray">{t("challenges.hidden")}</Badge>}
+          {challenge.tags.map((tag) => (
+            <Badge key={`${tag.type}:${tag.text}`} variant="outline" color="gray">
+              {tag.text}
+            </Badge>
+          ))}
+        </Group>
+      </Stack>
+
+      {challenge.maintenance && (
+        <Alert color="orange" variant="light" role="status">
+          {t("challenges.maintenance")}
+        </Alert>
+      )}
+
+      <Card withBorder padding="sm">
+        <Group gap="xl" wrap="wrap">
+          {challenge.author && <Fact label={t("challenges.author")}>{challenge.author}</Fact>}
+          <Fact label={t("challenges.solve_count")}>{challenge.solve_count}</Fact>
+          <Fact label={t("challenges.first_blood")}>{challenge.first_blood ?? t("challenges.first_blood_none")}</Fact>
+          <Stack gap={2}>
+            <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+              {t("challenges.sort_rating")}
+            </Text>
+            <Rating challenge={challenge} canVote={challenge.solved} />
+          </Stack>
+        </Group>
+      </Card>
+
+      <Markdown>{challenge.description}</Markdown>
+
+      {challenge.files.length > 0 && (
+        <Stack gap="xs">
+          <Text fw={600}>{t("challenges.files")}</Text>
+          <Group gap="sm">
+            {challenge.files.map((file) => (
+              <Button key={file.id} component="a" href={file.url} target="_blank" rel="noopener noreferrer" variant="default" size="sm" rightSection={<Text size="xs" c="dimmed">{formatFileSize(file.size)}</Text>}>
+                {file.name}
+              </Button>
+            ))}
+          </Group>
+        </Stack>
+      )}
+
+      <HintList challenge={challenge} canUse={hasTeam && !challenge.solved} />
+
+      <Divider />
+      {challenge.solved ? (
+        <SolvedPanel challenge={challenge} />
+      ) : hasTeam ? (
+        <FlagForm
+          challenge={challenge}
+          onSolved={(result) => {
+            setSolved(result);
+            void queryClient.invalidateQueries({ queryKey: trpc.challenges.categories.queryKey() });
+          }}
+        />
+      ) : (
+        <Alert color="yellow" variant="light">
+          {t("errors.team_required")}{" "}
+          <Anchor href="/welcome">{t("challenges.team_needed_action")}</Anchor>
+        </Alert>
+      )}
+      <SolvedDialog challenge={challenge} solved={solved} onClose={() => setSolved(null)} />
+    </Stack>
+  );
+}
+
+/** 'You have already solved this challenge!' with the offer to give feedback. */
+function SolvedPanel({ challenge }: { challenge: ChallengeView }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const [text, setText] = useState("");
+  const feedback = useMutation(
+    trpc.challenges.feedback.mutationOptions({
+      onSuccess: () => {
+        setText("");
+        notifications.show({ color: "green", message: t("challenges.feedback_sent") });
+      },
+      onError: (error) => {
+        const code = errorCode(error);
+        notifications.show({ color: "red", message: code ? t(`errors.${code}`) : error.message });
+      },
+    }),
+  );
+  return (
+    <Stack gap="sm">
+      <Alert color="green" variant="light" title={t("challenges.already_solved")} data-testid="already-solved">
+        {t("challenges.feedback_offer")}
+      </Alert>
+      {challenge.post_score_explanation && (
+        <Alert variant="light" title={t("challenges.explanation")}>
+          <Markdown>{challenge.post_score_explanation}</Markdown>
+        </Alert>
+      )}
+      <Textarea label={t("challenges.feedback")} placeholder={t("challenges.feedback_placeholder")} value={text} onChange={(e) => setText(e.currentTarget.value)} autosize minRows={2} maxLength={10_000} />
+      <Group justify="flex-end">
+        <Button variant="light" disabled={text.trim() === ""} loading={feedback.isPending} onClick={() => feedback.mutate({ challenge: challenge.id, feedback: text })}>
+          {t("challenges.send_feedback")}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

@@ -1,0 +1,52 @@
+import { formatUnlockIn } from "@flagship/shared";
+import { Card, Stack, Text, ThemeIcon, Title } from "@mantine/core";
+import { LockIcon } from "./icons.tsx";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useCountdown } from "../countdown/useCountdown.ts";
+import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
+import { useAppData } from "../../shell/useAppData.ts";
+
+/** 'Site Locked!' with the time left until the gate opens. */
+export function LockPage({ remaining }: { remaining: number }) {
+  const { t } = useTranslation();
+  return (
+    <Stack align="center" my={80} gap="md" ta="center" data-testid="lock-page">
+      <ThemeIcon size={88} radius="xl" variant="light" color="gray">
+        <LockIcon size={48} />
+      </ThemeIcon>
+      <Title order={1}>{t("challenges.site_locked")}</Title>
+      <Text c="dimmed">{t("challenges.site_locked_body")}</Text>
+      <Card withBorder padding="md" radius="md">
+        <Text fw={600} ff="monospace" role="timer">
+          {formatUnlockIn(remaining)}
+        </Text>
+      </Card>
+    </Stack>
+  );
+}
+
+/**
+ * The countdown gate of the campaign routes: until the start, players see the lock page; staff
+ * pass. After the end the server decides (viewing after the competition may be allowed).
+ */
+export function EventGate({ children }: { children: ReactNode }) {
+  const { me, loading } = useAppData();
+  const { target, flags } = useCountdown();
+  if (loading || !flags) return <LoadingScreen />;
+  if (!me?.isStaff && !flags.countdown_timestamp && target?.kind === "start") return <LockPage remaining={target.remaining} />;
+  return <>{children}</>;
+}
+
+/** The campaign screens' answer to a refused listing: locked before the start, ended after. */
+export function ChallengesUnavailable() {
+  const { t } = useTranslation();
+  const { target, flags } = useCountdown();
+  if (flags && !flags.countdown_timestamp && target?.kind === "start") return <LockPage remaining={target.remaining} />;
+  return (
+    <Stack align="center" my={80} gap="sm" ta="center">
+      <Title order={2}>{t("challenges.ended")}</Title>
+      <Text c="dimmed">{t("challenges.ended_body")}</Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,115 @@
+import { Alert, Button, Group, Modal, Stack, Text, ThemeIcon, Title } from "@mantine/core";
+import { useMutation } from "@tanstack/react-query";
+import { useCallback, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Markdown } from "../../lib/Markdown.tsx";
+import { errorCode, useTRPC } from "../../lib/trpc.ts";
+import { MissingRenderer } from "../../shell/MissingRenderer.tsx";
+import { useAppData } from "../../shell/useAppData.ts";
+import { FlagIcon } from "./icons.tsx";
+import { Rating } from "./Rating.tsx";
+import { challengeRenderer } from "./registry.tsx";
+import type { ChallengeView } from "./types.ts";
+import { useCategories } from "./useCategories.ts";
+
+type Value = string | [number, number] | null;
+
+export interface Solved {
+  explanation: string;
+  points: number;
+}
+
+/**
+ * Flag submission: idle, submitting (the form locked), then correct (handed to `onSolved`, which
+ * shows the dialog), incorrect ('Incorrect flag') or an error on the input.
+ */
+export function FlagForm({ challenge, onSolved }: { challenge: ChallengeView; onSolved(solved: Solved): void }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const prefix = useAppData().config?.flag_prefix ?? "flag";
+  const renderer = challengeRenderer(challenge.challenge_type);
+  const [value, setValue] = useState<Value>(null);
+  const [outcome, setOutcome] = useState<{ kind: "incorrect" | "limit" } | { kind: "error"; message: string } | null>(null);
+  const submit = useMutation(
+    trpc.challenges.submitFlag.mutationOptions({
+      onSuccess: (result) => {
+        if (result.m === "correct_flag") {
+          setOutcome(null);
+          onSolved({ explanation: result.d.explanation, points: challenge.current_score });
+        } else {
+          setOutcome({ kind: result.m === "attempt_limit_reached" ? "limit" : "incorrect" });
+        }
+      },
+      onError: (error) => {
+        const code = errorCode(error);
+        setOutcome({ kind: "error", message: code ? t(`errors.${code}`) : error.message });
+      },
+    }),
+  );
+  const onChange = useCallback((next: Value) => {
+    setValue(next);
+    setOutcome(null);
+  }, []);
+  if (!renderer) return <MissingRenderer kind="challenge" type={challenge.challenge_type} />;
+  const canSubmit = renderer.canSubmit(challenge, value, prefix) && !submit.isPending;
+  const send = () => {
+    if (canSubmit && value !== null) submit.mutate({ challenge: challenge.id, flag: value });
+  };
+  return (
+    <Stack gap="sm">
+      <renderer.FlagInput challenge={challenge} value={value} onChange={onChange} disabled={submit.isPending} onSubmit={send} />
+      {outcome?.kind === "incorrect" && <Alert color="red" variant="light" role="alert" title={t("challenges.incorrect")} data-testid="flag-incorrect" />}
+      {outcome?.kind === "limit" && (
+        <Alert color="orange" variant="light" role="alert">
+          {t("challenges.attempt_limit")}
+        </Alert>
+      )}
+      {outcome?.kind === "error" && (
+        <Text c="red" size="sm" role="alert">
+          {outcome.message}
+        </Text>
+      )}
+      <Group justify="flex-end">
+        <Button onClick={send} disabled={!canSubmit} loading={submit.isPending} leftSection={<FlagIcon size={16} />}>
+          {t("challenges.submit")}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+/** 'Flag correct!' with the post-score explanation and a rating prompt. */
+export function SolvedDialog({ challenge, solved, onClose }: { challenge: ChallengeView; solved: Solved | null; onClose(): void }) {
+  const { t } = useTranslation();
+  return (
+    <Modal opened={solved !== null} onClose={onClose} centered withCloseButton={false} size="md">
+      {solved && (
+        <Stack align="center" ta="center" gap="md" py="sm">
+          <ThemeIcon size={72} radius="xl" color="green" variant="light">
+            <FlagIcon size={40} />
+          </ThemeIcon>
+          <Title order={2}>{t("challenges.correct_title")}</Title>
+          <Text c="dimmed">{t("challenges.correct_body", { points: solved.points })}</Text>
+          {solved.explanation && (
+            <Alert variant="light" title={t("challenges.explanation")} w="100%" ta="left">
+              <Markdown>{solved.explanation}</Markdown>
+            </Alert>
+          )}
+          <Text fw={500}>{t("challenges.rate_prompt")}</Text>
+          <SolvedRating challengeId={challenge.id} fallback={challenge} />
+          <Button onClick={onClose} fullWidth>
+            {t("challenges.continue")}
+          </Button>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
+/** The rating prompt reads the latest votes from the listing, so a vote shows at once. */
+function SolvedRating({ challengeId, fallback }: { challengeId: number; fallback: ChallengeView }) {
+  const { data: categories } = useCategories();
+  const latest = categories?.flatMap((c) => c.challenges).find((c) => c.id === challengeId);
+  const challenge = latest && "name" in latest ? latest : fallback;
+  return <Rating challenge={challenge} canVote size="lg" />;
+}

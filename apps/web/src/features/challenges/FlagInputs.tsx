@@ -1,0 +1,104 @@
+import { flagFormatMatches, flagPartialOk } from "@flagship/shared";
+import { Badge, Group, Stack, Text, Textarea, TextInput } from "@mantine/core";
+import { useTranslation } from "react-i18next";
+import { useAppData } from "../../shell/useAppData.ts";
+import type { ChallengeTypeRenderer, FlagInputProps } from "./registry.tsx";
+import type { ChallengeView } from "./types.ts";
+
+function formatInput(challenge: ChallengeView, flagPrefix: string) {
+  return { challengeType: challenge.challenge_type, challengeMetadata: challenge.challenge_metadata, flagPrefix };
+}
+
+/** The default type: one line, checked against flag_regex or `<prefix>{...}` as the player types. */
+function DefaultFlagInput({ challenge, value, onChange, disabled, onSubmit }: FlagInputProps) {
+  const { t } = useTranslation();
+  const prefix = useAppData().config?.flag_prefix ?? "flag";
+  const text = typeof value === "string" ? value : "";
+  const input = formatInput(challenge, prefix);
+  const guidance = !flagPartialOk(input, text);
+  const custom = typeof challenge.challenge_metadata.flag_regex === "string" && challenge.challenge_metadata.flag_regex !== "";
+  return (
+    <TextInput
+      label={t("challenges.flag")}
+      placeholder={custom ? t("challenges.answer_placeholder") : t("challenges.flag_placeholder", { prefix })}
+      value={text}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      onKeyDown={(e) => {
+        if (e.key === "Enter") onSubmit();
+      }}
+      disabled={disabled}
+      autoComplete="off"
+      spellCheck={false}
+      ff="monospace"
+      error={guidance ? (custom ? t("challenges.format_custom") : t("challenges.format_hint", { format: `${prefix}{...}` })) : undefined}
+      description={!guidance && !custom ? t("challenges.format_hint", { format: `${prefix}{...}` }) : undefined}
+      data-testid="flag-input"
+    />
+  );
+}
+
+function FreeformInput({ value, onChange, disabled, onSubmit }: FlagInputProps) {
+  const { t } = useTranslation();
+  return (
+    <TextInput
+      label={t("challenges.flag")}
+      placeholder={t("challenges.answer_placeholder")}
+      value={typeof value === "string" ? value : ""}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      onKeyDown={(e) => {
+        if (e.key === "Enter") onSubmit();
+      }}
+      disabled={disabled}
+      autoComplete="off"
+      data-testid="flag-input"
+    />
+  );
+}
+
+function LongTextInput({ value, onChange, disabled }: FlagInputProps) {
+  const { t } = useTranslation();
+  return (
+    <Textarea
+      label={t("challenges.flag")}
+      placeholder={t("challenges.answer_placeholder")}
+      value={typeof value === "string" ? value : ""}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      disabled={disabled}
+      autosize
+      minRows={4}
+      maxRows={16}
+      data-testid="flag-input"
+    />
+  );
+}
+
+const textSubmittable = (challenge: ChallengeView, value: string | [number, number] | null, prefix: string) =>
+  typeof value === "string" && flagFormatMatches(formatInput(challenge, prefix), value);
+
+export const defaultType: ChallengeTypeRenderer = { FlagInput: DefaultFlagInput, canSubmit: textSubmittable };
+export const freeformType: ChallengeTypeRenderer = { FlagInput: FreeformInput, canSubmit: textSubmittable };
+export const longTextType: ChallengeTypeRenderer = { FlagInput: LongTextInput, canSubmit: textSubmittable };
+
+/** Shown above a code editor: which language the challenge expects. */
+export function CodeLanguage({ language }: { language: string }) {
+  const { t } = useTranslation();
+  return (
+    <Group gap="xs">
+      <Badge variant="light">{t("challenges.code_language", { language })}</Badge>
+    </Group>
+  );
+}
+
+export function MapSelection({ value }: { value: [number, number] | null }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={2}>
+      <Text size="sm" c="dimmed">
+        {t("challenges.map_instructions")}
+      </Text>
+      <Text size="sm" fw={500} data-testid="map-selection">
+        {value ? t("challenges.map_selected", { lat: value[0].toFixed(4), lon: value[1].toFixed(4) }) : t("challenges.map_none")}
+      </Text>
+    </Stack>
+  );
+}

@@ -1,0 +1,126 @@
+import { difficultyLabel, ratingPercent } from "@flagship/shared";
+import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Switch, Text, TextInput } from "@mantine/core";
+import { useNavigate } from "@tanstack/react-router";
+import { useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { LockIcon } from "./icons.tsx";
+import type { CategoryRendererProps } from "./registry.tsx";
+import { matchesFilter } from "./TagFilter.tsx";
+import { type ChallengeView, challengeKey, isFull } from "./types.ts";
+
+type Sort = "points" | "solves" | "rating";
+
+const sorters: Record<Sort, (a: ChallengeView, b: ChallengeView) => number> = {
+  points: (a, b) => a.current_score - b.current_score,
+  solves: (a, b) => b.solve_count - a.solve_count,
+  rating: (a, b) => (ratingPercent(b.votes.positive, b.votes.negative) ?? -1) - (ratingPercent(a.votes.positive, a.votes.negative) ?? -1),
+};
+
+/** The jeopardy layout: cards with search, sorting by Points, Solves or Rating, and filters. */
+export function JeopardyLayout({ category }: CategoryRendererProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [search, setSearch] = useState("");
+  const [sort, setSort] = useState<Sort>("points");
+  const [showSolved, setShowSolved] = useState(true);
+  const [showLocked, setShowLocked] = useState(false);
+  const shown = useMemo(() => {
+    const open = category.challenges.filter(isFull).filter((c) => (c.unlocked || showLocked) && (!c.solved || showSolved) && matchesFilter(c, search, null));
+    return open.sort((a, b) => sorters[sort](a, b) || a.id - b.id);
+  }, [category.challenges, search, sort, showSolved, showLocked]);
+  const lockedCount = showLocked ? category.challenges.filter((c) => !isFull(c)).length : 0;
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <TextInput placeholder={t("challenges.search")} aria-label={t("challenges.search")} value={search} onChange={(e) => setSearch(e.currentTarget.value)} w={{ base: "100%", sm: 280 }} />
+        <Group gap="md" wrap="wrap">
+          <SegmentedControl
+            aria-label={t("challenges.sort_by")}
+            value={sort}
+            onChange={(v) => setSort(v as Sort)}
+            data={[
+              { value: "points", label: t("challenges.sort_points") },
+              { value: "solves", label: t("challenges.sort_solves") },
+              { value: "rating", label: t("challenges.sort_rating") },
+            ]}
+          />
+          <Switch label={t("challenges.show_solved")} checked={showSolved} onChange={(e) => setShowSolved(e.currentTarget.checked)} />
+          <Switch label={t("challenges.show_locked")} checked={showLocked} onChange={(e) => setShowLocked(e.currentTarget.checked)} />
+        </Group>
+      </Group>
+      {shown.length === 0 && lockedCount === 0 ? (
+        <Text c="dimmed" ta="center" py="xl">
+          {category.challenges.length === 0 ? t("challenges.empty_category") : t("challenges.nothing_matches")}
+        </Text>
+      ) : (
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3, xl: 4 }} spacing="md">
+          {shown.map((challenge) => (
+            <ChallengeCard key={challenge.id} challenge={challenge} onOpen={() => void navigate({ to: "/campaign/$tabId/$chalId", params: { tabId: category.slug, chalId: challengeKey(challenge) } })} />
+          ))}
+          {Array.from({ length: lockedCount }, (_, i) => (
+            <Card key={`locked-${i}`} withBorder padding="lg" opacity={0.6}>
+              <Stack gap={4} align="center" justify="center" h="100%">
+                <LockIcon size={28} />
+                <Text c="dimmed" size="sm">
+                  {t("challenges.locked_tile")}
+                </Text>
+              </Stack>
+            </Card>
+          ))}
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
+}
+
+function ChallengeCard({ challenge, onOpen }: { challenge: ChallengeView; onOpen(): void }) {
+  const { t } = useTranslation();
+  const rating = ratingPercent(challenge.votes.positive, challenge.votes.negative);
+  const difficulty = difficultyLabel(challenge.current_score);
+  return (
+    <Card
+      withBorder
+      padding="lg"
+      className="challenge-card"
+      data-solved={challenge.solved}
+      component="button"
+      type="button"
+      onClick={onOpen}
+      style={{ textAlign: "left", font: "inherit", color: "inherit" }}
+      aria-label={challenge.name}
+    >
+      <Stack gap="xs">
+        <Group justify="space-between" wrap="nowrap" align="flex-start">
+          <Text fw={600} lineClamp={2}>
+            {challenge.name}
+          </Text>
+          <Badge variant="light" style={{ flexShrink: 0 }}>
+            {t("challenges.points_short", { points: challenge.current_score })}
+          </Badge>
+        </Group>
+        <Group gap={6}>
+          {challenge.solved && <Badge color="green">{t("challenges.solved")}</Badge>}
+          {difficulty && (
+            <Badge variant="dot" color="gray">
+              {difficulty}
+            </Badge>
+          )}
+          {challenge.tags.slice(0, 3).map((tag) => (
+            <Badge key={tag.text} variant="outline" color="gray" size="sm">
+              {tag.text}
+            </Badge>
+          ))}
+        </Group>
+        <Group gap="md">
+          <Text size="xs" c="dimmed">
+            {t("challenges.solves", { count: challenge.solve_count })}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {rating === null ? t("challenges.no_rating") : t("challenges.rating", { rating })}
+          </Text>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,180 @@
+import { Alert, Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
+import { LockIcon } from "./icons.tsx";
+import { Link, Navigate, useParams } from "@tanstack/react-router";
+import { useTranslation } from "react-i18next";
+import { Markdown } from "../../lib/Markdown.tsx";
+import { errorCode } from "../../lib/trpc.ts";
+import { PageFailedScreen } from "../../shell/ErrorScreen.tsx";
+import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
+import { MissingRenderer } from "../../shell/MissingRenderer.tsx";
+import { useAppData } from "../../shell/useAppData.ts";
+import { ChallengeBody } from "./ChallengeBody.tsx";
+import { ChallengesUnavailable } from "./EventGate.tsx";
+import { categoryRenderer } from "./registry.tsx";
+import { type CategoryView, findCategory, findChallenge, isFull } from "./types.ts";
+import { useCategories } from "./useCategories.ts";
+
+/** Unknown categories and challenges go to /404, which no route claims, so it shows the 404 page. */
+const NOT_FOUND_PATH = "/404" as "/";
+
+/** Loads the listing and hands it on, or shows loading, the gate's answer or the failure. */
+function WithCategories({ children }: { children: (categories: CategoryView[]) => React.ReactNode }) {
+  const query = useCategories();
+  if (query.isPending) return <LoadingScreen />;
+  if (query.error) {
+    if (errorCode(query.error) === "permission_denied") return <ChallengesUnavailable />;
+    return <PageFailedScreen error={query.error} reset={() => void query.refetch()} />;
+  }
+  return <>{children(query.data)}</>;
+}
+
+type Progress = "finished" | "none" | "some";
+
+function progressOf(category: CategoryView): { solved: number; total: number; state: Progress } {
+  const total = category.challenges.length;
+  const solved = category.challenges.filter((c) => isFull(c) && c.solved).length;
+  return { solved, total, state: total > 0 && solved === total ? "finished" : solved === 0 ? "none" : "some" };
+}
+
+function TeamWarning() {
+  const { t } = useTranslation();
+  const { me } = useAppData();
+  if (!me || me.teamId !== null) return null;
+  return (
+    <Alert color="yellow" variant="light" data-testid="team-warning">
+      {t("challenges.team_needed")}{" "}
+      <Anchor component={Link} to="/welcome">
+        {t("challenges.team_needed_action")}
+      </Anchor>
+    </Alert>
+  );
+}
+
+/** /campaign: the categories as cards, each with how much of it the team has solved. */
+export function CampaignPage() {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="lg" maw={1200} mx="auto">
+      <Stack gap={4}>
+        <Title order={1}>{t("challenges.campaign_title")}</Title>
+        <Text c="dimmed">{t("challenges.campaign_intro")}</Text>
+      </Stack>
+      <TeamWarning />
+      <WithCategories>
+        {(categories) =>
+          categories.length === 0 ? (
+            <Text c="dimmed" ta="center" py="xl">
+              {t("challenges.no_categories")}
+            </Text>
+          ) : (
+            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+              {categories.map((category) => {
+                const progress = progressOf(category);
+                const finished = progress.state === "finished";
+                return (
+                  <Card
+                    key={category.id}
+                    withBorder
+                    padding="lg"
+                    component={Link}
+                    to={`/campaign/${category.slug}`}
+                    className="challenge-card"
+                    data-solved={finished}
+                    data-state={progress.state}
+                    data-testid={`category-${category.id}`}
+                  >
+                    <Stack gap="xs">
+                      <Group justify="space-between" wrap="nowrap" align="flex-start">
+                        <Title order={3} size="h4">
+                          {category.name}
+                        </Title>
+                        <Badge color={finished ? "green" : progress.state === "some" ? "flagship" : "gray"} variant={finished ? "filled" : "light"} style={{ flexShrink: 0 }}>
+                          {t(`challenges.state_${progress.state}`)}
+                        </Badge>
+                      </Group>
+                      <Text size="sm" c={finished ? "green" : "dimmed"} fw={500} data-testid="solved-count">
+                        {t("challenges.solved_count", { solved: progress.solved, total: progress.total })}
+                      </Text>
+                      {category.description && (
+                        <Text size="sm" c="dimmed" lineClamp={3}>
+                          {category.description}
+                        </Text>
+                      )}
+                    </Stack>
+                  </Card>
+                );
+              })}
+            </SimpleGrid>
+          )
+        }
+      </WithCategories>
+    </Stack>
+  );
+}
+
+/** /campaign/{tabId}: the category in its layout (a registered category type). */
+export function CategoryPage() {
+  const { t } = useTranslation();
+  const { tabId } = useParams({ strict: false }) as { tabId: string };
+  return (
+    <WithCategories>
+      {(categories) => {
+        const category = findCategory(categories, tabId);
+        if (!category) return <Navigate to={NOT_FOUND_PATH} replace />;
+        const Renderer = categoryRenderer(category.contained_type);
+        return (
+          <Stack gap="lg" maw={1200} mx="auto">
+            <Stack gap={4}>
+              <Anchor component={Link} to="/campaign" size="sm">
+                ← {t("challenges.back_to_categories")}
+              </Anchor>
+              <Title order={1}>{category.name}</Title>
+              {category.description && <Markdown>{category.description}</Markdown>}
+            </Stack>
+            <TeamWarning />
+            {Renderer ? <Renderer category={category} /> : <MissingRenderer kind="category" type={category.contained_type} />}
+          </Stack>
+        );
+      }}
+    </WithCategories>
+  );
+}
+
+/** /campaign/{tabId}/{chalId}: one challenge on its own page. */
+export function ChallengePage() {
+  const { t } = useTranslation();
+  const { tabId, chalId } = useParams({ strict: false }) as { tabId: string; chalId: string };
+  return (
+    <WithCategories>
+      {(categories) => {
+        const category = findCategory(categories, tabId);
+        const challenge = category ? findChallenge(category, chalId) : undefined;
+        if (!category || !challenge) return <Navigate to={NOT_FOUND_PATH} replace />;
+        return (
+          <Stack gap="md" maw={900} mx="auto">
+            <Anchor component={Link} to={`/campaign/${category.slug}`} size="sm">
+              ← {category.name}
+            </Anchor>
+            {isFull(challenge) ? (
+              <Card withBorder padding="xl" radius="md">
+                <ChallengeBody challenge={challenge} />
+              </Card>
+            ) : (
+              <Card withBorder padding="xl" radius="md">
+                <Stack align="center" gap="sm" ta="center">
+                  <ThemeIcon size={64} radius="xl" variant="light" color="gray">
+                    <LockIcon size={32} />
+                  </ThemeIcon>
+                  <Title order={2}>{t("challenges.locked_tile")}</Title>
+                  <Button component={Link} to={`/campaign/${category.slug}`} variant="light">
+                    {t("challenges.back")}
+                  </Button>
+                </Stack>
+              </Card>
+            )}
+          </Stack>
+        );
+      }}
+    </WithCategories>
+  );
+}

@@ -1,0 +1,26 @@
+import "./challenges.css";
+import "./texts.ts";
+import "./builtins.tsx";
+import { createRoute } from "@tanstack/react-router";
+import { rootRoute } from "../../router.tsx";
+import { LoginOnly } from "../teams/guards.tsx";
+import { EventGate } from "./EventGate.tsx";
+import { CampaignPage, CategoryPage, ChallengePage } from "./pages.tsx";
+
+function gated(Page: () => React.ReactNode) {
+  return function Gated() {
+    return (
+      <LoginOnly>
+        <EventGate>
+          <Page />
+        </EventGate>
+      </LoginOnly>
+    );
+  };
+}
+
+export const challengeRoutes = [
+  createRoute({ getParentRoute: () => rootRoute, path: "/campaign", component: gated(CampaignPage) }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/campaign/$tabId", component: gated(CategoryPage) }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/campaign/$tabId/$chalId", component: gated(ChallengePage) }),
+];
