@@ -12,9 +12,9 @@ export interface BoardEntry {
   last_score: string | null;
 }
 
-/** Events after which the standings may have moved. */
-const SCORE_EVENTS = new Set([1, 7]);
-const BOARD_SIGNALS = new Set(["scores_changed", "leaderboard_changed", "config_changed"]);
+/** Events after which the standings may have moved: solves, re-scores, members moving in or out. */
+const SCORE_EVENTS = new Set([1, 4, 7]);
+const BOARD_SIGNALS = new Set(["scores_changed", "leaderboard_changed", "membership_changed", "config_changed"]);
 
 /**
  * The ordered boards, built once and reused until a solve, a score update or a visibility change

@@ -70,6 +70,24 @@ describe("leaderboards", () => {
     expect(board.results.some((r) => r.name === "invisible-team")).toBe(false);
   });
 
+  it("moves a team's points on the cached board as members with points join and leave", async () => {
+    const host = await team("moving-host");
+    const [c] = await seedChallenges(world, [700]);
+    const drifter = await createUser(world);
+    const own = await world.services.db.team.create({ data: { name: "moving-own", password: "secretsecret", ownerId: drifter.id } });
+    await world.services.db.user.update({ where: { id: drifter.id }, data: { teamId: own.id } });
+    await recordSolve(world, { userId: drifter.id, teamId: own.id, challenge: c!, at: minutes(2) });
+    const points = async (name: string) => {
+      const board = await callerFor(world, null).leaderboard.teams({ limit: 1000, offset: 0 });
+      if ("hidden" in board) throw new Error("hidden");
+      return board.results.find((r) => r.name === name)?.leaderboard_points;
+    };
+    expect(await points("moving-host")).toBe(0);
+    // Staff move the scorer into the other team: their points go with them, and the board follows.
+    await callerFor(world, staff).users.staffUpdate({ id: drifter.id, patch: { team: host.id } });
+    expect(await points("moving-host")).toBe(700);
+  });
+
   it("draws the top teams' and users' score changes for the graph", async () => {
     const graph = await callerFor(world, null).leaderboard.graph();
     if ("hidden" in graph) throw new Error("hidden");

@@ -78,5 +78,8 @@ export async function updateMemberAsStaff(ctx: StaffContext, id: number, input: 
       if (isUniqueViolation(error, "email")) throw AppError.field("unique", "email", "That email is already in use.");
       throw error;
     });
+  if (patch.team !== undefined) await ctx.events.publish({ kind: "internal", name: "membership_changed", data: { userId: id, teamId: patch.team } });
+  // Visibility, names and team moves all change what the boards show.
+  await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
   return getMember(ctx, id);
 }

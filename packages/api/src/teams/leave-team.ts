@@ -14,7 +14,7 @@ export async function leaveTeam(ctx: AuthedContext): Promise<{ deletedTeam: bool
   const teamId = current?.teamId ?? null;
   if (teamId === null) throw new AppError("not_found");
 
-  return ctx.db.$transaction(async (tx) => {
+  const result = await ctx.db.$transaction(async (tx) => {
     await lockTeams(tx, [teamId]);
     const user = await tx.user.findUniqueOrThrow({
       where: { id: ctx.actor.id },
@@ -43,4 +43,8 @@ export async function leaveTeam(ctx: AuthedContext): Promise<{ deletedTeam: bool
     await shiftMemberPoints(tx, user, teamId, -1);
     return { deletedTeam: false };
   }, LOCKING_TX);
+  // The user's sockets leave the team's channel, and the standings moved with their points.
+  await ctx.events.publish({ kind: "internal", name: "membership_changed", data: { userId: ctx.actor.id, teamId: null } });
+  await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
+  return result;
 }

@@ -65,6 +65,7 @@ export async function updateOwnTeam(ctx: AuthedContext, input: unknown): Promise
       await applyTeamUpdate(tx, teamId, patch);
     }, LOCKING_TX)
     .catch(uniqueName);
+  if (patch.name !== undefined) await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
   const view = await buildTeamView(ctx, teamId, { withSecret: true, ownTeam: true });
   if (!view) throw new AppError("not_found");
   return view;
@@ -82,6 +83,7 @@ export async function updateTeamAsStaff(ctx: StaffContext, teamId: number, input
       await writeAudit(tx, ctx.actor, "edit_team", { team: teamId, changes });
     }, LOCKING_TX)
     .catch(uniqueName);
+  await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
   const view = await buildTeamView(ctx, teamId, { withSecret: true, ownTeam: false });
   if (!view) throw new AppError("not_found");
   return view;
