@@ -159,15 +159,18 @@ test("settings: profile with counters and limits, notifications, username", asyn
   await expect(page.getByTestId("settings-notifications").getByRole("switch", { name: "Hints used by my team" })).not.toBeChecked();
 });
 
-test("impersonation shows a banner and ending it restores the staff session", async ({ page, request }) => {
+test("staff impersonate a player from their profile, see a banner, and ending it restores the staff session", async ({ page }) => {
   const staff = await seedUser({ isStaff: true });
   const player = await seedUser();
-  const sudo = await request.post("/api/v2/auth/sudo/", { headers: { authorization: `Token ${staff.token}` }, data: { id: player.id } });
-  expect(sudo.status()).toBe(200);
-  const { token } = (await sudo.json()).d as { token: string };
-  await signIn(page, { token });
-  await page.goto("/settings");
+  await signIn(page, staff);
+  await page.goto(`/profile/${player.id}`);
+  await expect(page.getByRole("heading", { name: player.username })).toBeVisible();
+  await page.getByRole("button", { name: "Impersonate" }).click();
+  await page.getByTestId("confirm-impersonate").click();
   await expect(page.getByTestId("impersonation-banner")).toContainText(`You are viewing the site as ${player.username}.`);
+  // In-app navigation: a reload would re-run signIn's script and put the staff token back.
+  await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Settings" }).click();
+  await expect(page.getByTestId("settings-username").getByLabel("Username")).toHaveValue(player.username);
   await page.getByRole("button", { name: "End impersonation" }).click();
   await expect(page.getByText("Impersonation ended - welcome back.")).toBeVisible();
   await expect(page.getByTestId("impersonation-banner")).toHaveCount(0);

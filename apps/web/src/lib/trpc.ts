@@ -1,5 +1,7 @@
 import type { AppRouter } from "@flagship/api";
-import { QueryClient } from "@tanstack/react-query";
+import { ERRORS, TIMINGS } from "@flagship/shared";
+import { notifications } from "@mantine/notifications";
+import { QueryCache, QueryClient } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import superjson from "superjson";
@@ -8,6 +10,14 @@ import { session } from "./session.ts";
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
 export const queryClient = new QueryClient({
+  // A page's background reads that hit a rate limit say so once, app-wide; forms show their own.
+  queryCache: new QueryCache({
+    onError(error) {
+      if (errorCode(error) === "throttled") {
+        notifications.show({ id: "throttled", color: "orange", title: ERRORS.throttled.message, message: "", autoClose: TIMINGS.popupDismissMs });
+      }
+    },
+  }),
   defaultOptions: {
     queries: {
       staleTime: 10_000,

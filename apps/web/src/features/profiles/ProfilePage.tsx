@@ -5,6 +5,7 @@ import { Link, useParams } from "@tanstack/react-router";
 import dayjs from "dayjs";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
+import { ImpersonateButton } from "../auth/impersonation.tsx";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { SomethingWentWrong } from "../../shell/ErrorScreen.tsx";
 import { NotFoundPage } from "../../shell/NotFound.tsx";
@@ -79,6 +80,7 @@ function ProfileView({ user }: { user: MemberData }) {
                 {user.username}
               </Title>
               <Badges user={user} />
+              <ImpersonateButton user={user} />
             </Group>
             <Group gap="md">
               <Text size="sm" c="dimmed">

@@ -1,3 +1,4 @@
+import { useAppData } from "../../../shell/useAppData.ts";
 import { Stack, Text, Title } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { localPreference } from "../localPreferences.ts";
@@ -19,6 +20,8 @@ registerSettingsCard({
 /** /settings: the registered cards in order. */
 export function SettingsPage() {
   const { t } = useTranslation();
+  // Cards keep form state; a different signed-in user (impersonation starting or ending) starts them afresh.
+  const { me } = useAppData();
   return (
     <Stack maw={820} mx="auto" gap="lg" py="md">
       <Stack gap={4}>
@@ -26,7 +29,7 @@ export function SettingsPage() {
         <Text c="dimmed">{t("settings.intro")}</Text>
       </Stack>
       {settingsCards().map(({ id, Component }) => (
-        <Component key={id} />
+        <Component key={`${id}:${me?.id ?? "anonymous"}`} />
       ))}
     </Stack>
   );
