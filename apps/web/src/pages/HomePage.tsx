@@ -1,13 +1,15 @@
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
-import { Link } from "@tanstack/react-router";
+import { Link, Navigate } from "@tanstack/react-router";
 import { useTranslation } from "react-i18next";
 import { useAppData } from "../shell/useAppData.ts";
 
 const TOPICS = ["osint", "crypto", "web", "pwn", "linux"] as const;
 
+/** The landing page for visitors; signed-in players go straight to the challenges. */
 export function HomePage() {
   const { t } = useTranslation();
   const { config, me } = useAppData();
+  if (me) return <Navigate to="/campaign" replace />;
   return (
     <Stack maw={960} mx="auto" gap="xl" py="lg">
       <Stack gap="sm">
@@ -19,7 +21,7 @@ export function HomePage() {
           {t("home.intro")}
         </Text>
         <Group>
-          <Button component={Link} to={me ? "/campaign" : config?.enable_registration === false ? "/login" : "/register"} size="md">
+          <Button component={Link} to={config?.enable_registration === false ? "/login" : "/register"} size="md">
             {t("home.get_started")}
           </Button>
           <Button component={Link} to="/leaderboard" variant="default" size="md">
