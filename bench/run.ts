@@ -4,6 +4,7 @@ import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { ROOT, type Measurement, startDatabase, startServer } from "./harness.ts";
+import { benchCategoryListing, benchIncorrectSubmission, seedChallenges } from "./scenarios/challenges.ts";
 import { benchFanout, type FanoutResult } from "./scenarios/fanout.ts";
 import { benchLeaderboard, seedLeaderboard } from "./scenarios/leaderboard.ts";
 
@@ -14,10 +15,15 @@ async function main(): Promise<void> {
   try {
     console.log("Seeding...");
     await seedLeaderboard(database.db);
+    const game = await seedChallenges(database.url);
     const server = await startServer(database.url);
     try {
       console.log("Measuring the team leaderboard...");
       measurements.push(await benchLeaderboard(server));
+      console.log("Measuring the category listing...");
+      measurements.push(await benchCategoryListing(server, game));
+      console.log("Measuring incorrect flag submissions...");
+      measurements.push(await benchIncorrectSubmission(server, game));
       console.log("Measuring websocket fan-out...");
       fanout = await benchFanout(server, database.db);
     } finally {

@@ -25,7 +25,7 @@ export { getMember } from "./members/get-member.ts";
 export { updateMemberAsStaff } from "./members/update-member-as-staff.ts";
 export { userLeaderboard, teamLeaderboard, leaderboardGraph, leaderboardMatrix, ctftimeFeed } from "./leaderboard/leaderboard.ts";
 export { getStats, getFullStats } from "./stats/get-stats.ts";
-export { listCategories, getChallenge } from "./challenges/list-categories.ts";
+export { listCategories, listCategoriesJson, getChallenge } from "./challenges/list-categories.ts";
 export { submitFlag } from "./challenges/submit-flag.ts";
 export { checkFlag } from "./challenges/check-flag.ts";
 export { voteChallenge } from "./challenges/vote-challenge.ts";

@@ -8,7 +8,7 @@ import type { AppEvent } from "../events/publisher.ts";
 import { callerFor, createTestWorld, createUser, type TestUser, type TestWorld } from "../testing/index.ts";
 import { invalidateCatalog } from "./catalog.ts";
 import { createCategory, createChallenge, createTeamWith, type TestTeam } from "./fixtures.ts";
-import { listCategories } from "./list-categories.ts";
+import { listCategories, listCategoriesJson } from "./list-categories.ts";
 import { submitFlag } from "./submit-flag.ts";
 
 let world: TestWorld;
@@ -116,7 +116,7 @@ describe("listing categories", () => {
     for (let i = 0; i < 57; i++) await createChallenge(world, category.id, { hints: [{ name: "h", penalty: 1, text: "t" }], tags: { create: [{ text: "web" }] } });
     const large = await measure();
     expect(small).toBe(large);
-    expect(large).toBe(1);
+    expect(large).toBeLessThanOrEqual(1);
 
     // An incorrect submission costs a small, bounded number of queries.
     const challenge = await createChallenge(world, category.id, { attemptLimit: 100 });
@@ -126,6 +126,29 @@ describe("listing categories", () => {
     await submitFlag(ctx, { challenge: challenge.id, flag: "flag{wrong}" });
     expect(counted.length).toBeLessThanOrEqual(4);
     await db.$disconnect();
+  });
+});
+
+describe("the JSON listing", () => {
+  it("parses to exactly the object listing, for players and staff", async () => {
+    const category = await createCategory(world, { metadata: { category_slug: "json-cat" } });
+    const first = await createChallenge(world, category.id, { challengeMetadata: { cserv_name: "srv", x: 1 }, hints: [{ name: "a", penalty: 5, text: "secret a" }, { name: "b", penalty: 1, text: "secret b" }], postScoreExplanation: "because" });
+    await createChallenge(world, category.id, { unlockRequirements: `${first.id}`, challengeMetadata: { cserv_name: "srv2" } });
+    await createChallenge(world, category.id, { hidden: true });
+    const team = await createTeamWith(world, 2);
+    const [a, b] = team.members as [TestUser, TestUser];
+    const hint = await world.services.db.hint.findFirstOrThrow({ where: { challengeId: first.id }, orderBy: { id: "asc" } });
+    await callerFor(world, a).hints.use({ id: hint.id });
+    const compare = async (user: TestUser) => {
+      const ctx = createInnerContext(world.services, user.actor);
+      expect(JSON.parse(await listCategoriesJson(ctx))).toEqual(await listCategories(ctx));
+    };
+    await compare(b);
+    await callerFor(world, a).challenges.submitFlag({ challenge: first.id, flag: "flag{right}" });
+    await callerFor(world, b).challenges.vote({ challenge: first.id, positive: false });
+    await compare(a);
+    await compare(b);
+    await compare(staff);
   });
 });
 

@@ -12,7 +12,7 @@ export async function announceChallengeChanges(ctx: Context, challengeIds: numbe
   }
 }
 
-const NOBODY = { solved: new Set<number>(), hintsUsed: new Set<number>(), votes: new Map<number, boolean>() };
+const NOBODY = { teamName: null, solved: new Set<number>(), hintsUsed: new Set<number>(), votes: new Map<number, boolean>() };
 
 /** The staff view of a challenge as stored now (for create and update replies). */
 export async function staffChallengeView(ctx: Context, id: number): Promise<ChallengeView> {

@@ -6,20 +6,12 @@ import { recordSolve } from "../scoring/record-solve.ts";
 import { announceFirstBlood } from "../scoring/first-blood.ts";
 import { type CatalogChallenge, getCatalog, invalidateCatalog } from "./catalog.ts";
 import { flagMatches } from "./flag-match.ts";
+import { getPlayerState, invalidatePlayerState } from "./team-state.ts";
 import { isUnlocked } from "@flagship/shared";
 
 export type SubmitFlagResult =
   | { m: "correct_flag"; d: { correct: true; explanation: string } }
   | { m: "incorrect_flag" | "attempt_limit_reached"; d: { correct: false } };
-
-/** The team's name and its solves, read in one query for the checks below. */
-async function teamSnapshot(ctx: Context, teamId: number): Promise<{ name: string; solved: Set<number> } | null> {
-  const rows = await ctx.db.$queryRaw<{ name: string; solved: number[] }[]>`
-    SELECT t.name, COALESCE(ARRAY(SELECT s.challenge_id FROM solves s WHERE s.team_id = t.id), '{}') AS solved
-      FROM teams t WHERE t.id = ${teamId}`;
-  const row = rows[0];
-  return row ? { name: row.name, solved: new Set(row.solved) } : null;
-}
 
 /**
  * Takes one attempt from the team's allowance for a challenge with an attempt limit. The
@@ -58,8 +50,9 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
   const catalog = await getCatalog(ctx);
   const challenge = catalog.challenges.get(challengeId);
   if (!challenge || (challenge.hidden && !staff)) throw new AppError("not_found");
-  const team = await teamSnapshot(ctx, teamId);
-  if (!team) throw new AppError("permission_denied", { message: ERRORS.team_required.message });
+  // The team's state comes from the per-user cache, which our own solves clear at once; the unique
+  // (team, challenge) index still refuses a second correct solve whatever the cache says.
+  const team = await getPlayerState(ctx, actor.id, teamId);
   if (team.solved.has(challenge.id)) throw new AppError("already_solved_challenge");
   if (!isUnlocked(challenge.unlockRequirements, team.solved)) throw new AppError("challenge_not_unlocked");
 
@@ -70,10 +63,8 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
   }
 
   if (!flagMatches(challenge.flagType, challenge.flagMetadata, flag, config.flag_prefix)) {
-    await ctx.db.incorrectAttempt.create({
-      data: { teamId, userId: actor.id, challengeId: challenge.id, flag: typeof flag === "string" ? flag : JSON.stringify(flag) },
-      select: { id: true },
-    });
+    const text = typeof flag === "string" ? flag : JSON.stringify(flag);
+    await ctx.db.$executeRaw`INSERT INTO incorrect_attempts (team_id, user_id, challenge_id, flag) VALUES (${teamId}, ${actor.id}, ${challenge.id}, ${text})`;
     await ctx.events.publish({
       kind: "socket",
       audience: { teamId },
@@ -84,7 +75,7 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
         challenge_id: challenge.id,
         challenge_name: challenge.name,
         team: teamId,
-        team_name: team.name,
+        team_name: team.teamName ?? "",
       },
     });
     return { m: "incorrect_flag", d: { correct: false } };
@@ -97,6 +88,7 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
     scoring: config.enable_scoring && !gates.ended,
   });
   await invalidateCatalog(ctx);
+  await invalidatePlayerState(ctx, { teamId });
   await publishSolve(ctx, challenge, outcome, { id: actor.id, username: actor.username, teamId });
   if (outcome.firstBlood && config.firstblood_webhook) {
     await announceFirstBlood(ctx, config.firstblood_webhook, {

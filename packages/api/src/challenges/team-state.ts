@@ -1,7 +1,10 @@
 import type { Db } from "@flagship/db";
+import type { Context } from "../context.ts";
 
 /** What one team and user have done, for judging locks and filling in per-player fields. */
 export interface PlayerState {
+  /** The team's name (null without a team), for event payloads. */
+  teamName: string | null;
   solved: Set<number>;
   hintsUsed: Set<number>;
   votes: Map<number, boolean>;
@@ -9,18 +12,88 @@ export interface PlayerState {
 
 /**
  * The team's solves and hint uses and the user's votes, in one round trip whatever the number of
- * challenges: the listing's only per-request query besides the token lookup.
+ * challenges.
  */
 export async function loadPlayerState(db: Db, userId: number, teamId: number | null): Promise<PlayerState> {
-  const rows = await db.$queryRaw<{ k: string; id: number; v: boolean | null }[]>`
-    SELECT 's' AS k, challenge_id AS id, NULL::boolean AS v FROM solves WHERE team_id = ${teamId}
-    UNION ALL SELECT 'h', hint_id, NULL FROM hint_uses WHERE team_id = ${teamId}
-    UNION ALL SELECT 'v', challenge_id, positive FROM votes WHERE user_id = ${userId}`;
-  const state: PlayerState = { solved: new Set(), hintsUsed: new Set(), votes: new Map() };
+  const rows = await db.$queryRaw<{ k: string; id: number; v: boolean | null; name: string | null }[]>`
+    SELECT 's' AS k, challenge_id AS id, NULL::boolean AS v, NULL::text AS name FROM solves WHERE team_id = ${teamId}
+    UNION ALL SELECT 'h', hint_id, NULL, NULL FROM hint_uses WHERE team_id = ${teamId}
+    UNION ALL SELECT 'v', challenge_id, positive, NULL FROM votes WHERE user_id = ${userId}
+    UNION ALL SELECT 't', id, NULL, name::text FROM teams WHERE id = ${teamId}`;
+  const state: PlayerState = { teamName: null, solved: new Set(), hintsUsed: new Set(), votes: new Map() };
   for (const row of rows) {
     if (row.k === "s") state.solved.add(row.id);
+    else if (row.k === "t") state.teamName = row.name;
     else if (row.k === "h") state.hintsUsed.add(row.id);
     else state.votes.set(row.id, row.v === true);
   }
   return state;
+}
+
+/**
+ * Player states cached per user for a second. Our own writes (solves, hint uses, votes) drop the
+ * affected entries at once, in this process directly and in other server copies by the internal
+ * `player_state_changed` event; the TTL bounds anything else (staff edits) to the contract's 1 s.
+ */
+const TTL_MS = 1000;
+const MAX_ENTRIES = 50_000;
+const CHANGED_EVENT = "player_state_changed";
+
+interface Entry {
+  teamId: number | null;
+  at: number;
+  state: PlayerState;
+}
+
+class PlayerStateCache {
+  private readonly entries = new Map<number, Entry>();
+  private generation = 0;
+
+  constructor(private readonly db: Db) {}
+
+  async get(userId: number, teamId: number | null): Promise<PlayerState> {
+    const entry = this.entries.get(userId);
+    if (entry && entry.teamId === teamId && Date.now() - entry.at < TTL_MS) return entry.state;
+    const generation = this.generation;
+    const state = await loadPlayerState(this.db, userId, teamId);
+    // A load that raced with a write may predate it: use it for this request, never cache it.
+    if (generation === this.generation) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+      this.entries.set(userId, { teamId, at: Date.now(), state });
+    }
+    return state;
+  }
+
+  invalidate(change: { teamId?: number; userId?: number }): void {
+    this.generation += 1;
+    if (change.userId !== undefined) this.entries.delete(change.userId);
+    if (change.teamId !== undefined) {
+      for (const [userId, entry] of this.entries) if (entry.teamId === change.teamId) this.entries.delete(userId);
+    }
+  }
+}
+
+const caches = new WeakMap<Db, PlayerStateCache>();
+
+function cacheFor(ctx: Pick<Context, "db" | "events">): PlayerStateCache {
+  let cache = caches.get(ctx.db);
+  if (!cache) {
+    const created = new PlayerStateCache(ctx.db);
+    cache = created;
+    caches.set(ctx.db, created);
+    ctx.events.subscribe((event) => {
+      if (event.kind === "internal" && event.name === CHANGED_EVENT) created.invalidate((event.data ?? {}) as { teamId?: number; userId?: number });
+    });
+  }
+  return cache;
+}
+
+export function getPlayerState(ctx: Pick<Context, "db" | "events">, userId: number, teamId: number | null): Promise<PlayerState> {
+  return cacheFor(ctx).get(userId, teamId);
+}
+
+/** After a solve or hint use (a team) or a vote (a user): every copy forgets the old state. */
+export async function invalidatePlayerState(ctx: Pick<Context, "db" | "events">, change: { teamId?: number; userId?: number }): Promise<void> {
+  cacheFor(ctx).invalidate(change);
+  await ctx.events.publish({ kind: "internal", name: CHANGED_EVENT, data: change });
 }

@@ -2,6 +2,7 @@ import { AppError, parseInput, ZVoteInput } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { requireAuth } from "../guards.ts";
 import { invalidateCatalog } from "./catalog.ts";
+import { invalidatePlayerState } from "./team-state.ts";
 import type { Votes } from "./views.ts";
 
 /** Rating and feedback are open to members of a team that solved the challenge. */
@@ -36,5 +37,6 @@ export async function voteChallenge(ctx: Context, input: unknown): Promise<Votes
     return row!;
   });
   await invalidateCatalog(ctx);
+  await invalidatePlayerState(ctx, { userId });
   return { positive: votes.positive, negative: votes.negative, self: positive };
 }

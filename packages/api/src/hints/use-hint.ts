@@ -2,7 +2,7 @@ import { isUniqueViolation } from "@flagship/db";
 import { AppError, ERRORS, isUnlocked, parseInput, ZUseHintInput } from "@flagship/shared";
 import { requireChallengeAccess } from "../challenges/access.ts";
 import { getCatalog } from "../challenges/catalog.ts";
-import { loadPlayerState } from "../challenges/team-state.ts";
+import { invalidatePlayerState, loadPlayerState } from "../challenges/team-state.ts";
 import type { Context } from "../context.ts";
 import { EVENT_CODES } from "../events/publisher.ts";
 
@@ -40,6 +40,7 @@ export async function useHint(ctx: Context, input: unknown): Promise<UsedHint> {
     if (isUniqueViolation(error)) throw new AppError("hint_already_used");
     throw error;
   }
+  await invalidatePlayerState(ctx, { teamId });
   const team = await ctx.db.team.findUnique({ where: { id: teamId }, select: { name: true } });
   await ctx.events.publish({
     kind: "socket",

@@ -8,7 +8,7 @@ import {
   deleteFile,
   getChallenge,
   giveFeedback,
-  listCategories,
+  listCategoriesJson,
   requireStaff,
   submitFlag,
   updateCategory,
@@ -27,7 +27,7 @@ export function pathId(value: string | undefined): number {
 
 export function challengeRoutes(rest: RestRoutes): void {
   rest.route("/challenges/categories/", {
-    GET: async ({ ctx }) => ({ d: await listCategories(ctx) }),
+    GET: async ({ ctx }) => ({ json: `{"s":true,"m":"","d":${await listCategoriesJson(ctx)}}` }),
     POST: async ({ ctx, body }) => ({ d: await createCategory(await requireStaff(ctx), body), status: 201 }),
   });
   rest.route("/challenges/categories/:id/", {
