@@ -29,7 +29,7 @@ function DefaultFlagInput({ challenge, value, onChange, disabled, onSubmit }: Fl
       disabled={disabled}
       autoComplete="off"
       spellCheck={false}
-      ff="monospace"
+      styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
       error={guidance ? (custom ? t("challenges.format_custom") : t("challenges.format_hint", { format: `${prefix}{...}` })) : undefined}
       description={!guidance && !custom ? t("challenges.format_hint", { format: `${prefix}{...}` }) : undefined}
       data-testid="flag-input"
