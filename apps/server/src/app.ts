@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import cors from "@fastify/cors";
 import fastifyStatic from "@fastify/static";
-import { appRouter, type AppRouter, type Services } from "@flagship/api";
+import { appRouter, type AppRouter, forgetActors, mayChangeActors, type Services } from "@flagship/api";
 import { AppError } from "@flagship/shared";
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
@@ -40,6 +40,13 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     logController: new LogController({ disableRequestLogging: env.NODE_ENV === "production" }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     bodyLimit: 2 * 1024 * 1024,
+  });
+
+  // Cached actors must not outlive a change: any mutation that may touch users or tokens drops
+  // them before its reply leaves, so the caller's next request already sees the change.
+  app.addHook("onSend", async (request, _reply, payload) => {
+    if (mayChangeActors(request.method, request.url)) await forgetActors(services);
+    return payload;
   });
 
   await app.register(cors, {

@@ -50,3 +50,4 @@ export { updateSelf } from "./members/update-self.ts";
 export { deleteAccount } from "./members/delete-account.ts";
 export type { CategoryView, ChallengeView, LockedChallengeView, AnyChallengeView, Votes } from "./challenges/views.ts";
 export { listPages, createPage, updatePage, deletePage } from "./pages/pages.ts";
+export { resolveActorCached, forgetActors, mayChangeActors } from "./auth/actor-cache.ts";

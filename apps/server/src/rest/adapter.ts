@@ -1,4 +1,4 @@
-import { type Context, createInnerContext, parseAuthorization, resolveActor, type Services } from "@flagship/api";
+import { type Context, createInnerContext, parseAuthorization, resolveActorCached, type Services } from "@flagship/api";
 import { AppError, type Page, PAGINATION } from "@flagship/shared";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { fail, failWith, ok } from "./envelope.ts";
@@ -31,7 +31,7 @@ const ALL_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
 /** Builds the request context from the Authorization header; a bad token is authentication_failed. */
 export async function contextFor(services: Services, request: FastifyRequest): Promise<Context> {
   const header = request.headers.authorization;
-  const actor = await resolveActor(services.db, parseAuthorization(header));
+  const actor = await resolveActorCached(services, parseAuthorization(header));
   if (header && actor === null) throw new AppError("authentication_failed");
   return createInnerContext(services, actor, request.ip);
 }

@@ -1,0 +1,55 @@
+import { mayChangeActors } from "@flagship/api";
+import { createUser, type TestUser } from "@flagship/api/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestServer, type TestServer } from "../testing.ts";
+
+let server: TestServer;
+let staff: TestUser;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  staff = await createUser(server.world, { isStaff: true });
+});
+afterAll(() => server.close());
+
+describe("cached actors follow changes at once", () => {
+  it("a logged-out token stops working on the very next request", async () => {
+    const user = await createUser(server.world);
+    expect((await server.api("GET", "/member/self/", { token: user.token })).status).toBe(200);
+    expect((await server.api("POST", "/auth/logout/", { token: user.token })).status).toBe(200);
+    const after = await server.api("GET", "/member/self/", { token: user.token });
+    expect(after.status).toBe(401);
+    expect(after.body.m).toBe("authentication_failed");
+  });
+
+  it("joining a team shows in the next request's actor", async () => {
+    const owner = await createUser(server.world);
+    const joiner = await createUser(server.world);
+    await server.api("POST", "/team/create/", { token: owner.token, body: { name: "Cache Busters", password: "cache-secret-1" } });
+    // The joiner's actor (no team) is now cached.
+    const before = await server.api("POST", "/challenges/submit_flag/", { token: joiner.token, body: { challenge: 1, flag: "x" } });
+    expect(before.body.m).toBe("permission_denied");
+    expect((await server.api("POST", "/team/join/", { token: joiner.token, body: { name: "Cache Busters", password: "cache-secret-1" } })).status).toBe(200);
+    const after = await server.api("POST", "/challenges/submit_flag/", { token: joiner.token, body: { challenge: 999_999, flag: "x" } });
+    expect(after.body.m).toBe("not_found");
+  });
+
+  it("a staff edit of a member applies to their next request", async () => {
+    const user = await createUser(server.world);
+    expect((await server.api("GET", "/member/self/", { token: user.token })).status).toBe(200);
+    expect((await server.api("PATCH", `/member/${user.id}/`, { token: staff.token, body: { is_active: false } })).status).toBe(200);
+    expect((await server.api("GET", "/member/self/", { token: user.token })).status).toBe(401);
+  });
+});
+
+describe("which requests may change actors", () => {
+  it("every mutation except the game's own", () => {
+    expect(mayChangeActors("GET", "/api/v2/member/self/")).toBe(false);
+    expect(mayChangeActors("POST", "/api/v2/auth/logout/")).toBe(true);
+    expect(mayChangeActors("POST", "/api/v2/challenges/submit_flag/")).toBe(false);
+    expect(mayChangeActors("POST", "/api/v2/hints/use")).toBe(false);
+    expect(mayChangeActors("PATCH", "/api/v2/challenges/3/")).toBe(true);
+    expect(mayChangeActors("POST", "/trpc/challenges.submitFlag,challenges.vote?batch=1")).toBe(false);
+    expect(mayChangeActors("POST", "/trpc/challenges.submitFlag,teams.join?batch=1")).toBe(true);
+  });
+});

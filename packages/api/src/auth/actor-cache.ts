@@ -1,0 +1,90 @@
+import type { Db } from "@flagship/db";
+import type { Actor, Services } from "../context.ts";
+import { resolveActor } from "./resolve-actor.ts";
+
+/**
+ * Token lookups cached for a second. Every authenticated request needs its actor, and at event
+ * scale the lookup is most of a cheap read's cost.
+ *
+ * Freshness: anything that changes an actor (logout, a team join, a staff edit, 2FA...) is a
+ * mutation, and every mutation other than the game's own (which never touch users or tokens) drops
+ * the whole cache before its reply is sent, so the caller's next request sees the change. Other
+ * server copies drop theirs on the internal `actors_changed` event, and the TTL bounds anything
+ * else (direct database edits) to the contract's 1 s.
+ */
+const TTL_MS = 1000;
+const MAX_ENTRIES = 100_000;
+const CHANGED_EVENT = "actors_changed";
+
+/** Mutations that never change a user or a token, so they leave the cache alone. */
+const NEUTRAL_REST = new Set(["/api/v2/challenges/submit_flag", "/api/v2/challenges/check_flag", "/api/v2/challenges/vote", "/api/v2/challenges/feedback", "/api/v2/hints/use"]);
+const NEUTRAL_TRPC = new Set(["challenges.submitFlag", "challenges.checkFlag", "challenges.vote", "challenges.feedback", "hints.use"]);
+
+/** Whether a request may change actors: any non-GET request except the game's own mutations. */
+export function mayChangeActors(method: string, url: string): boolean {
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return false;
+  const path = (url.split("?")[0] ?? "").replace(/\/+$/, "");
+  if (NEUTRAL_REST.has(path)) return false;
+  if (path.startsWith("/trpc/")) {
+    const procedures = decodeURIComponent(path.slice("/trpc/".length)).split(",");
+    return !procedures.every((p) => NEUTRAL_TRPC.has(p));
+  }
+  return true;
+}
+
+interface Entry {
+  actor: Actor | null;
+  at: number;
+}
+
+class ActorCache {
+  private readonly entries = new Map<string, Entry>();
+  private generation = 0;
+
+  constructor(private readonly db: Db) {}
+
+  async get(key: string): Promise<Actor | null> {
+    const entry = this.entries.get(key);
+    if (entry && Date.now() - entry.at < TTL_MS) return entry.actor;
+    const generation = this.generation;
+    // Unknown keys throw (authentication_failed) and are never cached.
+    const actor = await resolveActor(this.db, key);
+    if (generation === this.generation) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+      this.entries.set(key, { actor, at: Date.now() });
+    }
+    return actor;
+  }
+
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+}
+
+const caches = new WeakMap<Db, ActorCache>();
+
+function cacheFor(services: Pick<Services, "db" | "events">): ActorCache {
+  let cache = caches.get(services.db);
+  if (!cache) {
+    const created = new ActorCache(services.db);
+    cache = created;
+    caches.set(services.db, created);
+    services.events.subscribe((event) => {
+      if (event.kind === "internal" && event.name === CHANGED_EVENT) created.clear();
+    });
+  }
+  return cache;
+}
+
+/** The actor for a key, from the cache when it is fresh. */
+export function resolveActorCached(services: Pick<Services, "db" | "events">, key: string | null): Promise<Actor | null> {
+  if (key === null) return Promise.resolve(null);
+  return cacheFor(services).get(key);
+}
+
+/** Drops every cached actor here at once and, by event, in the other server copies. */
+export async function forgetActors(services: Pick<Services, "db" | "events">): Promise<void> {
+  cacheFor(services).clear();
+  await services.events.publish({ kind: "internal", name: CHANGED_EVENT });
+}
