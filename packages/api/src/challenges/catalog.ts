@@ -110,7 +110,12 @@ function asObject(value: Prisma.JsonValue): JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as JsonObject) : {};
 }
 
-async function loadCatalog(db: Db): Promise<Catalog> {
+/**
+ * Reads the catalog. Challenges and categories whose rows did not change keep their previous
+ * objects, so everything derived from them per object (the listing's pre-serialised fragments)
+ * survives a reload.
+ */
+async function loadCatalog(db: Db, previous: Catalog | null): Promise<Catalog> {
   const [categories, challenges] = await Promise.all([
     db.category.findMany({ select: catalogCategorySelect, orderBy: [{ displayOrder: "asc" }, { id: "asc" }] }),
     db.challenge.findMany({ select: catalogChallengeSelect, orderBy: [{ score: "asc" }, { id: "asc" }] }),
@@ -118,9 +123,13 @@ async function loadCatalog(db: Db): Promise<Catalog> {
   const byCategory = new Map<number, CatalogChallenge[]>();
   const challengeMap = new Map<number, CatalogChallenge>();
   const hintMap = new Map<number, CatalogHint>();
+  const reuse = new Map<number, { signature: string; challenge: CatalogChallenge }>();
+  for (const old of previous?.challenges.values() ?? []) reuse.set(old.id, { signature: signatures.get(old) ?? "", challenge: old });
   for (const row of challenges) {
+    const signature = JSON.stringify(row, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
+    const kept = reuse.get(row.id);
     const challengeMetadata = asObject(row.challengeMetadata);
-    const challenge: CatalogChallenge = {
+    const challenge: CatalogChallenge = kept && kept.signature === signature ? kept.challenge : {
       id: row.id,
       categoryId: row.categoryId,
       slug: entitySlug({ id: row.id, name: row.name, metadataSlug: challengeMetadata.challenge_slug }),
@@ -148,15 +157,32 @@ async function loadCatalog(db: Db): Promise<Catalog> {
       hints: row.hints.map((h) => ({ ...h, challengeId: row.id })),
       files: row.files.map((f) => ({ ...f, size: Number(f.size) })),
     };
+    signatures.set(challenge, signature);
     for (const hint of challenge.hints) hintMap.set(hint.id, hint);
     challengeMap.set(challenge.id, challenge);
     let list = byCategory.get(row.categoryId);
     if (!list) byCategory.set(row.categoryId, (list = []));
     list.push(challenge);
   }
+  const previousCategories = new Map((previous?.categories ?? []).map((c) => [c.id, c]));
   return {
     categories: categories.map((row) => {
       const metadata = asObject(row.metadata);
+      const list = byCategory.get(row.id) ?? [];
+      const old = previousCategories.get(row.id);
+      // Same row and the very same challenge objects: keep the category object too.
+      if (
+        old &&
+        old.name === row.name &&
+        old.displayOrder === row.displayOrder &&
+        old.containedType === row.containedType &&
+        old.description === row.description &&
+        JSON.stringify(old.metadata) === JSON.stringify(metadata) &&
+        old.challenges.length === list.length &&
+        old.challenges.every((c, i) => c === list[i])
+      ) {
+        return old;
+      }
       return {
         id: row.id,
         slug: entitySlug({ id: row.id, name: row.name, metadataSlug: metadata.category_slug }),
@@ -165,7 +191,7 @@ async function loadCatalog(db: Db): Promise<Catalog> {
         containedType: row.containedType,
         description: row.description,
         metadata,
-        challenges: byCategory.get(row.id) ?? [],
+        challenges: list,
       };
     }),
     challenges: challengeMap,
@@ -173,8 +199,12 @@ async function loadCatalog(db: Db): Promise<Catalog> {
   };
 }
 
+const signatures = new WeakMap<CatalogChallenge, string>();
+
 class CatalogCache {
   private value: Catalog | null = null;
+  /** The latest catalog read, kept across invalidations so unchanged objects can be reused. */
+  private last: Catalog | null = null;
   private at = 0;
   private loading: Promise<Catalog> | null = null;
   /** Bumped by every invalidation, so a load that started before a write is never cached. */
@@ -183,15 +213,25 @@ class CatalogCache {
   constructor(private readonly db: Db) {}
 
   get(): Promise<Catalog> {
-    if (this.value && Date.now() - this.at < TTL_MS) return Promise.resolve(this.value);
-    if (this.loading) return this.loading;
+    const age = Date.now() - this.at;
+    if (this.value && age < TTL_MS) {
+      // Past half its life, refresh in the background: under steady traffic no request waits on
+      // the periodic reload, and nothing served is ever older than the TTL.
+      if (age >= TTL_MS / 2 && !this.loading) this.load().catch(() => undefined);
+      return Promise.resolve(this.value);
+    }
+    return this.loading ?? this.load();
+  }
+
+  private load(): Promise<Catalog> {
     const generation = this.generation;
-    const loading = loadCatalog(this.db).then(
+    const loading = loadCatalog(this.db, this.value ?? this.last).then(
       (catalog) => {
         if (generation === this.generation) {
           this.value = catalog;
           this.at = Date.now();
         }
+        this.last = catalog;
         if (this.loading === loading) this.loading = null;
         return catalog;
       },
