@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { seedUser, setConfig, signIn } from "./support/db.ts";
+import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
+import { seedUser, setConfig, signIn, unique } from "./support/db.ts";
 
 test("an announcement posted by staff appears live, and a closed one stays hidden", async ({ browser, request }) => {
   const staff = await seedUser({ isStaff: true });
@@ -39,4 +40,38 @@ test("the countdown ticks toward the start", async ({ page }) => {
   } finally {
     await setConfig("start_time", null);
   }
+});
+
+test("a solve in one browser appears as a toast and on the leaderboard in another, without reloading", async ({ browser, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const solvers = await seedTeam();
+  const watchers = await seedTeam();
+  const category = await seedCategory(request, staff, { name: unique("Live "), contained_type: "jeopardy" });
+  await seedChallenge(request, staff, { category: category.id, name: "Live Wire", score: 4321, flag_type: "plaintext", flag_metadata: { flag: "flag{live}" } });
+
+  const watching = await browser.newContext();
+  const watcher = await watching.newPage();
+  await signIn(watcher, watchers.members[0]!);
+  // Wait until the watcher's websocket is up, so the solve event cannot slip past it.
+  await watcher.goto("/debug/ws");
+  await expect(watcher.getByText("Connected", { exact: true })).toBeVisible({ timeout: 15_000 });
+  await watcher.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Leaderboard" }).click();
+  await expect(watcher.getByRole("tab", { name: "Teams" })).toHaveAttribute("aria-selected", "true");
+  await expect(watcher.getByRole("tabpanel", { name: "Teams" })).not.toContainText(solvers.name);
+
+  const solving = await browser.newContext();
+  const solver = await solving.newPage();
+  await signIn(solver, solvers.members[0]!);
+  await solver.goto(`/campaign/${category.slug}/live-wire`);
+  await solver.getByTestId("flag-input").fill("flag{live}");
+  await solver.getByRole("button", { name: "Submit" }).click();
+  await expect(solver.getByRole("dialog").getByRole("heading", { name: "Flag correct!" })).toBeVisible();
+
+  await expect(watcher.getByText(`${solvers.members[0]!.username} (${solvers.name}) solved Live Wire`)).toBeVisible();
+  const row = watcher.getByRole("table", { name: "Teams" }).getByRole("row", { name: new RegExp(solvers.name) });
+  await expect(row).toContainText("4321");
+  await expect(watcher.getByRole("table", { name: "Teams" }).getByRole("row").nth(1)).toContainText(solvers.name);
+  await watcher.screenshot({ path: "test-results/realtime-toast.png" });
+  await watching.close();
+  await solving.close();
 });

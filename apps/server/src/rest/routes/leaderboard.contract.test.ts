@@ -16,9 +16,11 @@ beforeAll(async () => {
   const members = await Promise.all(teams.map((t) => createUser(server.world, { teamId: t.id })));
   player = members[0]!;
   const [easy, hard] = await seedChallenges(server.world, [100, 500]);
+  const [tiny] = await seedChallenges(server.world, [50]);
   hardName = hard!.name;
   await recordSolve(server.world, { userId: members[1]!.id, teamId: teams[1]!.id, challenge: hard!, at });
   await recordSolve(server.world, { userId: members[0]!.id, teamId: teams[0]!.id, challenge: easy!, at: new Date(at.getTime() + 60_000) });
+  await recordSolve(server.world, { userId: members[2]!.id, teamId: teams[2]!.id, challenge: tiny!, at: new Date(at.getTime() + 120_000) });
 });
 afterAll(() => server.close());
 
@@ -58,7 +60,7 @@ describe("GET /leaderboard/ctftime/", () => {
   it("answers the raw CTFtime feed without the envelope", async () => {
     const res = await server.api("GET", "/leaderboard/ctftime/");
     const feed = res.body as unknown as { standings: any[]; tasks: string[] };
-    expect(feed.tasks).toHaveLength(2);
+    expect(feed.tasks).toHaveLength(3);
     expect(feed.standings[0]).toEqual({
       pos: 1,
       team: "bravo",
@@ -92,12 +94,12 @@ describe("a hidden scoreboard", () => {
 describe("GET /stats/stats/ and /stats/full/", () => {
   it("answers the public counts", async () => {
     const res = await server.api("GET", "/stats/stats/");
-    expect(res.body.d).toEqual({ user_count: 4, team_count: 3, solve_count: 2, correct_solve_count: 2, avg_members: 1 });
+    expect(res.body.d).toEqual({ user_count: 4, team_count: 3, solve_count: 3, correct_solve_count: 3, avg_members: 1 });
   });
   it("answers the full statistics to staff only", async () => {
     const res = await server.api("GET", "/stats/full/", { token: staff.token });
-    expect(res.body.d).toMatchObject({ users: { all: 4, confirmed: 4 }, teams: 3, total_points: 600, team_point_distribution: { "0": 1, "100": 1, "500": 1 } });
-    expect(Object.keys(res.body.d.challenges)).toHaveLength(2);
+    expect(res.body.d).toMatchObject({ users: { all: 4, confirmed: 4 }, teams: 3, total_points: 650, team_point_distribution: { "50": 1, "100": 1, "500": 1 } });
+    expect(Object.keys(res.body.d.challenges)).toHaveLength(3);
     expect((await server.api("GET", "/stats/full/", { token: player.token })).status).toBe(403);
     expect((await server.api("GET", "/stats/full/")).status).toBe(401);
   });

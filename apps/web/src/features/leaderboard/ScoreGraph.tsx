@@ -9,8 +9,12 @@ export interface Series {
 
 /** Running totals over time, one line per competitor. */
 export function ScoreGraph({ series, label }: { series: Series[]; label: string }) {
-  const option = useMemo<EChartsCoreOption>(
-    () => ({
+  const option = useMemo<EChartsCoreOption>(() => {
+    // Every line runs from the first score on the board (at 0) to now (at its total), so a
+    // competitor with one solve still draws a line rather than a lone point.
+    const first = Math.min(...series.flatMap((s) => s.points.map((p) => Date.parse(p.timestamp))));
+    const now = Date.now();
+    return {
       tooltip: { trigger: "axis" },
       legend: { type: "scroll", top: 0 },
       grid: { left: 48, right: 24, top: 48, bottom: 32 },
@@ -18,17 +22,13 @@ export function ScoreGraph({ series, label }: { series: Series[]; label: string 
       yAxis: { type: "value", minInterval: 1 },
       series: series.map((s) => {
         let total = 0;
-        return {
-          name: s.name,
-          type: "line",
-          step: "end",
-          showSymbol: false,
-          data: s.points.map((p) => [p.timestamp, (total += p.points)]),
-        };
+        const data: [number, number][] = [[first, 0]];
+        for (const p of s.points) data.push([Date.parse(p.timestamp), (total += p.points)]);
+        data.push([Math.max(now, data.at(-1)![0]), total]);
+        return { name: s.name, type: "line", step: "end", showSymbol: false, data };
       }),
-    }),
-    [series],
-  );
+    };
+  }, [series]);
   return <Chart option={option} label={label} />;
 }
 
