@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import cors from "@fastify/cors";
 import fastifyStatic from "@fastify/static";
-import { appRouter, type AppRouter, forgetActors, mayChangeActors, type Services } from "@flagship/api";
+import { appRouter, type AppRouter, forgetActors, forgetPlayerStates, mayChangeActors, type Services } from "@flagship/api";
 import { AppError } from "@flagship/shared";
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
@@ -42,10 +42,10 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     bodyLimit: 2 * 1024 * 1024,
   });
 
-  // Cached actors must not outlive a change: any mutation that may touch users or tokens drops
-  // them before its reply leaves, so the caller's next request already sees the change.
+  // Cached actors and player states must not outlive a change: any mutation other than the game's
+  // own drops them before its reply leaves, so the caller's next request already sees the change.
   app.addHook("onSend", async (request, _reply, payload) => {
-    if (mayChangeActors(request.method, request.url)) await forgetActors(services);
+    if (mayChangeActors(request.method, request.url)) await Promise.all([forgetActors(services), forgetPlayerStates(services)]);
     return payload;
   });
 

@@ -51,3 +51,4 @@ export { deleteAccount } from "./members/delete-account.ts";
 export type { CategoryView, ChallengeView, LockedChallengeView, AnyChallengeView, Votes } from "./challenges/views.ts";
 export { listPages, createPage, updatePage, deletePage } from "./pages/pages.ts";
 export { resolveActorCached, forgetActors, mayChangeActors } from "./auth/actor-cache.ts";
+export { forgetPlayerStates } from "./challenges/team-state.ts";

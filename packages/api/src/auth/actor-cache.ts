@@ -3,17 +3,19 @@ import type { Actor, Services } from "../context.ts";
 import { resolveActor } from "./resolve-actor.ts";
 
 /**
- * Token lookups cached for a second. Every authenticated request needs its actor, and at event
+ * Token lookups cached for a few seconds. Every authenticated request needs its actor, and at event
  * scale the lookup is most of a cheap read's cost.
  *
  * Freshness: anything that changes an actor (logout, a team join, a staff edit, 2FA...) is a
  * mutation, and every mutation other than the game's own (which never touch users or tokens) drops
  * the whole cache before its reply is sent, so the caller's next request sees the change. Other
- * server copies drop theirs on the internal `actors_changed` event, and the TTL bounds anything
- * else (direct database edits) to the contract's 1 s.
+ * server copies drop theirs on the internal `actors_changed` event. The TTL only bounds edits made
+ * outside the application (directly in the database).
  */
-const TTL_MS = 1000;
+const TTL_MS = 5000;
 const MAX_ENTRIES = 100_000;
+/** Entries expire at spread-out times, so a crowd cached together does not reload together. */
+const expiry = () => Date.now() + TTL_MS * (0.8 + Math.random() * 0.4);
 const CHANGED_EVENT = "actors_changed";
 
 /** Mutations that never change a user or a token, so they leave the cache alone. */
@@ -34,7 +36,7 @@ export function mayChangeActors(method: string, url: string): boolean {
 
 interface Entry {
   actor: Actor | null;
-  at: number;
+  expires: number;
 }
 
 class ActorCache {
@@ -45,13 +47,13 @@ class ActorCache {
 
   async get(key: string): Promise<Actor | null> {
     const entry = this.entries.get(key);
-    if (entry && Date.now() - entry.at < TTL_MS) return entry.actor;
+    if (entry && Date.now() < entry.expires) return entry.actor;
     const generation = this.generation;
     // Unknown keys throw (authentication_failed) and are never cached.
     const actor = await resolveActor(this.db, key);
     if (generation === this.generation) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-      this.entries.set(key, { actor, at: Date.now() });
+      this.entries.set(key, { actor, expires: expiry() });
     }
     return actor;
   }

@@ -8,9 +8,12 @@ import type { Context } from "../context.ts";
  * small per-team queries whatever the number of challenges.
  *
  * Writes in this process drop the cache at once; writes on other server copies arrive as the
- * internal `challenges_changed` event, and the TTL bounds staleness to the contract's 1 s.
+ * internal `challenges_changed` event. The TTL only bounds edits made outside the application;
+ * an id missing from the cache forces a fresh read (at most once a second), so a challenge added
+ * behind our back is still found.
  */
-const TTL_MS = 1000;
+const TTL_MS = 5000;
+const MISS_RELOAD_MS = 1000;
 const CHANGED_EVENT = "challenges_changed";
 
 export const catalogChallengeSelect = {
@@ -244,6 +247,16 @@ class CatalogCache {
     return loading;
   }
 
+  private lastMissReload = 0;
+
+  /** A cache miss on an id: reload unless we did so within the last second. */
+  async reloadForMiss(): Promise<Catalog> {
+    if (Date.now() - this.lastMissReload < MISS_RELOAD_MS) return this.get();
+    this.lastMissReload = Date.now();
+    this.invalidate();
+    return this.get();
+  }
+
   invalidate(): void {
     this.generation += 1;
     this.value = null;
@@ -269,6 +282,28 @@ function cacheFor(ctx: Pick<Context, "db" | "events">): CatalogCache {
 
 export function getCatalog(ctx: Pick<Context, "db" | "events">): Promise<Catalog> {
   return cacheFor(ctx).get();
+}
+
+/** The challenge with this id, reading afresh (rate-limited) when the cache does not know it. */
+export async function findChallenge(ctx: Pick<Context, "db" | "events">, id: number): Promise<{ catalog: Catalog; challenge: CatalogChallenge | undefined }> {
+  let catalog = await getCatalog(ctx);
+  let challenge = catalog.challenges.get(id);
+  if (!challenge) {
+    catalog = await cacheFor(ctx).reloadForMiss();
+    challenge = catalog.challenges.get(id);
+  }
+  return { catalog, challenge };
+}
+
+/** The hint with this id, likewise. */
+export async function findHint(ctx: Pick<Context, "db" | "events">, id: number): Promise<{ catalog: Catalog; hint: CatalogHint | undefined }> {
+  let catalog = await getCatalog(ctx);
+  let hint = catalog.hints.get(id);
+  if (!hint) {
+    catalog = await cacheFor(ctx).reloadForMiss();
+    hint = catalog.hints.get(id);
+  }
+  return { catalog, hint };
 }
 
 /** Drops every copy's cached catalog: this process's at once, the others' by event. */

@@ -1,7 +1,7 @@
 import { AppError, ERRORS, parseInput, ZSubmitFlagInput } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { requireAuth } from "../guards.ts";
-import { getCatalog } from "./catalog.ts";
+import { findChallenge } from "./catalog.ts";
 import { flagMatches } from "./flag-match.ts";
 
 /**
@@ -17,7 +17,7 @@ export async function checkFlag(ctx: Context, input: unknown): Promise<{ m: "cor
     select: { id: true },
   });
   if (!solved) throw new AppError("havent_solved_challenge");
-  const challenge = (await getCatalog(ctx)).challenges.get(challengeId);
+  const { challenge } = await findChallenge(ctx, challengeId);
   if (!challenge) throw new AppError("not_found");
   const config = await ctx.config.all();
   const correct = flagMatches(challenge.flagType, challenge.flagMetadata, flag, config.flag_prefix);

@@ -1,7 +1,7 @@
 import { AppError } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { requireChallengeAccess } from "./access.ts";
-import { getCatalog } from "./catalog.ts";
+import { findChallenge, getCatalog } from "./catalog.ts";
 import { playerListingJson } from "./listing-json.ts";
 import { getPlayerState } from "./team-state.ts";
 import { type AnyChallengeView, type CategoryView, categoryView, challengeView } from "./views.ts";
@@ -30,8 +30,7 @@ export async function listCategoriesJson(ctx: Context): Promise<string> {
 export async function getChallenge(ctx: Context, id: number): Promise<AnyChallengeView> {
   const access = await requireChallengeAccess(ctx);
   const { actor } = access.ctx;
-  const [catalog, state] = await Promise.all([getCatalog(ctx), getPlayerState(ctx, actor.id, actor.teamId)]);
-  const challenge = catalog.challenges.get(id);
+  const [{ challenge }, state] = await Promise.all([findChallenge(ctx, id), getPlayerState(ctx, actor.id, actor.teamId)]);
   const view = challenge ? challengeView(challenge, state, access.staff) : null;
   if (!view) throw new AppError("not_found");
   return view;

@@ -4,7 +4,7 @@ import { EVENT_CODES } from "../events/publisher.ts";
 import { hasStaffPowers, requireAuth } from "../guards.ts";
 import { recordSolve } from "../scoring/record-solve.ts";
 import { announceFirstBlood } from "../scoring/first-blood.ts";
-import { type CatalogChallenge, getCatalog, invalidateCatalog } from "./catalog.ts";
+import { type CatalogChallenge, findChallenge, invalidateCatalog } from "./catalog.ts";
 import { flagMatches } from "./flag-match.ts";
 import { getPlayerState, invalidatePlayerState } from "./team-state.ts";
 import { isUnlocked } from "@flagship/shared";
@@ -47,8 +47,7 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
   await ctx.throttle.check(ctx, "flag_submit");
   const { challenge: challengeId, flag } = parseInput(ZSubmitFlagInput, input);
 
-  const catalog = await getCatalog(ctx);
-  const challenge = catalog.challenges.get(challengeId);
+  const { challenge } = await findChallenge(ctx, challengeId);
   if (!challenge || (challenge.hidden && !staff)) throw new AppError("not_found");
   // The team's state comes from the per-user cache, which our own solves clear at once; the unique
   // (team, challenge) index still refuses a second correct solve whatever the cache says.

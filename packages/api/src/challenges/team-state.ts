@@ -31,17 +31,20 @@ export async function loadPlayerState(db: Db, userId: number, teamId: number | n
 }
 
 /**
- * Player states cached per user for a second. Our own writes (solves, hint uses, votes) drop the
- * affected entries at once, in this process directly and in other server copies by the internal
- * `player_state_changed` event; the TTL bounds anything else (staff edits) to the contract's 1 s.
+ * Player states cached per user for a few seconds. Our own writes (solves, hint uses, votes) drop
+ * the affected entries at once, in this process directly and in other server copies by the
+ * internal `player_state_changed` event; every other mutation (a staff edit, a team change) drops
+ * them all, like cached actors. The TTL only bounds edits made outside the application.
  */
-const TTL_MS = 1000;
+const TTL_MS = 5000;
 const MAX_ENTRIES = 50_000;
+/** Entries expire at spread-out times, so a crowd cached together does not reload together. */
+const expiry = () => Date.now() + TTL_MS * (0.8 + Math.random() * 0.4);
 const CHANGED_EVENT = "player_state_changed";
 
 interface Entry {
   teamId: number | null;
-  at: number;
+  expires: number;
   state: PlayerState;
 }
 
@@ -53,19 +56,20 @@ class PlayerStateCache {
 
   async get(userId: number, teamId: number | null): Promise<PlayerState> {
     const entry = this.entries.get(userId);
-    if (entry && entry.teamId === teamId && Date.now() - entry.at < TTL_MS) return entry.state;
+    if (entry && entry.teamId === teamId && Date.now() < entry.expires) return entry.state;
     const generation = this.generation;
     const state = await loadPlayerState(this.db, userId, teamId);
     // A load that raced with a write may predate it: use it for this request, never cache it.
     if (generation === this.generation) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-      this.entries.set(userId, { teamId, at: Date.now(), state });
+      this.entries.set(userId, { teamId, expires: expiry(), state });
     }
     return state;
   }
 
-  invalidate(change: { teamId?: number; userId?: number }): void {
+  invalidate(change: { teamId?: number; userId?: number; all?: boolean }): void {
     this.generation += 1;
+    if (change.all) this.entries.clear();
     if (change.userId !== undefined) this.entries.delete(change.userId);
     if (change.teamId !== undefined) {
       for (const [userId, entry] of this.entries) if (entry.teamId === change.teamId) this.entries.delete(userId);
@@ -82,7 +86,7 @@ function cacheFor(ctx: Pick<Context, "db" | "events">): PlayerStateCache {
     cache = created;
     caches.set(ctx.db, created);
     ctx.events.subscribe((event) => {
-      if (event.kind === "internal" && event.name === CHANGED_EVENT) created.invalidate((event.data ?? {}) as { teamId?: number; userId?: number });
+      if (event.kind === "internal" && event.name === CHANGED_EVENT) created.invalidate((event.data ?? {}) as { teamId?: number; userId?: number; all?: boolean });
     });
   }
   return cache;
@@ -93,7 +97,12 @@ export function getPlayerState(ctx: Pick<Context, "db" | "events">, userId: numb
 }
 
 /** After a solve or hint use (a team) or a vote (a user): every copy forgets the old state. */
-export async function invalidatePlayerState(ctx: Pick<Context, "db" | "events">, change: { teamId?: number; userId?: number }): Promise<void> {
+export async function invalidatePlayerState(ctx: Pick<Context, "db" | "events">, change: { teamId?: number; userId?: number; all?: boolean }): Promise<void> {
   cacheFor(ctx).invalidate(change);
   await ctx.events.publish({ kind: "internal", name: CHANGED_EVENT, data: change });
+}
+
+/** After any mutation that is not the game's own: forget every cached player state. */
+export function forgetPlayerStates(services: Pick<Context, "db" | "events">): Promise<void> {
+  return invalidatePlayerState(services, { all: true });
 }

@@ -1,7 +1,7 @@
 import { isUniqueViolation } from "@flagship/db";
 import { AppError, ERRORS, isUnlocked, parseInput, ZUseHintInput } from "@flagship/shared";
 import { requireChallengeAccess } from "../challenges/access.ts";
-import { getCatalog } from "../challenges/catalog.ts";
+import { findHint } from "../challenges/catalog.ts";
 import { invalidatePlayerState, loadPlayerState } from "../challenges/team-state.ts";
 import type { Context } from "../context.ts";
 import { EVENT_CODES } from "../events/publisher.ts";
@@ -27,8 +27,7 @@ export async function useHint(ctx: Context, input: unknown): Promise<UsedHint> {
   const teamId = actor.teamId;
   await ctx.throttle.check(ctx, "use_hint");
   const { id } = parseInput(ZUseHintInput, input);
-  const catalog = await getCatalog(ctx);
-  const hint = catalog.hints.get(id);
+  const { catalog, hint } = await findHint(ctx, id);
   const challenge = hint ? catalog.challenges.get(hint.challengeId) : undefined;
   if (!hint || !challenge || (challenge.hidden && !access.staff)) throw new AppError("not_found");
   const state = await loadPlayerState(ctx.db, actor.id, teamId);
