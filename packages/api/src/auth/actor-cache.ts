@@ -3,8 +3,8 @@ import type { Actor, Services } from "../context.ts";
 import { resolveActor } from "./resolve-actor.ts";
 
 /**
- * Token lookups cached for a few seconds. Every authenticated request needs its actor, and at event
- * scale the lookup is most of a cheap read's cost.
+ * Token lookups cached for up to half a minute. Every authenticated request needs its actor, and
+ * at event scale the lookup is most of a cheap read's cost.
  *
  * Freshness: anything that changes an actor (logout, a team join, a staff edit, 2FA...) is a
  * mutation, and every mutation other than the game's own (which never touch users or tokens) drops
@@ -12,7 +12,7 @@ import { resolveActor } from "./resolve-actor.ts";
  * server copies drop theirs on the internal `actors_changed` event. The TTL only bounds edits made
  * outside the application (directly in the database).
  */
-const TTL_MS = 5000;
+const TTL_MS = 30_000;
 const MAX_ENTRIES = 100_000;
 /** Entries expire at spread-out times, so a crowd cached together does not reload together. */
 const expiry = () => Date.now() + TTL_MS * (0.8 + Math.random() * 0.4);

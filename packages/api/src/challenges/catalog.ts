@@ -12,7 +12,7 @@ import type { Context } from "../context.ts";
  * an id missing from the cache forces a fresh read (at most once a second), so a challenge added
  * behind our back is still found.
  */
-const TTL_MS = 5000;
+const TTL_MS = 30_000;
 const MISS_RELOAD_MS = 1000;
 const CHANGED_EVENT = "challenges_changed";
 
