@@ -196,6 +196,8 @@ test("the lock page until the start, for players only", async ({ page }) => {
     await signIn(staffPage, staff);
     await staffPage.goto("/campaign");
     await expect(staffPage.getByRole("heading", { name: "Challenges" })).toBeVisible();
+    // Staff get the category submenu in the sidebar.
+    await expect(staffPage.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "All categories" })).toBeVisible();
     await staffPage.close();
   } finally {
     await setConfig("start_time", null);

@@ -2,6 +2,7 @@ import { NavLink, ScrollArea, Stack } from "@mantine/core";
 import { Link, useRouterState } from "@tanstack/react-router";
 import { useTranslation } from "react-i18next";
 import { useAppData } from "./useAppData.ts";
+import { CampaignNav } from "../features/challenges/CampaignNav.tsx";
 
 const ADMIN_PAGES = ["config", "announcements", "cms", "invites", "statistics", "members", "teams", "audit_log", "allChallenges", "port", "check", "outbox"] as const;
 
@@ -41,7 +42,10 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   return (
     <ScrollArea component="nav" aria-label={t("nav.main_navigation")} h="100%">
       <Stack gap={2} p="xs">
-        {entries.map((entry) => (
+        {entries.map((entry) =>
+          entry.to === "/campaign" ? (
+            <CampaignNav key={entry.to} label={entry.label} pathname={pathname} onNavigate={onNavigate} />
+          ) : (
           <NavLink
             key={entry.to}
             component={Link}
@@ -51,7 +55,8 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
             onClick={onNavigate}
             aria-current={isActive(entry.to) ? "page" : undefined}
           />
-        ))}
+          ),
+        )}
         {me?.isStaff && (
           <NavLink label={t("nav.admin")} defaultOpened={pathname.startsWith("/admin")} childrenOffset="md">
             {ADMIN_PAGES.map((page) => (

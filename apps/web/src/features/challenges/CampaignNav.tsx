@@ -1,0 +1,35 @@
+import { NavLink } from "@mantine/core";
+import { Link } from "@tanstack/react-router";
+import { useTranslation } from "react-i18next";
+import { useAppData } from "../../shell/useAppData.ts";
+import { useCategories } from "./useCategories.ts";
+
+/**
+ * The sidebar's challenges entry: with a submenu of categories for staff, or when there is more
+ * than one category. Before the event starts the listing is refused and the entry stays plain.
+ */
+export function CampaignNav({ label, pathname, onNavigate }: { label: string; pathname: string; onNavigate?: (() => void) | undefined }) {
+  const { t } = useTranslation();
+  const { me } = useAppData();
+  const { data } = useCategories(me !== null);
+  const active = pathname === "/campaign" || pathname.startsWith("/campaign/");
+  const categories = data ?? [];
+  if (!me || (!me.isStaff && categories.length <= 1)) {
+    return <NavLink component={Link} to="/campaign" label={label} active={active} onClick={onNavigate} aria-current={pathname === "/campaign" ? "page" : undefined} />;
+  }
+  return (
+    <NavLink label={label} active={active && !categories.some((c) => pathname.startsWith(`/campaign/${c.slug}`))} defaultOpened={active} childrenOffset="md">
+      <NavLink component={Link} to="/campaign" label={t("challenges.back_to_categories")} active={pathname === "/campaign"} onClick={onNavigate} />
+      {categories.map((category) => (
+        <NavLink
+          key={category.id}
+          component={Link}
+          to={`/campaign/${category.slug}`}
+          label={category.name}
+          active={pathname === `/campaign/${category.slug}` || pathname.startsWith(`/campaign/${category.slug}/`) || pathname === `/campaign/${category.id}`}
+          onClick={onNavigate}
+        />
+      ))}
+    </NavLink>
+  );
+}
