@@ -152,6 +152,34 @@ test("map challenge: solved by clicking the map", async ({ page, request }) => {
   await expect(page.getByRole("heading", { name: "Flag correct!" })).toBeVisible();
 });
 
+test("code challenge: the editor starts from the default code in the challenge's language", async ({ page, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const team = await seedTeam();
+  await signIn(page, team.members[0]!);
+  const category = await seedCategory(request, staff, { name: unique("Code "), contained_type: "jeopardy" });
+  await seedChallenge(request, staff, {
+    category: category.id,
+    name: "Print It",
+    score: 100,
+    challenge_type: "code",
+    challenge_metadata: { code_language: "python", code_default: "def solve():\n    pass" },
+    // long_text keeps ASCII letters only, lower-cased.
+    flag_type: "long_text",
+    flag_metadata: { flag: "printflag" },
+  });
+
+  await page.goto(`/campaign/${category.slug}/print-it`);
+  const editor = page.getByTestId("code-editor");
+  await expect(editor.locator(".cm-content")).toContainText("def solve():");
+  await expect(page.getByText(/python/i).first()).toBeVisible();
+  await editor.locator(".cm-content").click();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type('print("flag")');
+  await expect(editor.locator(".cm-content")).toContainText('print("flag")');
+  await page.getByRole("button", { name: "Submit" }).click();
+  await expect(page.getByRole("heading", { name: "Flag correct!" })).toBeVisible();
+});
+
 test("unknown categories and challenges go to the 404 page; types without a renderer say so", async ({ page, request }) => {
   const staff = await seedUser({ isStaff: true });
   const team = await seedTeam();
