@@ -10,6 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController
 import type { Env } from "./env.ts";
 import { contextFor, restRoutes } from "./rest/adapter.ts";
 import { fail } from "./rest/envelope.ts";
+import { adminRoutes } from "./rest/routes/admin.ts";
 import { announcementRoutes } from "./rest/routes/announcements.ts";
 import { authRoutes } from "./rest/routes/auth.ts";
 import { challengeRoutes } from "./rest/routes/challenges.ts";
@@ -88,6 +89,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
       announcementRoutes(rest);
       leaderboardRoutes(rest);
       pageRoutes(rest);
+      adminRoutes(rest);
       authRoutes(rest);
       teamRoutes(rest);
       memberRoutes(rest);

@@ -54,3 +54,5 @@ export { resolveActorCached, forgetActors, mayChangeActors } from "./auth/actor-
 export { forgetPlayerStates } from "./challenges/team-state.ts";
 export { invalidateCatalog } from "./challenges/catalog.ts";
 export { announceChallengeChanges } from "./challenges/changes.ts";
+export { listAuditLog } from "./admin/audit-log.ts";
+export { selfCheck } from "./admin/self-check.ts";

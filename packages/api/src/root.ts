@@ -1,3 +1,4 @@
+import { adminRouter } from "./admin/router.ts";
 import { announcementsRouter } from "./announcements/router.ts";
 import { authRouter } from "./auth/router.ts";
 import { challengesRouter } from "./challenges/router.ts";
@@ -13,6 +14,7 @@ import { teamsRouter } from "./teams/router.ts";
 import { createCallerFactory, router } from "./trpc.ts";
 
 export const appRouter = router({
+  admin: adminRouter,
   account: accountRouter,
   announcements: announcementsRouter,
   auth: authRouter,

@@ -12,3 +12,4 @@ export * from "./scoring.ts";
 export * from "./challenges.ts";
 export * from "./countdown.ts";
 export * from "./campaign.ts";
+export * from "./self-check.ts";

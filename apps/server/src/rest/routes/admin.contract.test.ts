@@ -1,0 +1,52 @@
+import { createUser, type TestUser } from "@flagship/api/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestServer, type TestServer } from "../../testing.ts";
+
+let server: TestServer;
+let staff: TestUser;
+let player: TestUser;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  staff = await createUser(server.world, { isStaff: true });
+  player = await createUser(server.world);
+});
+afterAll(() => server.close());
+
+describe("GET /admin/audit_log/", () => {
+  it("lists staff writes newest first", async () => {
+    await server.api("POST", "/config/event_name/", { token: staff.token, body: { value: "Audited CTF" } });
+    await server.api("POST", "/announcements/", { token: staff.token, body: { title: "Hi", body: "There" } });
+    const res = await server.api("GET", "/admin/audit_log/", { token: staff.token });
+    expect(res.status).toBe(200);
+    expect(res.body.d.map((e: { action: string }) => e.action).slice(0, 2)).toEqual(["create_announcement", "set_config"]);
+    expect(res.body.d[1]).toEqual({
+      id: expect.any(Number),
+      action: "set_config",
+      user: staff.id,
+      username: staff.username,
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      extra: { key: "event_name", old: "Flagship CTF", new: "Audited CTF" },
+    });
+  });
+  it("is staff only", async () => {
+    expect((await server.api("GET", "/admin/audit_log/", { token: player.token })).status).toBe(403);
+    expect((await server.api("GET", "/admin/audit_log/")).status).toBe(401);
+  });
+});
+
+describe("GET /admin/self_check/", () => {
+  it("reports each challenge's problems", async () => {
+    const { db } = server.world.services;
+    const category = await db.category.create({ data: { name: "Checks" } });
+    const good = await db.challenge.create({ data: { categoryId: category.id, name: "Good", score: 100, flagType: "plaintext", flagMetadata: { flag: "flag{ok}" } } });
+    const pointless = await db.challenge.create({ data: { categoryId: category.id, name: "Pointless", score: 0, flagType: "plaintext", flagMetadata: { flag: "flag{ok}" } } });
+    const badHash = await db.challenge.create({ data: { categoryId: category.id, name: "Bad hash", score: 50, flagType: "hashed", flagMetadata: { flag: "nothex" } } });
+    const res = await server.api("GET", "/admin/self_check/", { token: staff.token });
+    expect(res.status).toBe(200);
+    expect(res.body.d.some((e: { challenge: number }) => e.challenge === good.id)).toBe(false);
+    expect(res.body.d).toContainEqual({ challenge: pointless.id, issue: "missing_points" });
+    expect(res.body.d).toContainEqual({ challenge: badHash.id, issue: "invalid_flag_data", extra: expect.any(String) });
+    expect((await server.api("GET", "/admin/self_check/", { token: player.token })).status).toBe(403);
+  });
+});
