@@ -29,6 +29,11 @@ describe("flag types on the server", () => {
     expect(flagMatches("hashed", { flag: digest }, "flag{Hashed}", "flag")).toBe(false);
   });
 
+  it("hashed: the stored digest is compared as is, so an upper-case one never matches", () => {
+    const digest = createHash("sha256").update("flag{hashed}").digest("hex");
+    expect(flagMatches("hashed", { flag: digest.toUpperCase() }, "flag{hashed}", "flag")).toBe(false);
+  });
+
   it("regex: anchored and case-sensitive", () => {
     const meta = { flag: "flag\\{[a-z]{3}\\d\\}" };
     expect(flagMatches("regex", meta, "flag{abc1}", "flag")).toBe(true);

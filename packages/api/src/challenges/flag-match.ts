@@ -67,7 +67,9 @@ export function flagMatches(flagType: string, flagMetadata: JsonObject, submissi
     case "long_text":
       return constantTimeEqual(normaliseLongText(submission), normaliseLongText(expected));
     case "hashed":
-      return constantTimeEqual(createHash("sha256").update(submission, "utf8").digest("hex"), expected.toLowerCase());
+      // The contract compares lowercase hex with the stored value as is; a stored digest that is
+      // not lowercase never matches, and self-check reports it as invalid.
+      return constantTimeEqual(createHash("sha256").update(submission, "utf8").digest("hex"), expected);
     case "regex":
       return regexFullMatch(expected, submission);
     default:
