@@ -21,6 +21,8 @@ export async function requireTeamSolved(ctx: Context, challengeId: number): Prom
  * totals stay exact.
  */
 export async function voteChallenge(ctx: Context, input: unknown): Promise<Votes> {
+  // Authentication before the body, so an anonymous caller gets 401 whatever it sent.
+  requireAuth(ctx);
   const { challenge: challengeId, positive } = parseInput(ZVoteInput, input);
   const { userId } = await requireTeamSolved(ctx, challengeId);
   const votes = await ctx.db.$transaction(async (tx) => {

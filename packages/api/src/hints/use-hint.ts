@@ -31,8 +31,9 @@ export async function useHint(ctx: Context, input: unknown): Promise<UsedHint> {
   const challenge = hint ? catalog.challenges.get(hint.challengeId) : undefined;
   if (!hint || !challenge || (challenge.hidden && !access.staff)) throw new AppError("not_found");
   const state = await loadPlayerState(ctx.db, actor.id, teamId);
-  if (state.hintsUsed.has(hint.id)) throw new AppError("hint_already_used");
+  // The contract's order: a locked challenge first, then a hint already used.
   if (!state.solved.has(challenge.id) && !isUnlocked(challenge.unlockRequirements, state.solved)) throw new AppError("challenge_not_unlocked");
+  if (state.hintsUsed.has(hint.id)) throw new AppError("hint_already_used");
   try {
     await ctx.db.hintUse.create({ data: { hintId: hint.id, teamId, userId: actor.id, challengeId: challenge.id }, select: { id: true } });
   } catch (error) {

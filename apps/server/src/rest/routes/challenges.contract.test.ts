@@ -139,6 +139,23 @@ describe("playing", () => {
     expect(locked.status).toBe(404);
   });
 
+  it("POST /hints/use/ answers challenge_not_unlocked before hint_already_used, as the contract orders them", async () => {
+    const hint = await server.api("POST", "/hints/", { token: staff.token, body: { challenge: lockedId, name: "Seconds", penalty: 5, text: "More cookies" } });
+    // A use left over from before the challenge was locked again: both refusals apply.
+    await server.world.services.db.hintUse.create({ data: { hintId: hint.body.d.id, teamId, userId: alice.id, challengeId: lockedId } });
+    const res = await server.api("POST", "/hints/use/", { token: bob.token, body: { id: hint.body.d.id } });
+    expect(res.status).toBe(403);
+    expect(res.body.m).toBe("challenge_not_unlocked");
+  });
+
+  it("POST /challenges/vote/ and /feedback/ check authentication before the body (401, not 400)", async () => {
+    for (const path of ["/challenges/vote/", "/challenges/feedback/"]) {
+      const res = await server.api("POST", path, { body: {} });
+      expect(res.status).toBe(401);
+      expect(res.body.m).toBe("not_authenticated");
+    }
+  });
+
   it("POST /challenges/submit_flag/ answers each reply code of the contract", async () => {
     const submit = (token: string, body: unknown) => server.api("POST", "/challenges/submit_flag/", { token, body });
     expect((await submit(loner.token, { challenge: challengeId, flag: "flag{cookie}" })).body).toMatchObject({ s: false, m: "permission_denied" });
