@@ -29,6 +29,9 @@ export async function createTeam(ctx: AuthedContext, input: unknown): Promise<Te
       throw error;
     });
 
+  // The creator's websocket follows them into the new team, and the boards gain a team.
+  await ctx.events.publish({ kind: "internal", name: "membership_changed", data: { userId: ctx.actor.id, teamId } });
+  await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
   const view = await buildTeamView(ctx, teamId, { withSecret: true, ownTeam: true });
   if (!view) throw new AppError("not_found");
   return view;

@@ -10,16 +10,24 @@ export async function getOwnTeam(ctx: AuthedContext): Promise<TeamView | null> {
   return buildTeamView(ctx, user.teamId, { withSecret: true, ownTeam: true });
 }
 
+export interface GetTeamOptions {
+  /**
+   * Adds the secret when the reader is staff. Only the tRPC staff view asks for it: the REST
+   * contract answers `/team/{id}/` without password to everyone, staff included.
+   */
+  secretForStaff?: boolean;
+}
+
 /**
  * Any team by id (GET /team/{id}/). Invisible teams are not_found to everyone but staff and their
- * own members; the secret is shown to staff only, as the staff team export needs it.
+ * own members; the secret only with `secretForStaff` and a staff reader.
  */
-export async function getTeam(ctx: Context, teamId: number): Promise<TeamView> {
+export async function getTeam(ctx: Context, teamId: number, options: GetTeamOptions = {}): Promise<TeamView> {
   const staff = await hasStaffPowers(ctx);
   const own = ctx.actor !== null && (await ctx.db.user.count({ where: { id: ctx.actor.id, teamId } })) > 0;
   const team = await ctx.db.team.findUnique({ where: { id: teamId }, select: { isVisible: true } });
   if (!team || (!team.isVisible && !staff && !own)) throw new AppError("not_found");
-  const view = await buildTeamView(ctx, teamId, { withSecret: staff, ownTeam: own });
+  const view = await buildTeamView(ctx, teamId, { withSecret: staff && options.secretForStaff === true, ownTeam: own });
   if (!view) throw new AppError("not_found");
   return view;
 }

@@ -25,7 +25,7 @@ export const teamsRouter = router({
   leave: authedProcedure.mutation(({ ctx }) => leaveTeam(ctx)),
   self: authedProcedure.query(({ ctx }) => getOwnTeam(ctx)),
   updateSelf: authedProcedure.input(teamPatch).mutation(({ ctx, input }) => updateOwnTeam(ctx, input)),
-  get: publicProcedure.input(teamId).query(({ ctx, input }) => getTeam(ctx, input.id)),
+  get: publicProcedure.input(teamId).query(({ ctx, input }) => getTeam(ctx, input.id, { secretForStaff: true })),
   stats: publicProcedure.input(teamId).query(({ ctx, input }) => getTeamStats(ctx, input.id)),
   list: publicProcedure
     .input(
@@ -40,5 +40,5 @@ export const teamsRouter = router({
     .query(({ ctx, input }) => listTeams(ctx, { ...input, offset: input.cursor ?? input.offset })),
   staffUpdate: staffProcedure
     .input(teamId.extend({ patch: teamPatch.extend({ is_visible: z.boolean().optional() }) }))
-    .mutation(({ ctx, input }) => updateTeamAsStaff(ctx, input.id, input.patch)),
+    .mutation(({ ctx, input }) => updateTeamAsStaff(ctx, input.id, input.patch, { withSecret: true })),
 });

@@ -37,6 +37,18 @@ describe("create", () => {
     expect(await teamOf(owner)).toBe(team.id);
   });
 
+  it("moves the creator's websocket into the new team and refreshes the boards", async () => {
+    const owner = await createUser(world);
+    const seen = world.events.length;
+    const team = await (await as(owner)).teams.create({ name: uniqueName("Events"), password: "12345678" });
+    expect(world.events.slice(seen)).toEqual(
+      expect.arrayContaining([
+        { kind: "internal", name: "membership_changed", data: { userId: owner.id, teamId: team.id } },
+        { kind: "internal", name: "leaderboard_changed" },
+      ]),
+    );
+  });
+
   it("refuses a second team, a taken name in any case, and bad fields, changing nothing", async () => {
     const owner = await createUser(world);
     const name = uniqueName("Blue");

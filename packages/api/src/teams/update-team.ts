@@ -52,10 +52,14 @@ function uniqueName(error: unknown): never {
  * another member. Anyone else in the team gets permission_denied.
  */
 export async function updateOwnTeam(ctx: AuthedContext, input: unknown): Promise<TeamView> {
-  const patch = parseInput(ZUpdateTeamInput, input);
   const user = await ctx.db.user.findUnique({ where: { id: ctx.actor.id }, select: { teamId: true } });
   const teamId = user?.teamId ?? null;
   if (teamId === null) throw new AppError("not_found");
+  // Who may edit before what is sent: a non-owner is refused whatever the body, as the contract
+  // orders it. Checked again under the lock below, where it decides races.
+  const owned = await ctx.db.team.count({ where: { id: teamId, ownerId: ctx.actor.id } });
+  if (owned === 0) throw new AppError("permission_denied");
+  const patch = parseInput(ZUpdateTeamInput, input);
   await ctx.db
     .$transaction(async (tx) => {
       await lockTeams(tx, [teamId]);
@@ -71,8 +75,12 @@ export async function updateOwnTeam(ctx: AuthedContext, input: unknown): Promise
   return view;
 }
 
-/** Staff edit any team (PATCH /team/{id}/), audited; an ownership change is logged as a transfer. */
-export async function updateTeamAsStaff(ctx: StaffContext, teamId: number, input: unknown): Promise<TeamView> {
+/**
+ * Staff edit any team (PATCH /team/{id}/), audited; an ownership change is logged as a transfer.
+ * The reply carries the secret only with `withSecret` (the tRPC staff view): the REST reply is
+ * the `/team/{id}/` object, which the contract gives without password.
+ */
+export async function updateTeamAsStaff(ctx: StaffContext, teamId: number, input: unknown, options: { withSecret?: boolean } = {}): Promise<TeamView> {
   const patch = parseInput(ZStaffUpdateTeamInput, input);
   await ctx.db
     .$transaction(async (tx) => {
@@ -84,7 +92,7 @@ export async function updateTeamAsStaff(ctx: StaffContext, teamId: number, input
     }, LOCKING_TX)
     .catch(uniqueName);
   await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
-  const view = await buildTeamView(ctx, teamId, { withSecret: true, ownTeam: false });
+  const view = await buildTeamView(ctx, teamId, { withSecret: options.withSecret === true, ownTeam: false });
   if (!view) throw new AppError("not_found");
   return view;
 }

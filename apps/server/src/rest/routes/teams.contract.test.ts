@@ -131,6 +131,8 @@ describe("GET and PATCH /team/self/", () => {
     const member = await createUser(server.world);
     await server.api("POST", "/team/join/", { token: member.token, body: { name: team.name, password: "patch-secret" } });
     expect(await server.api("PATCH", "/team/self/", { token: member.token, body: { description: "no" } })).toMatchObject({ status: 403, body: { m: "permission_denied" } });
+    // Ownership is checked before the body: a non-owner is refused even for an invalid one.
+    expect(await server.api("PATCH", "/team/self/", { token: member.token, body: { name: "" } })).toMatchObject({ status: 403, body: { m: "permission_denied" } });
     const edited = await server.api("PATCH", "/team/self/", { token: owner.token, body: { description: "Hello", password: "another-secret" } });
     expect(edited).toMatchObject({ status: 200, body: { d: { description: "Hello", password: "another-secret" } } });
     expect(await server.api("PATCH", "/team/self/", { token: owner.token, body: { name: "" } })).toMatchObject({ status: 400, body: { m: "blank" } });
@@ -165,11 +167,15 @@ describe("GET /team/ and /team/{id}/", () => {
     expect((await server.api("PATCH", `/team/${team.id}/`, { token: player.token, body: { is_visible: false } })).status).toBe(403);
     const patched = await server.api("PATCH", `/team/${team.id}/`, { token: staff.token, body: { is_visible: false, description: "Hidden" } });
     expect(patched).toMatchObject({ status: 200, body: { d: { is_visible: false, description: "Hidden" } } });
+    expect(patched.body.d).not.toHaveProperty("password");
     expect(await server.world.services.db.auditLog.count({ where: { action: "edit_team", userId: staff.id } })).toBeGreaterThan(0);
 
     expect((await server.api("GET", `/team/${team.id}/`, { token: player.token })).status).toBe(404);
     expect((await server.api("GET", `/team/${team.id}/`)).status).toBe(404);
-    expect((await server.api("GET", `/team/${team.id}/`, { token: staff.token })).body.d.password).toBe(team.password);
+    // The contract gives /team/{id}/ without password to everyone, staff included.
+    const asStaff = await server.api("GET", `/team/${team.id}/`, { token: staff.token });
+    expect(asStaff.status).toBe(200);
+    expect(asStaff.body.d).not.toHaveProperty("password");
     expect((await server.api("GET", `/team/?search=${team.name}`)).body.d.count).toBe(0);
     expect((await server.api("GET", "/team/abc/")).status).toBe(404);
     expect((await server.api("PATCH", "/team/999999/", { token: staff.token, body: { description: "x" } })).status).toBe(404);
