@@ -36,7 +36,8 @@ export interface BuildOptions {
 export async function buildServer({ env, services, logger, loggerInstance }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(loggerInstance ? { loggerInstance } : { logger: logger ?? { level: env.LOG_LEVEL } }),
-    trustProxy: true,
+    // A number trusts that many proxy hops in front of the server.
+    trustProxy: typeof env.TRUST_PROXY === "number" ? trustHops(env.TRUST_PROXY) : env.TRUST_PROXY,
     // Per-request logs cost real throughput under load; production keeps warnings and errors.
     logController: new LogController({ disableRequestLogging: env.NODE_ENV === "production" }),
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
@@ -45,8 +46,12 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
 
   // Cached actors and player states must not outlive a change: any mutation other than the game's
   // own drops them before its reply leaves, so the caller's next request already sees the change.
-  app.addHook("onSend", async (request, _reply, payload) => {
-    if (mayChangeActors(request.method, request.url)) await Promise.all([forgetActors(services), forgetPlayerStates(services)]);
+  // Failed requests changed nothing, so they leave the caches warm (and cannot be used to keep
+  // every copy's caches cold).
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (reply.statusCode < 400 && mayChangeActors(request.method, request.url)) {
+      await Promise.all([forgetActors(services), forgetPlayerStates(services)]);
+    }
     return payload;
   });
 
@@ -114,6 +119,10 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
 
   registerWebApp(app, env);
   return app;
+}
+
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
 }
 
 /** Serves the built web app, answering unknown page URLs with index.html (history fallback). */

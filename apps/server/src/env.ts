@@ -37,6 +37,18 @@ const EnvSchema = z.object({
     .default("")
     .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean)),
   FOOTER_TEXT: z.string().default(""),
+  // How many proxies in front of the server may set X-Forwarded-For. Off by default: a client
+  // could otherwise pick its own address and slip past per-IP rate limits.
+  TRUST_PROXY: z
+    .string()
+    .default("false")
+    .transform((v, ctx) => {
+      if (v === "false" || v === "0" || v === "") return false;
+      if (v === "true") return true;
+      if (/^\d+$/.test(v)) return Number(v);
+      ctx.addIssue({ code: "custom", message: "must be false, true or a number of proxy hops" });
+      return z.NEVER;
+    }),
   WEB_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });

@@ -85,9 +85,6 @@ export const STAFF_ONLY_CONFIG_KEYS: ReadonlySet<ConfigKey> = new Set([
   "enable_force_admin_2fa",
 ]);
 
-/** Keys hidden from `/config/` (served elsewhere, e.g. `/experiments/`). */
-export const UNLISTED_CONFIG_KEYS: ReadonlySet<ConfigKey> = new Set(["experiments"]);
-
 export const TIME_CONFIG_KEYS: ReadonlySet<ConfigKey> = new Set([
   "register_start_time",
   "register_end_time",

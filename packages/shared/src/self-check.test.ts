@@ -8,13 +8,13 @@ describe("checkChallenge", () => {
     expect(checkChallenge(base)).toEqual([]);
   });
   it("reports missing or zero points", () => {
-    expect(checkChallenge({ ...base, score: 0 })).toEqual([{ challenge: 7, issue: "missing_points" }]);
+    expect(checkChallenge({ ...base, score: 0 })).toEqual([{ challenge: 7, issue: "missing_points", extra: "" }]);
   });
   it("reports a missing flag type", () => {
-    expect(checkChallenge({ ...base, flagType: "" })).toEqual([{ challenge: 7, issue: "missing_flag_type" }]);
+    expect(checkChallenge({ ...base, flagType: "" })).toEqual([{ challenge: 7, issue: "missing_flag_type", extra: "" }]);
   });
   it("reports flag data that is not an object", () => {
-    expect(checkChallenge({ ...base, flagMetadata: "flag{x}" })).toEqual([{ challenge: 7, issue: "invalid_flag_data_type" }]);
+    expect(checkChallenge({ ...base, flagMetadata: "flag{x}" })).toEqual([{ challenge: 7, issue: "invalid_flag_data_type", extra: "" }]);
   });
   it("reports a hashed flag that is not 64 lowercase hex characters", () => {
     const [entry] = checkChallenge({ ...base, flagType: "hashed", flagMetadata: { flag: "ABC" } });

@@ -5,20 +5,21 @@ export type SelfCheckIssue = "missing_points" | "missing_flag_type" | "invalid_f
 export interface SelfCheckEntry {
   challenge: number;
   issue: SelfCheckIssue;
-  extra?: string;
+  /** What is wrong in words, or "" when the issue says it all. */
+  extra: string;
 }
 
 /** The checks on one challenge, as staff see them before the event. Pure, so it is tested alone. */
 export function checkChallenge(c: { id: number; score: number; flagType: string; flagMetadata: unknown; challengeType: string }): SelfCheckEntry[] {
   const found: SelfCheckEntry[] = [];
-  if (!(c.score > 0)) found.push({ challenge: c.id, issue: "missing_points" });
+  if (!(c.score > 0)) found.push({ challenge: c.id, issue: "missing_points", extra: "" });
   if (!c.flagType) {
-    found.push({ challenge: c.id, issue: "missing_flag_type" });
+    found.push({ challenge: c.id, issue: "missing_flag_type", extra: "" });
     return found;
   }
   const meta = c.flagMetadata;
   if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
-    found.push({ challenge: c.id, issue: "invalid_flag_data_type" });
+    found.push({ challenge: c.id, issue: "invalid_flag_data_type", extra: "" });
     return found;
   }
   // Upstream inverted the hashed check; here a hashed flag is invalid unless it is 64 lowercase hex.

@@ -86,6 +86,37 @@ describe("websocket", () => {
     socket.close();
   });
 
+  it("drops a socket from its team's channel when its user's sessions end", async () => {
+    const { db } = server.world.services;
+    const team = await db.team.create({ data: { name: "ws-team-revoked", password: "secretsecret" } });
+    const erin = await createUser(server.world, { teamId: team.id });
+    const socket = await openSocket(wsUrl);
+    await authenticate(socket, erin.token, team.id);
+    await db.authToken.deleteMany({ where: { userId: erin.id } });
+    await server.world.services.events.publish({ kind: "internal", name: "sessions_revoked", data: { userId: erin.id } });
+    await new Promise((r) => setTimeout(r, 300));
+    await server.world.services.events.publish({ kind: "socket", audience: { teamId: team.id }, payload: { event_code: 3, team: team.id } });
+    await server.world.services.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: 6, challenge_id: 2 } });
+    await socket.waitFor((e) => e.event_code === 6 && e.challenge_id === 2);
+    expect(socket.events.some((e) => e.event_code === 3 && e.team === team.id)).toBe(false);
+    socket.close();
+  });
+
+  it("keeps a socket that sent a token that does not work on the public channel only", async () => {
+    const { db } = server.world.services;
+    const team = await db.team.create({ data: { name: "ws-team-badtoken", password: "secretsecret" } });
+    const frank = await createUser(server.world, { teamId: team.id });
+    const socket = await openSocket(wsUrl);
+    await authenticate(socket, frank.token, team.id);
+    socket.send({ token: "f".repeat(64) });
+    await new Promise((r) => setTimeout(r, 300));
+    await server.world.services.events.publish({ kind: "socket", audience: { teamId: team.id }, payload: { event_code: 2, team: team.id } });
+    await server.world.services.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: 6, challenge_id: 3 } });
+    await socket.waitFor((e) => e.event_code === 6 && e.challenge_id === 3);
+    expect(socket.events.some((e) => e.event_code === 2)).toBe(false);
+    socket.close();
+  });
+
   it("sends event 5 when staff post an announcement", async () => {
     const staff = await createUser(server.world, { isStaff: true });
     const socket = await openSocket(wsUrl);

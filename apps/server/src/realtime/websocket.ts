@@ -5,6 +5,7 @@ import type { WebSocket } from "ws";
 
 interface Client {
   socket: WebSocket;
+  token: string | null;
   userId: number | null;
   teamId: number | null;
 }
@@ -48,10 +49,27 @@ export async function registerWebsocket(
     for (const client of clients) if (client.userId === userId) setTeam(client, typeof teamId === "number" ? teamId : null);
   };
 
+  /** Resolves the socket's token again; a token that no longer works leaves the team channel. */
+  const authenticate = async (client: Client) => {
+    try {
+      const actor = client.token ? await resolveActor(services.db, client.token) : null;
+      client.userId = actor?.id ?? null;
+      setTeam(client, actor?.teamId ?? null);
+    } catch {
+      // A bad token (logged out, deactivated, deleted) leaves the socket on the public channel only.
+      client.userId = null;
+      setTeam(client, null);
+    }
+  };
+
   const unsubscribe = services.events.subscribe((event: AppEvent) => {
-    // A user left or lost their team: their sockets leave its channel.
     if (event.kind === "internal") {
+      // A user left or lost their team: their sockets leave its channel.
       if (event.name === "membership_changed") moveUser(event.data?.userId, event.data?.teamId);
+      // Sessions ended (logout, password change, deletion...): sockets keep only live tokens.
+      if (event.name === "sessions_revoked") {
+        for (const client of clients) if (client.userId === event.data?.userId) void authenticate(client);
+      }
       return;
     }
     const { payload, audience } = event;
@@ -68,27 +86,19 @@ export async function registerWebsocket(
   });
 
   const handler = (socket: WebSocket) => {
-    const client: Client = { socket, userId: null, teamId: null };
+    const client: Client = { socket, token: null, userId: null, teamId: null };
     clients.add(client);
     socket.send(CONNECTED);
     socket.on("message", (raw) => {
-      void (async () => {
-        let token: unknown;
-        try {
-          token = (JSON.parse(raw.toString()) as { token?: unknown }).token;
-        } catch {
-          return;
-        }
-        if (typeof token !== "string") return;
-        try {
-          const actor = await resolveActor(services.db, token);
-          if (!actor) return;
-          client.userId = actor.id;
-          setTeam(client, actor.teamId);
-        } catch {
-          // A bad token leaves the socket on the public channel only.
-        }
-      })();
+      let token: unknown;
+      try {
+        token = (JSON.parse(raw.toString()) as { token?: unknown }).token;
+      } catch {
+        return;
+      }
+      if (typeof token !== "string") return;
+      client.token = token;
+      void authenticate(client);
     });
     socket.on("close", () => {
       clients.delete(client);

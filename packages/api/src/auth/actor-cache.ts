@@ -22,10 +22,13 @@ const CHANGED_EVENT = "actors_changed";
 const NEUTRAL_REST = new Set(["/api/v2/challenges/submit_flag", "/api/v2/challenges/check_flag", "/api/v2/challenges/vote", "/api/v2/challenges/feedback", "/api/v2/hints/use"]);
 const NEUTRAL_TRPC = new Set(["challenges.submitFlag", "challenges.checkFlag", "challenges.vote", "challenges.feedback", "hints.use"]);
 
+/** GETs that change actors all the same: desudo deletes the impersonation token. */
+const CHANGING_GETS = new Set(["/api/v2/auth/desudo"]);
+
 /** Whether a request may change actors: any non-GET request except the game's own mutations. */
 export function mayChangeActors(method: string, url: string): boolean {
-  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return false;
   const path = (url.split("?")[0] ?? "").replace(/\/+$/, "");
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return CHANGING_GETS.has(path);
   if (NEUTRAL_REST.has(path)) return false;
   if (path.startsWith("/trpc/")) {
     const procedures = decodeURIComponent(path.slice("/trpc/".length)).split(",");

@@ -12,7 +12,10 @@ export interface BoardEntry {
   last_score: string | null;
 }
 
-/** Events after which the standings may have moved: solves, re-scores, members moving in or out. */
+/**
+ * Events after which the standings may have moved: solves, re-scores, members moving in or out,
+ * and new or changed accounts and teams (signalled as leaderboard_changed).
+ */
 const SCORE_EVENTS = new Set([1, 4, 7]);
 const BOARD_SIGNALS = new Set(["scores_changed", "leaderboard_changed", "membership_changed", "config_changed"]);
 
@@ -54,22 +57,19 @@ export function boardCache(ctx: Pick<Context, "events">): BoardCache {
   return cache;
 }
 
-/**
- * Only competitors with points are ranked: a board of everyone who registered would change with
- * every sign-up and say nothing. Boards therefore move only when scores or visibility do.
- */
+/** Every visible competitor, those without points last. */
 async function loadLiveBoard(db: Db, kind: BoardKind): Promise<BoardEntry[]> {
   const order = [{ leaderboardPoints: "desc" as const }, { lastScoreAt: { sort: "asc" as const, nulls: "last" as const } }, { id: "asc" as const }];
   if (kind === "team") {
     const teams = await db.team.findMany({
-      where: { isVisible: true, leaderboardPoints: { gt: 0 } },
+      where: { isVisible: true },
       select: { id: true, name: true, leaderboardPoints: true, lastScoreAt: true },
       orderBy: order,
     });
     return teams.map((t) => ({ id: t.id, name: t.name, leaderboard_points: t.leaderboardPoints, last_score: t.lastScoreAt?.toISOString() ?? null }));
   }
   const users = await db.user.findMany({
-    where: { isVisible: true, isActive: true, leaderboardPoints: { gt: 0 } },
+    where: { isVisible: true, isActive: true },
     select: { id: true, username: true, leaderboardPoints: true, lastScoreAt: true },
     orderBy: order,
   });
@@ -95,7 +95,6 @@ async function loadFrozenBoard(db: Db, kind: BoardKind, frozenAt: Date): Promise
           FROM users u WHERE u.is_visible AND u.is_active`;
   return rows
     .map((r) => ({ id: r.id, name: r.name, leaderboard_points: Number(r.points ?? 0), last_score: r.last_score?.toISOString() ?? null }))
-    .filter((e) => e.leaderboard_points > 0)
     .sort(
       (a, b) =>
         b.leaderboard_points - a.leaderboard_points ||

@@ -52,13 +52,13 @@ describe("leaderboards", () => {
     expect(board.results[0]?.name).toBe("order-c");
   });
 
-  it("ranks only competitors with points, leaving out solves that do not count", async () => {
+  it("leaves out solves that do not count for the leaderboard", async () => {
     const t = await team("unscored");
     const [c] = await seedChallenges(world, [300]);
     await recordSolve(world, { userId: t.member.id, teamId: t.id, challenge: c!, at: minutes(1), scoring: false });
     const board = await callerFor(world, null).leaderboard.teams({ limit: 1000, offset: 0 });
     if ("hidden" in board) throw new Error("hidden");
-    expect(board.results.some((r) => r.name === "unscored")).toBe(false);
+    expect(board.results.find((r) => r.name === "unscored")?.leaderboard_points).toBe(0);
   });
 
   it("hides invisible teams and users", async () => {
@@ -82,7 +82,7 @@ describe("leaderboards", () => {
       if ("hidden" in board) throw new Error("hidden");
       return board.results.find((r) => r.name === name)?.leaderboard_points;
     };
-    expect(await points("moving-host")).toBeUndefined();
+    expect(await points("moving-host")).toBe(0);
     // Staff move the scorer into the other team: their points go with them, and the board follows.
     await callerFor(world, staff).users.staffUpdate({ id: drifter.id, patch: { team: host.id } });
     expect(await points("moving-host")).toBe(700);
@@ -95,6 +95,30 @@ describe("leaderboards", () => {
     expect(b?.map((p) => p.points)).toEqual([100, 100]);
     expect(b?.[0]?.timestamp).toBe(minutes(5).toISOString());
     expect(graph.user.length).toBeGreaterThan(0);
+  });
+
+  it("draws solves only, not decay adjustments", async () => {
+    const t = await team("decayed");
+    const [c] = await seedChallenges(world, [50]);
+    await recordSolve(world, { userId: t.member.id, teamId: t.id, challenge: c!, at: minutes(3) });
+    await world.services.db.scoreRecord.create({ data: { userId: t.member.id, teamId: t.id, reason: "decay", points: -100, leaderboard: true, timestamp: minutes(4) } });
+    const graph = await callerFor(world, null).leaderboard.graph();
+    if ("hidden" in graph) throw new Error("hidden");
+    expect(graph.team?.filter((p) => p.team_name === "decayed").map((p) => p.points)).toEqual([50]);
+  });
+
+  it("keeps hidden challenges out of a player's matrix", async () => {
+    const t = await team("matrix-hidden");
+    const [c] = await seedChallenges(world, [40]);
+    await world.services.db.challenge.update({ where: { id: c!.id }, data: { hidden: true } });
+    await recordSolve(world, { userId: t.member.id, teamId: t.id, challenge: c!, at: minutes(5) });
+    const row = async (caller: ReturnType<typeof callerFor>) => {
+      const matrix = await caller.leaderboard.matrix({ limit: 1000, offset: 0 });
+      if ("hidden" in matrix) throw new Error("hidden");
+      return matrix.results.find((r) => r.name === "matrix-hidden");
+    };
+    expect((await row(callerFor(world, null)))?.solve_ids).toEqual([]);
+    expect((await row(callerFor(world, staff)))?.solve_ids).toEqual([c!.id]);
   });
 
   it("lists solved challenge ids in the matrix", async () => {
@@ -122,7 +146,7 @@ describe("leaderboards", () => {
     const playerView = await callerFor(world, null).leaderboard.teams({ limit: 1000, offset: 0 });
     const staffView = await callerFor(world, staff).leaderboard.teams({ limit: 1000, offset: 0 });
     if ("hidden" in playerView || "hidden" in staffView) throw new Error("hidden");
-    expect(playerView.results.some((r) => r.name === "frozen-late")).toBe(false);
+    expect(playerView.results.find((r) => r.name === "frozen-late")?.leaderboard_points).toBe(0);
     expect(staffView.results[0]).toMatchObject({ name: "frozen-late", leaderboard_points: 1000 });
 
     // After the end everyone sees the live board again.

@@ -62,7 +62,7 @@ export interface LeaderboardGraph {
 
 const TOP = 10;
 
-/** One point per scoring change of the top 10 users and teams, oldest first. */
+/** One point per scoring solve of the top 10 users and teams (its value when solved), oldest first. */
 export async function leaderboardGraph(ctx: Context): Promise<LeaderboardGraph | Hidden> {
   const view = await boardView(ctx);
   if (view.hidden) return { hidden: true };
@@ -70,7 +70,7 @@ export async function leaderboardGraph(ctx: Context): Promise<LeaderboardGraph |
   const topUsers = (await cache.get(ctx.db, "user", view.frozenAt)).slice(0, TOP);
   const until = view.frozenAt ? { lte: view.frozenAt } : undefined;
   const userRecords = await ctx.db.scoreRecord.findMany({
-    where: { userId: { in: topUsers.map((u) => u.id) }, leaderboard: true, ...(until && { timestamp: until }) },
+    where: { userId: { in: topUsers.map((u) => u.id) }, leaderboard: true, reason: "solve", ...(until && { timestamp: until }) },
     select: { userId: true, points: true, timestamp: true },
     orderBy: [{ timestamp: "asc" }, { id: "asc" }],
   });
@@ -81,7 +81,7 @@ export async function leaderboardGraph(ctx: Context): Promise<LeaderboardGraph |
   if (view.teams) {
     const topTeams = (await cache.get(ctx.db, "team", view.frozenAt)).slice(0, TOP);
     const teamRecords = await ctx.db.scoreRecord.findMany({
-      where: { teamId: { in: topTeams.map((t) => t.id) }, leaderboard: true, ...(until && { timestamp: until }) },
+      where: { teamId: { in: topTeams.map((t) => t.id) }, leaderboard: true, reason: "solve", ...(until && { timestamp: until }) },
       select: { teamId: true, points: true, timestamp: true },
       orderBy: [{ timestamp: "asc" }, { id: "asc" }],
     });
@@ -102,7 +102,12 @@ export async function leaderboardMatrix(ctx: Context, input: PageInput): Promise
   const entries = await boardCache(ctx).get(ctx.db, "team", view.frozenAt);
   const slice = entries.slice(input.offset, input.offset + input.limit);
   const solves = await ctx.db.solve.findMany({
-    where: { teamId: { in: slice.map((e) => e.id) }, ...(view.frozenAt && { timestamp: { lte: view.frozenAt } }) },
+    where: {
+      teamId: { in: slice.map((e) => e.id) },
+      ...(view.frozenAt && { timestamp: { lte: view.frozenAt } }),
+      // Staff may be testing hidden challenges; players must not learn they exist.
+      ...(!view.staff && { challenge: { hidden: false } }),
+    },
     select: { teamId: true, challengeId: true },
     orderBy: { timestamp: "asc" },
   });

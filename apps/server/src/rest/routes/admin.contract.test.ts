@@ -45,7 +45,7 @@ describe("GET /admin/self_check/", () => {
     const res = await server.api("GET", "/admin/self_check/", { token: staff.token });
     expect(res.status).toBe(200);
     expect(res.body.d.some((e: { challenge: number }) => e.challenge === good.id)).toBe(false);
-    expect(res.body.d).toContainEqual({ challenge: pointless.id, issue: "missing_points" });
+    expect(res.body.d).toContainEqual({ challenge: pointless.id, issue: "missing_points", extra: "" });
     expect(res.body.d).toContainEqual({ challenge: badHash.id, issue: "invalid_flag_data", extra: expect.any(String) });
     expect((await server.api("GET", "/admin/self_check/", { token: player.token })).status).toBe(403);
   });

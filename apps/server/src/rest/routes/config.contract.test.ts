@@ -83,6 +83,17 @@ describe("POST /config/{key}/", () => {
   });
 });
 
+describe("experiments", () => {
+  it("are a config key like the others, set by staff and read back in /config/ and /experiments/", async () => {
+    expect((await server.api("GET", "/config/experiments/")).body).toEqual({ s: true, m: "", d: {} });
+    const set = await server.api("POST", "/config/experiments/", { token: staff.token, body: { value: { leaderboardReload: true } } });
+    expect(set.status).toBe(201);
+    expect((await server.api("GET", "/config/")).body.d.experiments).toEqual({ leaderboardReload: true });
+    expect((await server.api("GET", "/experiments/")).body.d).toEqual({ leaderboardReload: true });
+    await server.api("POST", "/config/experiments/", { token: staff.token, body: { value: {} } });
+  });
+});
+
 describe("GET /experiments/", () => {
   it("is an empty map by default", async () => {
     expect((await server.api("GET", "/experiments/")).body).toEqual({ s: true, m: "", d: {} });
