@@ -78,12 +78,25 @@ export type ChangePasswordInput = z.infer<typeof ZChangePasswordInput>;
 export const ZEmailInput = z.object({ email: z.string().trim().min(1).max(254) });
 export type EmailInput = z.infer<typeof ZEmailInput>;
 
-/** `uid` and `token` from a mailed link (`?id=&secret=` on the web pages). */
+/**
+ * `uid` and `token` from a mailed link (`?id=&secret=` on the web pages). `uid` is taken as sent:
+ * one that names no account, a number or not, is a bad link (404 invalid_token_or_uid, see
+ * linkUserId), not a malformed request.
+ */
 export const ZEmailTokenInput = z.object({
-  uid: z.coerce.number().int().positive(),
+  // NaN too: the web pages send Number() of the link's text.
+  uid: z.union([z.number(), z.nan(), z.string().max(64)]),
   token: z.string().trim().min(1).max(256),
 });
 export type EmailTokenInput = z.infer<typeof ZEmailTokenInput>;
+
+/** The account id a link's `uid` names, or null when it cannot name one (not a positive int4). */
+export function linkUserId(uid: number | string): number | null {
+  const text = typeof uid === "number" ? String(uid) : uid.trim();
+  if (!/^\d{1,10}$/.test(text)) return null;
+  const id = Number(text);
+  return id >= 1 && id <= 2_147_483_647 ? id : null;
+}
 
 export const ZPasswordResetInput = ZEmailTokenInput.extend({ password });
 export type PasswordResetInput = z.infer<typeof ZPasswordResetInput>;
@@ -91,7 +104,10 @@ export type PasswordResetInput = z.infer<typeof ZPasswordResetInput>;
 export const ZSudoInput = z.object({ id: z.coerce.number().int().positive() });
 export type SudoInput = z.infer<typeof ZSudoInput>;
 
-/** Own profile edits (PATCH /member/self/): every field optional, limits from the specs. */
+/**
+ * Own profile edits (PATCH /member/self/): every field optional, limits from the specs. Other keys
+ * are dropped, not refused: older clients send the whole profile back, read-only fields included.
+ */
 export const ZUpdateSelfInput = z
   .object({
     username: ZUsername,
@@ -106,7 +122,7 @@ export const ZUpdateSelfInput = z
     bio: z.string().max(LIMITS.bio),
   })
   .partial()
-  .strict();
+  .strip();
 export type UpdateSelfInput = z.infer<typeof ZUpdateSelfInput>;
 
 export const NOTIFICATION_KINDS = ["all_solves", "flag_reject", "hint_used", "team_join"] as const;

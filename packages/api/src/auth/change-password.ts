@@ -17,4 +17,6 @@ export async function changePassword(ctx: AuthedContext, raw: unknown): Promise<
     ctx.db.user.update({ where: { id: user.id }, data: { passwordHash }, select: { id: true } }),
     ctx.db.authToken.deleteMany({ where: { userId: user.id, impersonatorId: null, id: { not: ctx.actor.tokenId } } }),
   ]);
+  // The ended sessions' websockets must close too, not only their HTTP tokens.
+  await ctx.events.publish({ kind: "internal", name: "sessions_revoked", data: { userId: user.id } });
 }

@@ -83,7 +83,9 @@ describe("password reset", () => {
     const link = linkIn(mail.text, "password_reset");
 
     await expect(anon().auth.resetPassword({ ...link, password: "password" })).rejects.toMatchObject({ cause: { code: "weak_password" } });
+    const seen = world.events.length;
     const { token } = await anon().auth.resetPassword({ ...link, password: STRONG });
+    expect(world.events.slice(seen)).toContainEqual({ kind: "internal", name: "sessions_revoked", data: { userId: user.id } });
     expect(token).toMatch(/^[0-9a-f]{64}$/);
     expect(await world.services.db.authToken.count({ where: { userId: user.id } })).toBe(1);
     await expect(anon().auth.resetPassword({ ...link, password: "Another-Quokka-Marble-92" })).rejects.toMatchObject({ cause: { code: "invalid_token_or_uid" } });
@@ -100,6 +102,17 @@ describe("password reset", () => {
   });
 });
 
+describe("links naming no account", () => {
+  it("answer invalid_token_or_uid for a uid that is not a number, out of range, or unknown", async () => {
+    const token = "f".repeat(64);
+    for (const uid of ["abc", "1e3", "-1", "0", "99999999999", 999_999, Number.NaN]) {
+      await expect(anon().auth.verifyEmail({ uid, token })).rejects.toMatchObject({ cause: { code: "invalid_token_or_uid" } });
+      await expect(anon().auth.resetPassword({ uid, token, password: STRONG })).rejects.toMatchObject({ cause: { code: "invalid_token_or_uid" } });
+    }
+    await expect(anon().auth.verifyEmail({ token } as never)).rejects.toMatchObject({ cause: { code: "required" } });
+  });
+});
+
 describe("change password", () => {
   it("needs the current password and a strong new one; other sessions end", async () => {
     const user = await createUser(world);
@@ -107,7 +120,9 @@ describe("change password", () => {
     const caller = callerFor(world, user);
     await expect(caller.auth.changePassword({ old_password: "wrong", password: STRONG })).rejects.toMatchObject({ cause: { code: "invalid_password" } });
     await expect(caller.auth.changePassword({ old_password: TEST_PASSWORD, password: "abc123" })).rejects.toMatchObject({ cause: { code: "weak_password" } });
+    const seen = world.events.length;
     await caller.auth.changePassword({ old_password: TEST_PASSWORD, password: STRONG });
+    expect(world.events.slice(seen)).toContainEqual({ kind: "internal", name: "sessions_revoked", data: { userId: user.id } });
     const tokens = await world.services.db.authToken.findMany({ where: { userId: user.id }, select: { id: true } });
     expect(tokens).toEqual([{ id: user.actor.tokenId }]);
   });

@@ -20,7 +20,10 @@ describe("impersonation", () => {
     const me = await callerFor(world, { actor: actor! }).auth.me();
     expect(me).toMatchObject({ id: player.id, impersonating: true, impersonator: { id: staff.id, username: staff.username } });
 
+    const seen = world.events.length;
     const back = await callerFor(world, { actor: actor! }).auth.desudo();
+    // The impersonation token was the player's: their websockets are re-checked.
+    expect(world.events.slice(seen)).toContainEqual({ kind: "internal", name: "sessions_revoked", data: { userId: player.id } });
     const restored = await resolveActor(world.services.db, back.token);
     expect(restored).toMatchObject({ id: staff.id, impersonatorId: null });
     await expect(resolveActor(world.services.db, token)).rejects.toMatchObject({ code: "authentication_failed" });

@@ -32,11 +32,22 @@ export async function desudo(ctx: AuthedContext): Promise<{ token: string }> {
   if (!staff || !staff.isActive) {
     // A staff account deactivated meanwhile gets no session back; the impersonation still ends.
     await ctx.db.authToken.deleteMany({ where: { id: ctx.actor.tokenId } });
+    await sessionsRevoked(ctx);
     throw new AppError("permission_denied");
   }
-  return ctx.db.$transaction(async (tx) => {
+  const result = await ctx.db.$transaction(async (tx) => {
     await tx.authToken.deleteMany({ where: { id: ctx.actor.tokenId } });
     await writeAudit(tx, staff, "desudo", { target_id: ctx.actor.id, target_username: ctx.actor.username });
     return { token: await issueToken(tx, staff.id) };
   });
+  await sessionsRevoked(ctx);
+  return result;
+}
+
+/**
+ * The impersonation token is gone, so a websocket opened with it must close. The token belonged
+ * to the impersonated user (ctx.actor), so that is whose sessions the websocket server re-checks.
+ */
+function sessionsRevoked(ctx: AuthedContext): Promise<void> {
+  return ctx.events.publish({ kind: "internal", name: "sessions_revoked", data: { userId: ctx.actor.id } });
 }

@@ -58,11 +58,13 @@ describe("login", () => {
     await expect(loginAs(user.username)).rejects.toMatchObject({ cause: { code: "incorrect_username_or_password" } });
   });
 
-  it("logout deletes every token of the user", async () => {
+  it("logout deletes every token of the user and tells the websockets", async () => {
     const user = await createUser(world);
     await loginAs(user.username);
+    const seen = world.events.length;
     await callerFor(world, user).auth.logout();
     expect(await world.services.db.authToken.count({ where: { userId: user.id } })).toBe(0);
+    expect(world.events.slice(seen)).toContainEqual({ kind: "internal", name: "sessions_revoked", data: { userId: user.id } });
   });
 
   it("is throttled per IP when rates are on", async () => {

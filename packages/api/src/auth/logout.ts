@@ -8,7 +8,9 @@ import type { AuthedContext } from "../guards.ts";
 export async function logout(ctx: AuthedContext): Promise<void> {
   if (ctx.actor.impersonatorId !== null) {
     await ctx.db.authToken.deleteMany({ where: { id: ctx.actor.tokenId } });
-    return;
+  } else {
+    await ctx.db.authToken.deleteMany({ where: { userId: ctx.actor.id, impersonatorId: null } });
   }
-  await ctx.db.authToken.deleteMany({ where: { userId: ctx.actor.id, impersonatorId: null } });
+  // Websockets opened with a deleted token must close too; the websocket server re-checks them.
+  await ctx.events.publish({ kind: "internal", name: "sessions_revoked", data: { userId: ctx.actor.id } });
 }

@@ -1,4 +1,4 @@
-import { AppError, parseInput, ZEmailInput, ZPasswordResetInput } from "@flagship/shared";
+import { AppError, linkUserId, parseInput, ZEmailInput, ZPasswordResetInput } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { sendQuietly } from "../mail/mailer.ts";
 import { consumeEmailToken, createEmailToken, resetLink } from "./email-tokens.ts";
@@ -27,8 +27,9 @@ export async function requestPasswordReset(ctx: Context, raw: unknown): Promise<
 export async function resetPassword(ctx: Context, raw: unknown): Promise<{ token: string | null }> {
   await ctx.throttle.check(ctx, "password_reset");
   const input = parseInput(ZPasswordResetInput, raw);
-  const user = await ctx.db.user.findUnique({
-    where: { id: input.uid },
+  const userId = linkUserId(input.uid);
+  const user = userId === null ? null : await ctx.db.user.findUnique({
+    where: { id: userId },
     select: { id: true, username: true, email: true, isStaff: true, isActive: true, totpVerified: true },
   });
   if (!user || !user.isActive) throw new AppError("invalid_token_or_uid");
@@ -42,6 +43,8 @@ export async function resetPassword(ctx: Context, raw: unknown): Promise<{ token
     return true;
   });
   if (!reset) throw new AppError("invalid_token_or_uid");
+  // The ended sessions' websockets must close too: a reset often follows a stolen account.
+  await ctx.events.publish({ kind: "internal", name: "sessions_revoked", data: { userId: user.id } });
   const direct = await mayLogInDirectly(ctx, { ...user, emailVerified: true });
   return { token: direct ? await issueToken(ctx.db, user.id) : null };
 }

@@ -51,6 +51,26 @@ describe("registration", () => {
     expect(token).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it("announces the new account to the boards", async () => {
+    const seen = world.events.length;
+    await anon().auth.register(details());
+    expect(world.events.slice(seen)).toContainEqual({ kind: "internal", name: "leaderboard_changed" });
+  });
+
+  it("gives no token while login is not open for the new account, as login would refuse it", async () => {
+    try {
+      await setConfig("enable_login", false);
+      expect(await anon().auth.register(details())).toEqual({ verificationRequired: false, token: null });
+      await setConfig("enable_login", true);
+      await setConfig("start_time", Math.floor(Date.now() / 1000) + 3600);
+      expect(await anon().auth.register(details())).toEqual({ verificationRequired: false, token: null });
+    } finally {
+      await setConfig("enable_login", true);
+      await setConfig("start_time", null);
+    }
+    expect((await anon().auth.register(details())).token).toMatch(/^[0-9a-f]{64}$/);
+  });
+
   it("refuses a weak password on the server too, and changes nothing", async () => {
     const d = { ...details(), password: "password1", password2: "password1" };
     await expect(anon().auth.register(d)).rejects.toMatchObject({ cause: { code: "weak_password", details: { password: [expect.any(String)] } } });

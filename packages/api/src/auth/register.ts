@@ -11,6 +11,8 @@ export interface Registered {
   id: number;
   /** The account must verify its email before logging in (a mail transport is configured). */
   verificationRequired: boolean;
+  /** The very first account is staff. */
+  isStaff: boolean;
 }
 
 // Serialises registrations so exactly one account can be the very first (and become staff).
@@ -72,11 +74,13 @@ export async function register(ctx: Context, raw: unknown): Promise<Registered> 
     throw error;
   }
 
+  // A new visible account (and maybe its team of one) appears on the boards.
+  await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
   if (verificationRequired) {
     const token = await createEmailToken(ctx.db, created.id, "verify_email", ctx.now());
     await sendQuietly(ctx.mail, ctx.log, verificationMail(input.email, input.username, config.event_name, verifyLink(ctx.mail.publicUrl, created.id, token)));
   }
-  return { id: created.id, verificationRequired: verificationRequired && !created.isStaff };
+  return { id: created.id, verificationRequired: verificationRequired && !created.isStaff, isStaff: created.isStaff };
 }
 
 /**

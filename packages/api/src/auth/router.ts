@@ -14,7 +14,7 @@ import { authedProcedure, publicProcedure, router, staffProcedure } from "../trp
 import { changePassword } from "./change-password.ts";
 import { desudo, sudo } from "./impersonate.ts";
 import { generateInvites, listInvites } from "./invites.ts";
-import { login, login2fa } from "./login.ts";
+import { login, login2fa, mayLogInDirectly } from "./login.ts";
 import { logout } from "./logout.ts";
 import { getMe } from "./me.ts";
 import { requestPasswordReset, resetPassword } from "./password-reset.ts";
@@ -34,8 +34,11 @@ export const authRouter = router({
 
   register: publicProcedure.input(typed<RegisterInput>()).mutation(async ({ ctx, input }) => {
     const registered = await register(ctx, input);
-    // The web app signs the new account straight in unless it must verify its email first.
-    const token = registered.verificationRequired ? null : await issueToken(ctx.db, registered.id);
+    // The web app signs the new account straight in only when it could log in right now: an
+    // email to verify, login switched off or the event not started all mean no token yet, as
+    // REST login would refuse it too.
+    const direct = await mayLogInDirectly(ctx, { isStaff: registered.isStaff, emailVerified: !registered.verificationRequired, totpVerified: false });
+    const token = direct ? await issueToken(ctx.db, registered.id) : null;
     return { verificationRequired: registered.verificationRequired, token };
   }),
   login: publicProcedure.input(typed<LoginInput>()).mutation(({ ctx, input }) => login(ctx, input)),

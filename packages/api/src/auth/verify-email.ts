@@ -1,4 +1,4 @@
-import { AppError, parseInput, ZEmailInput, ZEmailTokenInput } from "@flagship/shared";
+import { AppError, linkUserId, parseInput, ZEmailInput, ZEmailTokenInput } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { sendQuietly } from "../mail/mailer.ts";
 import { consumeEmailToken, createEmailToken, verifyLink } from "./email-tokens.ts";
@@ -13,8 +13,9 @@ import { issueToken } from "./tokens.ts";
 export async function verifyEmail(ctx: Context, raw: unknown): Promise<{ token: string | null }> {
   await ctx.throttle.check(ctx, "verify_email");
   const input = parseInput(ZEmailTokenInput, raw);
-  const user = await ctx.db.user.findUnique({
-    where: { id: input.uid },
+  const userId = linkUserId(input.uid);
+  const user = userId === null ? null : await ctx.db.user.findUnique({
+    where: { id: userId },
     select: { id: true, isStaff: true, isActive: true, emailVerified: true, totpVerified: true },
   });
   if (!user || !user.isActive) throw new AppError("invalid_token_or_uid");

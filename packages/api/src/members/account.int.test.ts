@@ -24,15 +24,34 @@ describe("own profile", () => {
     await expect(caller.account.update({ bio: "b".repeat(401), twitter: "changed" })).rejects.toMatchObject({ cause: { code: "max_length", details: { bio: [expect.any(String)] } } });
     await expect(caller.account.update({ discordid: "abc" })).rejects.toMatchObject({ cause: { code: "invalid" } });
     await expect(caller.account.update({ username: "" })).rejects.toMatchObject({ cause: { code: "blank" } });
-    await expect(caller.account.update({ is_staff: true } as never)).rejects.toMatchObject({ cause: { code: "invalid" } });
     expect((await caller.account.self()).twitter).toBe("tw");
+  });
+
+  it("ignores read-only keys older clients send back with the profile", async () => {
+    const user = await createUser(world);
+    const caller = callerFor(world, user);
+    const self = await caller.account.self();
+    const updated = await caller.account.update({ ...self, id: 999_999, email: "other@example.test", is_staff: true, bio: "kept" } as never);
+    expect(updated).toMatchObject({ id: user.id, email: user.email, is_staff: false, bio: "kept" });
+  });
+
+  it("tells the boards about a new username, not about other edits", async () => {
+    const user = await createUser(world);
+    const caller = callerFor(world, user);
+    const changed = { kind: "internal", name: "leaderboard_changed" };
+    let seen = world.events.length;
+    await caller.account.update({ bio: "no rename" });
+    expect(world.events.slice(seen)).not.toContainEqual(changed);
+    seen = world.events.length;
+    await caller.account.update({ username: uniqueName("renamed") });
+    expect(world.events.slice(seen)).toContainEqual(changed);
   });
 
   it("refuses a username another account has, in any case", async () => {
     const a = await createUser(world);
     const b = await createUser(world);
     await expect(callerFor(world, b).account.update({ username: a.username.toUpperCase() })).rejects.toMatchObject({
-      cause: { code: "username_already_exists", details: { username: [expect.any(String)] } },
+      cause: { code: "unique", details: { username: ["That username is already taken."] } },
     });
   });
 });
@@ -70,7 +89,14 @@ describe("account deletion", () => {
     await world.services.db.user.update({ where: { id: owner.id }, data: { bio: "hello", points: 100 } });
     await world.services.db.team.update({ where: { id: teamId }, data: { points: 100 } });
 
+    const seen = world.events.length;
     await callerFor(world, owner).account.delete({ password: TEST_PASSWORD });
+    expect(world.events.slice(seen)).toEqual(
+      expect.arrayContaining([
+        { kind: "internal", name: "sessions_revoked", data: { userId: owner.id } },
+        { kind: "internal", name: "leaderboard_changed" },
+      ]),
+    );
 
     const row = await world.services.db.user.findUniqueOrThrow({ where: { id: owner.id } });
     expect(row).toMatchObject({ username: `deleted-${owner.id}`, isActive: false, isVisible: false, bio: "", totpSecret: null });

@@ -61,4 +61,7 @@ export async function deleteAccount(ctx: AuthedContext, raw: unknown): Promise<v
       select: { id: true },
     });
   });
+  // Its websockets close with its tokens, and the boards drop the now hidden account.
+  await ctx.events.publish({ kind: "internal", name: "sessions_revoked", data: { userId: user.id } });
+  await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
 }

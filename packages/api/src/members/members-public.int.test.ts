@@ -98,6 +98,17 @@ describe("staff edits", () => {
     expect(entry).toEqual({ userId: staff.id, extra: { user: user.id, fields: ["bio", "twitter", "is_verified", "state_actor", "is_visible"] } });
   });
 
+  it("closes the websockets of an account it deactivates, and only then", async () => {
+    const user = await createUser(world);
+    const revoked = { kind: "internal", name: "sessions_revoked", data: { userId: user.id } };
+    let seen = world.events.length;
+    await callerFor(world, staff).users.staffUpdate({ id: user.id, patch: { bio: "still active", is_active: true } });
+    expect(world.events.slice(seen)).not.toContainEqual(revoked);
+    seen = world.events.length;
+    await callerFor(world, staff).users.staffUpdate({ id: user.id, patch: { is_active: false } });
+    expect(world.events.slice(seen)).toContainEqual(revoked);
+  });
+
   it("refuses a taken username and bad fields, changing nothing", async () => {
     const user = await createUser(world);
     const other = await createUser(world);

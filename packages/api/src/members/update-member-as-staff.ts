@@ -79,6 +79,8 @@ export async function updateMemberAsStaff(ctx: StaffContext, id: number, input: 
       throw error;
     });
   if (patch.team !== undefined) await ctx.events.publish({ kind: "internal", name: "membership_changed", data: { userId: id, teamId: patch.team } });
+  // A deactivated account's tokens stop resolving; its open websockets must close as well.
+  if (patch.is_active === false) await ctx.events.publish({ kind: "internal", name: "sessions_revoked", data: { userId: id } });
   // Visibility, names and team moves all change what the boards show.
   await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
   return getMember(ctx, id);

@@ -10,8 +10,11 @@ export async function updateSelf(ctx: AuthedContext, raw: unknown): Promise<Self
     await ctx.db.user.update({ where: { id: ctx.actor.id }, data: input, select: { id: true } });
   } catch (error) {
     // citext makes the unique index case-insensitive, also between concurrent renames.
-    if (isUniqueViolation(error, "username")) throw AppError.field("username_already_exists", "username");
+    // The contract's field code, the same the staff edit answers.
+    if (isUniqueViolation(error, "username")) throw AppError.field("unique", "username", "That username is already taken.");
     throw error;
   }
+  // The boards show usernames.
+  if (input.username !== undefined) await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
   return getSelf(ctx);
 }

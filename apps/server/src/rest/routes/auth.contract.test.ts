@@ -192,6 +192,18 @@ describe("mail paths (with a real SMTP server)", () => {
   });
 });
 
+describe("links naming no account", () => {
+  it("answer 404 invalid_token_or_uid for a uid that is not a number or is unknown", async () => {
+    const token = "f".repeat(64);
+    for (const uid of ["abc", "12abc", 999_999]) {
+      const reset = await server.api("POST", "/auth/password_reset/", { body: { uid, token, password: STRONG } });
+      expect([reset.status, reset.body.m]).toEqual([404, "invalid_token_or_uid"]);
+      const verify = await server.api("POST", "/auth/verify_email/", { body: { uid, token } });
+      expect([verify.status, verify.body.m]).toEqual([404, "invalid_token_or_uid"]);
+    }
+  });
+});
+
 describe("impersonation paths", () => {
   it("sudo and desudo", async () => {
     const player = await createUser(server.world);
@@ -232,6 +244,11 @@ describe("/member/self/", () => {
     expect(patched.body.d).toMatchObject({ bio: "hi", twitter: "tw" });
     const long = await server.api("PATCH", "/member/self/", { token: user.token, body: { bio: "b".repeat(401) } });
     expect([long.status, long.body.m, Object.keys(long.body.d)]).toEqual([400, "max_length", ["bio"]]);
+    // Older clients send the whole profile back: read-only keys are ignored, not refused.
+    const whole = await server.api("PATCH", "/member/self/", { token: user.token, body: { ...get.body.d, id: 1, email: "x@example.test", is_staff: true, bio: "whole" } });
+    expect(whole).toMatchObject({ status: 200, body: { d: { id: user.id, email: user.email, is_staff: false, bio: "whole" } } });
+    const taken = await server.api("PATCH", "/member/self/", { token: user.token, body: { username: staff.username.toUpperCase() } });
+    expect([taken.status, taken.body]).toEqual([400, { s: false, m: "unique", d: { username: ["That username is already taken."] } }]);
     expect((await server.api("GET", "/member/self/")).status).toBe(401);
     const wrong = await server.api("DELETE", "/member/self/", { token: user.token, body: { password: "x" } });
     expect([wrong.status, wrong.body.m]).toEqual([401, "invalid_password"]);
