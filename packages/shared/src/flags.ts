@@ -79,9 +79,42 @@ export function mapFlagMatches(submission: LatLon, location: LatLon, radiusKm: n
 }
 
 /**
+ * Whether an alternation may let more than one alternative match at the same position: each
+ * alternative must start with a plain literal character (not optional), and no two with the same
+ * one (compared case-insensitively, as an inline (?i:) group could make them equal). Anything
+ * we cannot read that simply counts as ambiguous, to stay on the safe side.
+ */
+function alternativesOverlap(pattern: string, starts: readonly number[], end: number): boolean {
+  const seen = new Set<string>();
+  for (let k = 0; k < starts.length; k++) {
+    const at = starts[k]!;
+    const stop = k + 1 < starts.length ? starts[k + 1]! - 1 : end;
+    if (at >= stop) return true; // An empty alternative matches alongside any other.
+    const first = pattern[at]!;
+    if ("\\()[].^$|*+?{}".includes(first)) return true;
+    const next = pattern[at + 1] ?? "";
+    if (at + 1 < stop && "?*{".includes(next)) return true; // The literal may be skipped.
+    const key = first.toLowerCase();
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  return false;
+}
+
+interface OpenGroup {
+  /** A quantifier occurred inside. */
+  quantified: boolean;
+  /** An alternation whose alternatives can match the same text occurred inside (or is this one). */
+  overlapping: boolean;
+  /** Where each top-level alternative starts (the first one after any `?:` style prefix). */
+  alternatives: number[];
+}
+
+/**
  * Rejects patterns that can backtrack catastrophically: a quantified group that itself contains a
- * quantifier (`(a+)+`, `(\w*)*`), and backreferences. Together with the server's time bound and
- * the length cap on submissions, this keeps a regex flag from stalling the server.
+ * quantifier (`(a+)+`, `(\w*)*`), a repeated group containing an alternation whose alternatives
+ * can match the same text (`(a|aa)*`, `(a|a)+`), and backreferences. Together with the server's
+ * time bound and the length cap on submissions, this keeps a regex flag from stalling the server.
  */
 export function regexSafetyError(pattern: string): string | null {
   if (pattern.length === 0) return "The pattern is empty.";
@@ -91,9 +124,7 @@ export function regexSafetyError(pattern: string): string | null {
   } catch (error) {
     return `Not a valid regular expression: ${(error as Error).message}`;
   }
-  // A stack of open groups; each records whether a quantifier occurred inside it.
-  const groups: boolean[] = [];
-  let lastGroupHadQuantifier = false;
+  const groups: OpenGroup[] = [];
   let inClass = false;
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i];
@@ -101,7 +132,6 @@ export function regexSafetyError(pattern: string): string | null {
       const next = pattern[i + 1] ?? "";
       if (!inClass && (/[1-9]/.test(next) || next === "k")) return "Backreferences are not allowed in flag patterns.";
       i += 1;
-      lastGroupHadQuantifier = false;
       continue;
     }
     if (inClass) {
@@ -110,28 +140,43 @@ export function regexSafetyError(pattern: string): string | null {
     }
     if (ch === "[") {
       inClass = true;
-      lastGroupHadQuantifier = false;
       continue;
     }
     if (ch === "(") {
-      groups.push(false);
+      // The group's own text starts after a (?:, (?=, (?!, (?<=, (?<! or (?<name> prefix.
+      const prefix = /^\(\?(?::|=|!|<=|<!|<[A-Za-z_$][\w$]*>)/.exec(pattern.slice(i));
+      const contentStart = i + (prefix ? prefix[0].length : 1);
+      groups.push({ quantified: false, overlapping: false, alternatives: [contentStart] });
+      i = contentStart - 1;
+      continue;
+    }
+    if (ch === "|") {
+      groups.at(-1)?.alternatives.push(i + 1);
       continue;
     }
     if (ch === ")") {
-      lastGroupHadQuantifier = groups.pop() ?? false;
-      // A group closing marks "a quantifier happened inside" for its parent too.
-      if (lastGroupHadQuantifier && groups.length > 0) groups[groups.length - 1] = true;
+      const group = groups.pop();
+      if (!group) continue;
+      if (group.alternatives.length > 1 && alternativesOverlap(pattern, group.alternatives, i)) group.overlapping = true;
+      // What happened inside a group happened inside its parent too.
+      const parent = groups.at(-1);
+      if (parent) {
+        parent.quantified ||= group.quantified;
+        parent.overlapping ||= group.overlapping;
+      }
       const after = pattern[i + 1];
-      if (after === "*" || after === "+" || after === "{" || after === "?") {
-        const repeats = after !== "?";
-        if (repeats && lastGroupHadQuantifier) return "Nested quantifiers such as (a+)+ can take exponential time; rewrite the pattern.";
+      if (after === "*" || after === "+" || after === "{") {
+        if (group.quantified) return "Nested quantifiers such as (a+)+ can take exponential time; rewrite the pattern.";
+        if (group.overlapping) {
+          return "A repeated group whose alternatives can match the same text, such as (a|aa)*, can take exponential time; rewrite the pattern.";
+        }
       }
       continue;
     }
     if (ch === "*" || ch === "+" || (ch === "{" && /^\{\d+(,\d*)?\}/.test(pattern.slice(i)))) {
-      if (groups.length > 0) groups[groups.length - 1] = true;
+      const group = groups.at(-1);
+      if (group) group.quantified = true;
     }
-    lastGroupHadQuantifier = false;
   }
   return null;
 }

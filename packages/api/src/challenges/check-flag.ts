@@ -11,6 +11,9 @@ import { flagMatches } from "./flag-match.ts";
 export async function checkFlag(ctx: Context, input: unknown): Promise<{ m: "correct_flag" | "incorrect_flag"; d: { correct: boolean } }> {
   const { actor } = requireAuth(ctx);
   if (actor.teamId === null) throw new AppError("permission_denied", { message: ERRORS.team_required.message });
+  // The same allowance as submit_flag, taken at the same point: each check can run a regex flag
+  // for up to its time bound, so unthrottled checks would let one team stall the server.
+  await ctx.throttle.check(ctx, "flag_submit");
   const { challenge: challengeId, flag } = parseInput(ZSubmitFlagInput, input);
   const solved = await ctx.db.solve.findUnique({
     where: { teamId_challengeId: { teamId: actor.teamId, challengeId } },
