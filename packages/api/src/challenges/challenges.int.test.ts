@@ -184,6 +184,25 @@ describe("submitting flags", () => {
     expect(view).toMatchObject({ solved: true, first_blood: team.name, solve_count: 1, post_score_explanation: "It was ROT13." });
   });
 
+  it("tells only the solving team about a hidden challenge staff solve, and leaves first blood to the first real team", async () => {
+    const staffTeam = await createTeamWith(world);
+    const tester = await createUser(world, { isStaff: true, teamId: staffTeam.id });
+    const challenge = await createChallenge(world, category.id, { hidden: true });
+    expect((await callerFor(world, tester).challenges.submitFlag({ challenge: challenge.id, flag: "flag{right}" })).m).toBe("correct_flag");
+    expect(socketEvents(1).at(-1)).toMatchObject({ audience: { teamId: staffTeam.id }, payload: { challenge_id: challenge.id } });
+    expect(socketEvents(1).filter((e) => e.payload.challenge_id === challenge.id && "all" in e.audience)).toEqual([]);
+    expect(await world.services.db.solve.findFirstOrThrow({ where: { challengeId: challenge.id }, select: { firstBlood: true } })).toEqual({ firstBlood: false });
+    expect(await world.services.db.challenge.findUniqueOrThrow({ where: { id: challenge.id }, select: { firstBloodTeamId: true } })).toEqual({ firstBloodTeamId: null });
+
+    await world.services.db.challenge.update({ where: { id: challenge.id }, data: { hidden: false } });
+    await invalidateCatalog(world.services);
+    const team = await createTeamWith(world);
+    await callerFor(world, team.members[0]!).challenges.submitFlag({ challenge: challenge.id, flag: "flag{right}" });
+    expect(socketEvents(1).at(-1)).toMatchObject({ audience: { all: true }, payload: { challenge_id: challenge.id, team: team.id } });
+    expect(await world.services.db.solve.findFirstOrThrow({ where: { challengeId: challenge.id, teamId: team.id }, select: { firstBlood: true } })).toEqual({ firstBlood: true });
+    expect(await world.services.db.challenge.findUniqueOrThrow({ where: { id: challenge.id }, select: { firstBloodTeamId: true } })).toEqual({ firstBloodTeamId: team.id });
+  });
+
   it("rejects a wrong flag, records the attempt and tells the team (event 2)", async () => {
     const team = await createTeamWith(world);
     const user = team.members[0]!;
@@ -391,6 +410,24 @@ describe("votes, feedback and check_flag", () => {
     expect(await world.services.db.feedback.findMany({ where: { challengeId: challenge.id }, select: { feedback: true } })).toEqual([{ feedback: "Really fun!" }]);
     expect(await callerFor(world, c).challenges.checkFlag({ challenge: challenge.id, flag: "flag{right}" })).toEqual({ m: "correct_flag", d: { correct: true } });
     expect(await callerFor(world, c).challenges.checkFlag({ challenge: challenge.id, flag: "flag{no}" })).toEqual({ m: "incorrect_flag", d: { correct: false } });
+  });
+});
+
+describe("check_flag throttle", () => {
+  it("shares submit_flag's allowance, so checks cannot run regex flags without limit", async () => {
+    const throttled = await createTestWorld({ throttle: { enabled: true, rates: "flag_submit=3/hour" } });
+    try {
+      const category = await createCategory(throttled);
+      const challenge = await createChallenge(throttled, category.id, { flagType: "regex", flagMetadata: { flag: "flag\\{[a-z]+\\}" } });
+      const team = await createTeamWith(throttled);
+      const caller = callerFor(throttled, team.members[0]!);
+      expect((await caller.challenges.submitFlag({ challenge: challenge.id, flag: "flag{abc}" })).m).toBe("correct_flag");
+      expect((await caller.challenges.checkFlag({ challenge: challenge.id, flag: "flag{xyz}" })).m).toBe("correct_flag");
+      expect((await caller.challenges.checkFlag({ challenge: challenge.id, flag: "flag{123}" })).m).toBe("incorrect_flag");
+      expect(await errorOf(caller.challenges.checkFlag({ challenge: challenge.id, flag: "flag{abc}" }))).toMatchObject({ code: "TOO_MANY_REQUESTS", appCode: "throttled" });
+    } finally {
+      await throttled.close();
+    }
   });
 });
 

@@ -85,6 +85,8 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
     userId: actor.id,
     teamId,
     scoring: config.enable_scoring && !gates.ended,
+    // Staff testing a hidden challenge must not take first blood from the first real team.
+    firstBloodAllowed: !challenge.hidden,
   });
   await invalidateCatalog(ctx);
   await invalidatePlayerState(ctx, { teamId });
@@ -106,9 +108,12 @@ async function publishSolve(
   outcome: Awaited<ReturnType<typeof recordSolve>>,
   user: { id: number; username: string; teamId: number },
 ): Promise<void> {
+  // A hidden challenge (solved by staff testing it) is news for the solving team only: everyone
+  // else must not learn its name, or even that it exists.
+  const audience = challenge.hidden ? { teamId: user.teamId } : { all: true as const };
   await ctx.events.publish({
     kind: "socket",
-    audience: { all: true },
+    audience,
     payload: {
       event_code: EVENT_CODES.solve,
       user: user.id,
@@ -123,7 +128,7 @@ async function publishSolve(
   if (outcome.rescored) {
     await ctx.events.publish({
       kind: "socket",
-      audience: { all: true },
+      audience,
       payload: { event_code: EVENT_CODES.scoreUpdate, challenge_id: challenge.id, challenge_score: outcome.points },
     });
   }

@@ -8,6 +8,11 @@ export interface SolveInput {
   teamId: number;
   /** Whether the solve counts on the leaderboard (enable_scoring on and the event not over). */
   scoring: boolean;
+  /**
+   * Whether this solve may take first blood. False for a hidden challenge (staff testing it), so
+   * the first real team still gets first blood once the challenge is visible.
+   */
+  firstBloodAllowed: boolean;
 }
 
 export interface SolveOutcome {
@@ -47,14 +52,30 @@ function add(map: Map<number, Delta>, id: number, points: number, leaderboard: n
  * (team, challenge) index then makes a second solve by the same team fail; we turn that into
  * already_solved_challenge and the whole transaction rolls back. User and team rows are locked
  * in id order so that overlapping re-scorings cannot deadlock.
+ *
+ * Before all of that the solver's own row is locked and its team checked: a concurrent leave
+ * locks the same row first too, so either the leave committed (the user's team changed and we
+ * refuse with permission_denied, recording nothing) or it waits for this solve and then sees it
+ * (and refuses with challenge_solved). Taking the user row first matters: the solve row's foreign
+ * keys share-lock the team and user rows, which a leave holding the user row while waiting for
+ * the team would otherwise deadlock against.
  */
 export async function recordSolve(ctx: Pick<Context, "db">, input: SolveInput): Promise<SolveOutcome> {
   try {
     return await ctx.db.$transaction(async (tx) => {
+      const [solver] = await tx.$queryRaw<{ team_id: number | null }[]>`SELECT team_id FROM users WHERE id = ${input.userId} FOR UPDATE`;
+      // The user left (or was moved out of) the team while the flag was being checked.
+      if (solver?.team_id !== input.teamId) throw new AppError("permission_denied");
+      // Locks the challenge row and reads who held first blood before this solve.
+      const [before] = await tx.$queryRaw<{ first_blood_team_id: number | null }[]>`
+        SELECT first_blood_team_id FROM challenges WHERE id = ${input.challengeId} FOR UPDATE`;
+      if (!before) throw new AppError("not_found");
+      const firstBlood = input.firstBloodAllowed && before.first_blood_team_id === null;
       const [challenge] = await tx.$queryRaw<
         { solve_count: number; first_blood_team_id: number | null; score: number; current_score: number; points_type: string; flag_metadata: unknown; tiebreaker: boolean; name: string; post_score_explanation: string }[]
       >`UPDATE challenges
-          SET solve_count = solve_count + 1, first_blood_team_id = COALESCE(first_blood_team_id, ${input.teamId})
+          SET solve_count = solve_count + 1,
+              first_blood_team_id = CASE WHEN ${firstBlood} THEN ${input.teamId}::int ELSE first_blood_team_id END
         WHERE id = ${input.challengeId}
         RETURNING solve_count, first_blood_team_id, score, current_score, points_type, flag_metadata, tiebreaker, name, post_score_explanation`;
       if (!challenge) throw new AppError("not_found");
@@ -67,7 +88,6 @@ export async function recordSolve(ctx: Pick<Context, "db">, input: SolveInput): 
         SELECT COALESCE(SUM(h.penalty), 0)::int AS penalty
           FROM hint_uses u JOIN hints h ON h.id = u.hint_id
          WHERE u.team_id = ${input.teamId} AND u.challenge_id = ${input.challengeId}`) as [{ penalty: number }];
-      const firstBlood = challenge.first_blood_team_id === input.teamId && challenge.solve_count === 1;
       const now = new Date();
       const solve = await tx.solve.create({
         data: {
