@@ -3,6 +3,7 @@ import {
   emailAllowed,
   groupSecret,
   isEmailShaped,
+  linkUserId,
   parseInput,
   parseRate,
   parseThrottleRates,
@@ -72,8 +73,15 @@ describe("profile input", () => {
     expect(() => parseInput(ZUpdateSelfInput, { discordid: "12ab" })).toThrow(expect.objectContaining({ code: "invalid" }));
     expect(parseInput(ZUpdateSelfInput, { discordid: "", bio: "b".repeat(400) })).toEqual({ discordid: "", bio: "b".repeat(400) });
   });
-  it("refuses fields that are not the user's to edit", () => {
-    expect(() => parseInput(ZUpdateSelfInput, { is_staff: true })).toThrow();
+  it("drops fields that are not the user's to edit, as older clients send them back", () => {
+    expect(parseInput(ZUpdateSelfInput, { is_staff: true, id: 1, email: "x@example.test", bio: "hi" })).toEqual({ bio: "hi" });
+  });
+});
+
+describe("link uid", () => {
+  it("names an account only as a positive int4, in digits", () => {
+    expect([7, "7", " 42 ", 2_147_483_647].map(linkUserId)).toEqual([7, 7, 42, 2_147_483_647]);
+    expect([0, -1, 1.5, Number.NaN, 2_147_483_648, "abc", "12abc", "1e3", ""].map(linkUserId)).toEqual(Array(9).fill(null));
   });
 });
 
