@@ -1,5 +1,6 @@
 import { Alert, Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { emailAllowed, eventGates, isEmailShaped, LIMITS } from "@flagship/shared";
+import { notifications } from "@mantine/notifications";
 import { useMutation } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
@@ -68,7 +69,13 @@ export function RegisterPage() {
           if (result.token) {
             switchSession(result.token);
             void navigate({ to: "/welcome" });
-          } else void navigate({ to: "/register/email" });
+          } else if (result.verificationRequired) {
+            void navigate({ to: "/register/email" });
+          } else {
+            // The account exists but login is not open yet (switched off, or the event has not started).
+            notifications.show({ message: t("account.registered_login_later"), color: "green", autoClose: 10_000 });
+            void navigate({ to: "/login" });
+          }
         },
         onError: (error) => {
           const fields = fieldErrors(error);

@@ -46,6 +46,7 @@ export const authTexts = {
     verify_failed: "Account verification failed!",
     verified: "Email verified. Welcome!",
     verified_login: "Email verified. You can log in now.",
+    registered_login_later: "Your account is ready. You can log in once login opens.",
     reset_request_title: "Reset your password",
     reset_request_intro: "Enter the email address of your account and we will send you a link to choose a new password.",
     reset_request_send: "Send reset link",
