@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { seedUser, signIn } from "./support/db.ts";
 
 test("the shell: sidebar, footer, theme and the 404 page", async ({ page }) => {
   await page.goto("/");
@@ -28,6 +29,18 @@ test("trailing slashes are removed by redirect", async ({ page }) => {
   await page.goto("/no-such-page/?x=1");
   await expect(page).toHaveURL(/\/no-such-page\?x=1$/);
   await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  for (const path of ["/users/", "/leaderboard/", "/debug/"]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(new RegExp(`${path.slice(0, -1)}$`));
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  }
+});
+
+test("admin pages send non-staff home", async ({ page }) => {
+  const player = await seedUser();
+  await signIn(page, player);
+  await page.goto("/admin/config");
+  await expect(page).toHaveURL(/\/(campaign)?$/);
 });
 
 test("the sidebar collapses behind a menu button on a phone", async ({ page }) => {

@@ -13,6 +13,11 @@ import { router } from "./router.tsx";
 import { AppErrorBoundary } from "./shell/ErrorBoundary.tsx";
 import { cssVariablesResolver, theme } from "./theme.ts";
 
+// Trailing slashes are removed, keeping the query and hash, before the router reads the URL.
+if (/.\/+$/.test(window.location.pathname)) {
+  window.history.replaceState(window.history.state, "", window.location.pathname.replace(/\/+$/, "") + window.location.search + window.location.hash);
+}
+
 const colorSchemeManager = localStorageColorSchemeManager({ key: "flagship.color-scheme" });
 
 createRoot(document.getElementById("root")!).render(

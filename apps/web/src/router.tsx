@@ -1,5 +1,5 @@
-import { createRootRoute, createRoute, createRouter, redirect } from "@tanstack/react-router";
-import { authRoutes } from "./features/auth/routes.tsx";
+import { createRootRoute, createRoute, createRouter } from "@tanstack/react-router";
+import { authRoutes, StaffOnly } from "./features/auth/routes.tsx";
 import { challengeRoutes } from "./features/challenges/routes.tsx";
 import { debugRoutes } from "./features/debug/routes.tsx";
 import { ContentPage } from "./features/pages/ContentPage.tsx";
@@ -13,12 +13,6 @@ import { LoadingScreen } from "./shell/LoadingScreen.tsx";
 import { NotFoundPage } from "./shell/NotFound.tsx";
 
 export const rootRoute = createRootRoute({
-  // Trailing slashes are removed by redirect, keeping the query and hash.
-  beforeLoad: ({ location }) => {
-    if (location.pathname.length > 1 && location.pathname.endsWith("/")) {
-      throw redirect({ href: location.pathname.replace(/\/+$/, "") + location.searchStr + (location.hash ? `#${location.hash}` : ""), replace: true });
-    }
-  },
   component: Layout,
   // Unclaimed URLs may be staff-defined content pages; ContentPage falls back to 'Page not found'.
   notFoundComponent: ContentPage,
@@ -26,7 +20,18 @@ export const rootRoute = createRootRoute({
 
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: "/", component: HomePage });
 
-const routeTree = rootRoute.addChildren([homeRoute, ...authRoutes, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes, ...challengeRoutes]);
+/** Admin pages not built yet: staff see 'Page not found', everyone else is sent home. */
+const adminRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/admin/$",
+  component: () => (
+    <StaffOnly>
+      <NotFoundPage />
+    </StaffOnly>
+  ),
+});
+
+const routeTree = rootRoute.addChildren([homeRoute, adminRoute, ...authRoutes, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes, ...challengeRoutes]);
 
 export const router = createRouter({
   routeTree,
@@ -35,6 +40,8 @@ export const router = createRouter({
   defaultErrorComponent: ({ error, reset }) => <PageFailedScreen error={error} reset={reset} />,
   defaultNotFoundComponent: NotFoundPage,
   defaultPreload: "intent",
+  // In-app links are normalised without a trailing slash; typed URLs are stripped in main.tsx.
+  trailingSlash: "never",
   scrollRestoration: true,
 });
 

@@ -17,7 +17,7 @@ import { UriPage } from "./UriPage.tsx";
 import { VerifyPage } from "./VerifyPage.tsx";
 import { WelcomePage } from "./WelcomePage.tsx";
 
-function StaffOnly({ children }: { children: ReactNode }) {
+export function StaffOnly({ children }: { children: ReactNode }) {
   const { me, loading } = useAppData();
   if (loading) return <LoadingScreen />;
   if (!me?.isStaff) return <Navigate to="/" replace />;
