@@ -2,6 +2,7 @@ import { difficultyLabel, formatFileSize } from "@flagship/shared";
 import { Alert, Anchor, Badge, Button, Card, Divider, Group, Stack, Text, Textarea, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Markdown } from "../../lib/Markdown.tsx";
@@ -110,7 +111,9 @@ export function ChallengeBody({ challenge }: { challenge: ChallengeView }) {
       ) : (
         <Alert color="yellow" variant="light">
           {t("errors.team_required")}{" "}
-          <Anchor href="/welcome">{t("challenges.team_needed_action")}</Anchor>
+          <Anchor component={Link} to="/welcome">
+            {t("challenges.team_needed_action")}
+          </Anchor>
         </Alert>
       )}
       <SolvedDialog challenge={challenge} solved={solved} onClose={() => setSolved(null)} />

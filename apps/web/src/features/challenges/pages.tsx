@@ -28,6 +28,23 @@ function WithCategories({ children }: { children: (categories: CategoryView[]) =
   return <>{children(query.data)}</>;
 }
 
+/**
+ * Markdown reduced to plain text for a card's summary. Not rendered as markdown there: the card is
+ * itself a link, and links inside a link are invalid, so a link keeps only its text.
+ */
+function plainText(markdown: string): string {
+  return markdown
+    .replace(/```[^\n]*\n?/g, "")
+    .replace(/<[^>]*>/g, "")
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)/gm, "")
+    .replace(/^\s{0,3}(?:[-*_]\s*){3,}$/gm, "")
+    .replace(/`([^`]*)`/g, "$1")
+    .replace(/(^|[^\w*~])(\*\*|__|\*|_|~~)(?=\S)(.+?)(?<=\S)\2(?![\w*~])/g, "$1$3")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
 type Progress = "finished" | "none" | "some";
 
 function progressOf(category: CategoryView): { solved: number; total: number; state: Progress } {
@@ -42,7 +59,7 @@ function TeamWarning() {
   if (!me || me.teamId !== null) return null;
   return (
     <Alert color="yellow" variant="light" data-testid="team-warning">
-      {t("challenges.team_needed")}{" "}
+      {t("errors.team_required")}{" "}
       <Anchor component={Link} to="/welcome">
         {t("challenges.team_needed_action")}
       </Anchor>
@@ -97,7 +114,7 @@ export function CampaignPage() {
                       </Text>
                       {category.description && (
                         <Text size="sm" c="dimmed" lineClamp={3}>
-                          {category.description}
+                          {plainText(category.description)}
                         </Text>
                       )}
                     </Stack>
