@@ -36,7 +36,7 @@ export function LogoutPage() {
     logout.mutate(undefined, {
       onSettled: () => {
         switchSession(null);
-        notifications.show({ message: t("nav.logout"), color: "gray", autoClose: 2000 });
+        notifications.show({ message: t("account.logged_out"), color: "gray", autoClose: 2000 });
         setDone(true);
       },
     });

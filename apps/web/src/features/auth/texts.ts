@@ -17,6 +17,7 @@ export const authTexts = {
     login_title: "Welcome back",
     login_intro: "Log in to play {{event}}.",
     login: "Log in",
+    logged_out: "You have been logged out.",
     no_account: "No account yet?",
     register_link: "Register",
     forgot: "Forgot password?",

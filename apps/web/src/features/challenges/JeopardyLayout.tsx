@@ -88,7 +88,6 @@ function ChallengeCard({ challenge, onOpen }: { challenge: ChallengeView; onOpen
       type="button"
       onClick={onOpen}
       style={{ textAlign: "left", font: "inherit", color: "inherit" }}
-      aria-label={challenge.name}
     >
       <Stack gap="xs">
         <Group justify="space-between" wrap="nowrap" align="flex-start">

@@ -18,7 +18,7 @@ export function ScoreGraph({ series, label }: { series: Series[]; label: string 
       tooltip: { trigger: "axis" },
       legend: { type: "scroll", top: 0 },
       grid: { left: 48, right: 24, top: 48, bottom: 32 },
-      xAxis: { type: "time" },
+      xAxis: { type: "time", axisLabel: { hideOverlap: true } },
       yAxis: { type: "value", minInterval: 1 },
       series: series.map((s) => {
         let total = 0;

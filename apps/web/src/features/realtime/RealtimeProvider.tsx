@@ -37,7 +37,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
   // The user's notification preferences (all on for visitors).
   const prefs = useQuery(trpc.account.notifications.queryOptions(undefined, { enabled: token !== null, staleTime: 60_000 }));
   const preferences = (token && prefs.data) || ALL_ON;
-  const [state, setState] = useState<SocketState>({ connected: false, cooldown: TIMINGS.wsBackoffStartMs, timer: 0 });
+  const [state, setState] = useState<SocketState>({ connected: false, cooldown: TIMINGS.wsBackoffStartMs, timer: 1 });
   const [recent, setRecent] = useState<SocketEvent[]>([]);
   const socketRef = useRef<RealtimeSocket | null>(null);
   const settings = useRef({ preferences, broadcast: config?.enable_solve_broadcast !== false });
