@@ -54,6 +54,9 @@ export function Layout() {
   );
 }
 
+/** The navbar's id, which the burger names as the element it opens and closes. */
+const NAVBAR_ID = "app-navbar";
+
 function Shell() {
   const { t } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure(false);
@@ -72,11 +75,20 @@ function Shell() {
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t("nav.menu")} />
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label={t("nav.menu")}
+              aria-expanded={opened}
+              aria-controls={NAVBAR_ID}
+            />
             <UnstyledButton component={Link} to="/" aria-label={eventName}>
               <Group gap={8} wrap="nowrap">
                 <img src="/favicon.svg" alt="" width={28} height={28} />
-                <Text fw={700} size="lg" truncate="end" maw={{ base: 180, sm: 400 }}>
+                {/* Logo only on the narrowest phones, so the countdown badge keeps its room. */}
+                <Text fw={700} size="lg" truncate="end" maw={{ base: 180, sm: 400 }} visibleFrom="xs">
                   {eventName}
                 </Text>
               </Group>
@@ -88,7 +100,7 @@ function Shell() {
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar>
+      <AppShell.Navbar id={NAVBAR_ID}>
         <Sidebar onNavigate={close} />
       </AppShell.Navbar>
       <AppShell.Main id="main" tabIndex={-1} style={{ display: "flex", flexDirection: "column" }}>
