@@ -32,7 +32,9 @@ export function LockPage({ remaining }: { remaining: number }) {
  */
 export function EventGate({ children }: { children: ReactNode }) {
   const { me, loading } = useAppData();
-  const { target, flags } = useCountdown();
+  const { target, flags, failed } = useCountdown();
+  // Without the countdown the page still renders: the server enforces the gate on every call.
+  if (failed) return <>{children}</>;
   if (loading || !flags) return <LoadingScreen />;
   if (!me?.isStaff && !flags.countdown_timestamp && target?.kind === "start") return <LockPage remaining={target.remaining} />;
   return <>{children}</>;

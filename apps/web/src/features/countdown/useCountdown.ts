@@ -10,7 +10,7 @@ import { useTRPC } from "../../lib/trpc.ts";
 export function useCountdown() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const { data, dataUpdatedAt } = useQuery(trpc.stats.countdown.queryOptions(undefined, { staleTime: 60_000, refetchInterval: 300_000 }));
+  const { data, dataUpdatedAt, isError } = useQuery(trpc.stats.countdown.queryOptions(undefined, { staleTime: 60_000, refetchInterval: 300_000 }));
   const offset = useMemo(() => (data ? data.server_timestamp - dataUpdatedAt / 1000 : 0), [data, dataUpdatedAt]);
   const [now, setNow] = useState(() => Date.now() / 1000 + offset);
   const [zeroSince, setZeroSince] = useState<number | null>(null);
@@ -34,5 +34,5 @@ export function useCountdown() {
 
   const target = data ? countdownTarget(data, Math.floor(now)) : null;
   const showLoading = zeroSince !== null && Date.now() - zeroSince >= TIMINGS.countdownZeroLoadingMs && Date.now() - zeroSince < 10_000;
-  return { target, flags, showLoading };
+  return { target, flags, showLoading, failed: isError && !data };
 }

@@ -1,4 +1,4 @@
-import { Card, Center, Text, Title, useComputedColorScheme } from "@mantine/core";
+import { Alert, Button, Card, Center, Text, Title, useComputedColorScheme } from "@mantine/core";
 import type { EChartsCoreOption } from "echarts/core";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
@@ -37,5 +37,17 @@ export function ChartCard({
         <Chart option={option} height={height} label={title} />
       )}
     </Card>
+  );
+}
+
+/** The charts' data failed to load: say so, with a retry, instead of a skeleton forever. */
+export function ChartsFailed({ onRetry }: { onRetry: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Alert color="red" title={t("lists.paginated_error")}>
+      <Button size="xs" variant="white" color="red" onClick={onRetry}>
+        {t("generic.retry")}
+      </Button>
+    </Alert>
   );
 }

@@ -14,7 +14,7 @@ import { errorText } from "../teams/forms.ts";
 import { StatTile } from "../teams/TeamPage.tsx";
 import type { MemberData } from "../teams/types.ts";
 import { NameAvatar } from "./Avatar.tsx";
-import { ChartCard } from "./ChartCard.tsx";
+import { ChartCard, ChartsFailed } from "./ChartCard.tsx";
 import { attemptsPie, categoryPie, scoreLine } from "./chartOptions.ts";
 import { SocialLinks } from "./SocialLinks.tsx";
 
@@ -106,7 +106,9 @@ function ProfileView({ user }: { user: MemberData }) {
         <StatTile label={t("profiles.incorrect")} value={user.incorrect_solves} />
       </SimpleGrid>
 
-      {!s ? (
+      {stats.isError ? (
+        <ChartsFailed onRetry={() => void stats.refetch()} />
+      ) : !s ? (
         <Skeleton h={280} />
       ) : (
         <SimpleGrid cols={{ base: 1, md: 2 }}>

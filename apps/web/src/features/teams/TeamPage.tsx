@@ -11,7 +11,7 @@ import { NotFoundPage } from "../../shell/NotFound.tsx";
 import { SomethingWentWrong } from "../../shell/ErrorScreen.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
 import { NameAvatar } from "../profiles/Avatar.tsx";
-import { ChartCard } from "../profiles/ChartCard.tsx";
+import { ChartCard, ChartsFailed } from "../profiles/ChartCard.tsx";
 import { attemptsPie, categoryBars, memberPie, scoreLine } from "../profiles/chartOptions.ts";
 import { SocialLinks } from "../profiles/SocialLinks.tsx";
 import { errorText } from "./forms.ts";
@@ -186,7 +186,9 @@ function TeamView({ team, ownId, own }: { team: TeamData; ownId: number | null; 
         </Tabs.Panel>
 
         <Tabs.Panel value="stats" pt="md">
-          {!s ? (
+          {stats.isError ? (
+            <ChartsFailed onRetry={() => void stats.refetch()} />
+          ) : !s ? (
             <Skeleton h={280} />
           ) : (
             <SimpleGrid cols={{ base: 1, md: 2 }}>

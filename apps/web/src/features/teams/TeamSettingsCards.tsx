@@ -7,6 +7,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
+import { SomethingWentWrong } from "../../shell/ErrorScreen.tsx";
 import { NameAvatar } from "../profiles/Avatar.tsx";
 import { errorText, serverFieldErrors } from "./forms.ts";
 import "./teams.css";
@@ -34,6 +35,8 @@ export function TeamSettingsCard() {
   const { config } = useAppData();
   const team = useOwnTeam();
   if (config?.enable_teams === false || team.isPending) return null;
+  // "No team" is an answer; a failed load is not, and must not offer to create one.
+  if (team.isError) return <SomethingWentWrong message={errorText(team.error)} />;
   if (!team.data) return <NoTeamCard />;
   return <TeamCard team={team.data} />;
 }

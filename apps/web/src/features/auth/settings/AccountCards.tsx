@@ -92,6 +92,11 @@ export function ProfileCard() {
             description={`${form.bio.length}/${LIMITS.bio}`}
             inputWrapperOrder={["label", "input", "description", "error"]}
           />
+          {errors.form && !["discord", "discordid", "twitter", "reddit", "bio"].some((f) => errors[f as keyof typeof errors]) && (
+            <Alert color="red" role="alert">
+              {errors.form}
+            </Alert>
+          )}
           <Group justify="flex-end">
             <Button type="submit" loading={update.isPending} disabled={!self.data}>
               {t("settings.save")}
