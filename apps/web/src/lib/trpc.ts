@@ -9,6 +9,8 @@ import { session } from "./session.ts";
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
+const REQUEST_TIMEOUT_MS = 30_000;
+
 export const queryClient = new QueryClient({
   // A page's background reads that hit a rate limit say so once, app-wide; forms show their own.
   queryCache: new QueryCache({
@@ -32,6 +34,12 @@ export const trpcClient = createTRPCClient<AppRouter>({
     httpBatchLink({
       url: "/trpc",
       transformer: superjson,
+      // A call that hangs gives up after 30 s and says so ('Network request timed out').
+      fetch: (url, options) => {
+        const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+        const signal = options?.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+        return fetch(url, { ...(options as RequestInit), signal });
+      },
       headers() {
         const token = session.token;
         return token ? { authorization: `Token ${token}` } : {};

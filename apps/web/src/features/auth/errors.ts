@@ -12,7 +12,10 @@ export function errorText(error: unknown): string {
     const first = Object.values(fields)[0];
     return first ?? i18next.t(`errors.${code}`);
   }
-  if (error instanceof TRPCClientError && !error.data) return i18next.t("generic.network");
+  if (error instanceof TRPCClientError && !error.data) {
+    const cause = error.cause as { name?: string } | undefined;
+    return i18next.t(cause?.name === "TimeoutError" ? "generic.timeout" : "generic.network");
+  }
   return i18next.t("generic.unknown");
 }
 

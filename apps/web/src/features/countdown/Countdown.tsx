@@ -23,6 +23,11 @@ export function Countdown() {
         <Text size="sm" c="dimmed" visibleFrom="xs">
           {label}
         </Text>
+        {hint && (
+          <Text size="sm" c="orange" fw={600} visibleFrom="lg" data-testid="countdown-hint">
+            {t(`countdown.hint_${target.kind}`)}
+          </Text>
+        )}
         <Badge variant={hint ? "filled" : "light"} color={hint ? "orange" : "flagship"} size="lg" ff="monospace" style={{ textTransform: "none" }}>
           {formatCountdown(target.remaining)}
         </Badge>
