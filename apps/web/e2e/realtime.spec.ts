@@ -40,6 +40,11 @@ test("the countdown ticks toward the start", async ({ page }) => {
     await expect(countdown).toContainText(/3:00:00:0\d|2:23:59:\d\d/);
     const first = await countdown.textContent();
     await expect.poll(async () => countdown.textContent(), { timeout: 4000 }).not.toBe(first);
+    await expect(page.getByTestId("countdown-hint")).toHaveCount(0);
+    // Under ten minutes to go, the hint shows.
+    await setConfig("start_time", Math.floor(Date.now() / 1000) + 300);
+    await page.reload();
+    await expect(page.getByTestId("countdown-hint")).toHaveText("The event starts in under ten minutes. Get ready!");
   } finally {
     await setConfig("start_time", null);
   }
