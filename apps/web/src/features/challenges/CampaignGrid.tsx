@@ -82,7 +82,7 @@ export function CampaignGrid({ category }: CategoryRendererProps) {
                 {t("challenges.back")}
               </Button>
             </Group>
-            <ChallengeBody challenge={open} />
+            <ChallengeBody challenge={open} inDialog />
           </Stack>
         )}
       </Modal>

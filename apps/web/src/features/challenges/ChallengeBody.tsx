@@ -8,7 +8,7 @@ import { useTranslation } from "react-i18next";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
-import { FlagForm, type Solved, SolvedDialog } from "./FlagForm.tsx";
+import { DialogTitle, FlagForm, type Solved, SolvedDialog } from "./FlagForm.tsx";
 import { HintList } from "./HintList.tsx";
 import { Rating } from "./Rating.tsx";
 import type { ChallengeView } from "./types.ts";
@@ -26,8 +26,11 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
   );
 }
 
-/** Everything about one challenge, shared by the challenge page and the tile grid's modal. */
-export function ChallengeBody({ challenge }: { challenge: ChallengeView }) {
+/**
+ * Everything about one challenge, shared by the challenge page and the tile grid's modal. In a
+ * dialog (`inDialog`), the challenge's name is the heading that names the dialog.
+ */
+export function ChallengeBody({ challenge, inDialog = false }: { challenge: ChallengeView; inDialog?: boolean }) {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -41,9 +44,13 @@ export function ChallengeBody({ challenge }: { challenge: ChallengeView }) {
     <Stack gap="lg">
       <Stack gap="xs">
         <Group justify="space-between" align="flex-start" wrap="nowrap">
-          <Title order={2} style={{ wordBreak: "break-word" }}>
-            {challenge.name}
-          </Title>
+          {inDialog ? (
+            <DialogTitle style={{ wordBreak: "break-word" }}>{challenge.name}</DialogTitle>
+          ) : (
+            <Title order={2} style={{ wordBreak: "break-word" }}>
+              {challenge.name}
+            </Title>
+          )}
           <Badge size="xl" variant="light" style={{ flexShrink: 0 }} data-testid="challenge-points">
             {t("challenges.points", { points: challenge.current_score })}
           </Badge>

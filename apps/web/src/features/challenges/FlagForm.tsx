@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, Stack, Text, ThemeIcon, Title } from "@mantine/core";
+import { Alert, Button, Group, Modal, Stack, Text, ThemeIcon } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -78,6 +78,24 @@ export function FlagForm({ challenge, onSolved }: { challenge: ChallengeView; on
   );
 }
 
+/** How Mantine's `<Title order={2}>` looks, for a heading that must be a Modal.Title. */
+const H2_STYLE: React.CSSProperties = {
+  margin: 0,
+  fontFamily: "var(--mantine-font-family-headings)",
+  fontSize: "var(--mantine-h2-font-size)",
+  fontWeight: "var(--mantine-h2-font-weight)",
+  lineHeight: "var(--mantine-h2-line-height)",
+  textWrap: "var(--mantine-heading-text-wrap)",
+};
+
+/**
+ * A dialog's visible h2 that also names the dialog: Modal.Title registers itself as the dialog's
+ * aria-labelledby (Mantine sets that attribute only for its own title). Only inside a Modal.
+ */
+export function DialogTitle({ children, style }: { children: React.ReactNode; style?: React.CSSProperties }) {
+  return <Modal.Title style={{ ...H2_STYLE, ...style }}>{children}</Modal.Title>;
+}
+
 /** 'Flag correct!' with the post-score explanation and a rating prompt. */
 export function SolvedDialog({ challenge, solved, onClose }: { challenge: ChallengeView; solved: Solved | null; onClose(): void }) {
   const { t } = useTranslation();
@@ -88,7 +106,7 @@ export function SolvedDialog({ challenge, solved, onClose }: { challenge: Challe
           <ThemeIcon size={72} radius="xl" color="green" variant="light">
             <FlagIcon size={40} />
           </ThemeIcon>
-          <Title order={2}>{t("challenges.correct_title")}</Title>
+          <DialogTitle>{t("challenges.correct_title")}</DialogTitle>
           <Text c="dimmed">{t("challenges.correct_body", { points: solved.points })}</Text>
           {solved.explanation && (
             <Alert variant="light" title={t("challenges.explanation")} w="100%" ta="left">
