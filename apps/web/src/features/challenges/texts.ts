@@ -11,7 +11,6 @@ export const challengeTexts = {
     state_none: "Not started",
     state_some: "In progress",
     back_to_categories: "All categories",
-    team_needed: "You need a team to submit flags.",
     team_needed_action: "Create or join a team",
     search: "Search challenges",
     sort_by: "Sort by",
