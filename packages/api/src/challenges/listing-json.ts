@@ -1,13 +1,14 @@
 import type { CatalogCategory, CatalogChallenge } from "./catalog.ts";
 import type { PlayerState } from "./team-state.ts";
-import { unlockedFor } from "./views.ts";
+import { categoryFields, fixedFields, stubFields, unlockedFor } from "./views.ts";
 
 /**
  * The players' category listing written straight to JSON. The listing is the hottest read of an
  * event: instead of building ~100 objects per request and serialising them again, each challenge's
  * unchanging part is serialised once per catalog and only the per-team fields (solved, unlocked,
- * hint texts, the explanation, the caller's vote) are spliced in. The result parses to exactly what
- * `categoryView` builds for a player; a test holds the two together.
+ * hint texts, the explanation, the caller's vote) are spliced in. The fixed parts come from the
+ * same builders as `categoryView`, so the result parses to exactly what it builds for a player; a
+ * test holds the two together.
  */
 
 interface ChallengeFragments {
@@ -27,45 +28,15 @@ const open = (value: object) => JSON.stringify(value).slice(0, -1);
 function fragmentsOf(challenge: CatalogChallenge): ChallengeFragments {
   let cached = fragments.get(challenge);
   if (cached) return cached;
-  const { cserv_name: _hidden, ...stubMetadata } = challenge.challengeMetadata;
   cached = {
-    head: open({
-      id: challenge.id,
-      category: challenge.categoryId,
-      slug: challenge.slug,
-      name: challenge.name,
-      description: challenge.description,
-      challenge_type: challenge.challengeType,
-      challenge_metadata: challenge.challengeMetadata,
-      flag_type: challenge.flagType,
-      points_type: challenge.pointsType,
-      author: challenge.author,
-      score: challenge.score,
-      current_score: challenge.currentScore,
-      unlock_requirements: challenge.unlockRequirements,
-      files: challenge.files,
-      first_blood: challenge.firstBlood,
-      solve_count: challenge.solveCount,
-      hidden: challenge.hidden,
-      maintenance: challenge.maintenance,
-      tags: challenge.tags,
-      tiebreaker: challenge.tiebreaker,
-    }),
+    head: open(fixedFields(challenge)),
     hints: challenge.hints.map((hint) => ({
       id: hint.id,
       unused: JSON.stringify({ id: hint.id, name: hint.name, penalty: hint.penalty, text: "", used: false }),
       used: JSON.stringify({ id: hint.id, name: hint.name, penalty: hint.penalty, text: hint.text, used: true }),
     })),
     explanation: JSON.stringify(challenge.postScoreExplanation),
-    stubHead: open({
-      id: challenge.id,
-      category: challenge.categoryId,
-      unlock_requirements: challenge.unlockRequirements,
-      challenge_type: challenge.challengeType,
-      challenge_metadata: stubMetadata,
-      solve_count: challenge.solveCount,
-      unlocked: false,
-    }),
+    stubHead: open(stubFields(challenge)),
   };
   fragments.set(challenge, cached);
   return cached;
@@ -94,15 +65,7 @@ export function playerListingJson(categories: readonly CatalogCategory[], state:
   for (const [index, category] of categories.entries()) {
     let head = categoryHeads.get(category);
     if (head === undefined) {
-      head = open({
-        id: category.id,
-        slug: category.slug,
-        name: category.name,
-        display_order: category.displayOrder,
-        contained_type: category.containedType,
-        description: category.description,
-        metadata: category.metadata,
-      });
+      head = open(categoryFields(category));
       categoryHeads.set(category, head);
     }
     if (index > 0) out += ",";

@@ -80,32 +80,9 @@ function stubMetadata(metadata: JsonObject): JsonObject {
   return rest;
 }
 
-export function unlockedFor(challenge: CatalogChallenge, state: PlayerState): boolean {
-  return isUnlocked(challenge.unlockRequirements, state.solved);
-}
-
-/**
- * The view of one challenge for a player (`staff` false) or for staff. Players get null for a
- * hidden challenge, a stub for a locked one; hint texts and the post-score explanation stay empty
- * until the team has used the hint or solved the challenge. Only staff get flag_metadata.
- */
-export function challengeView(challenge: CatalogChallenge, state: PlayerState, staff: boolean): AnyChallengeView | null {
-  if (challenge.hidden && !staff) return null;
-  const solved = state.solved.has(challenge.id);
-  const unlocked = solved || unlockedFor(challenge, state);
-  if (!unlocked && !staff) {
-    return {
-      id: challenge.id,
-      category: challenge.categoryId,
-      unlock_requirements: challenge.unlockRequirements,
-      challenge_type: challenge.challengeType,
-      challenge_metadata: stubMetadata(challenge.challengeMetadata),
-      solve_count: challenge.solveCount,
-      votes: votesOf(challenge, state),
-      unlocked: false,
-    };
-  }
-  const view: ChallengeView = {
+/** The full view's fields that do not depend on who is looking. */
+export function fixedFields(challenge: CatalogChallenge) {
+  return {
     id: challenge.id,
     category: challenge.categoryId,
     slug: challenge.slug,
@@ -119,20 +96,65 @@ export function challengeView(challenge: CatalogChallenge, state: PlayerState, s
     score: challenge.score,
     current_score: challenge.currentScore,
     unlock_requirements: challenge.unlockRequirements,
-    hints: challenge.hints.map((hint) => {
-      const used = state.hintsUsed.has(hint.id);
-      return { id: hint.id, name: hint.name, penalty: hint.penalty, text: used || staff ? hint.text : "", used };
-    }),
     files: challenge.files,
-    solved,
-    unlocked,
     first_blood: challenge.firstBlood,
     solve_count: challenge.solveCount,
     hidden: challenge.hidden,
     maintenance: challenge.maintenance,
-    votes: votesOf(challenge, state),
     tags: challenge.tags,
     tiebreaker: challenge.tiebreaker,
+  };
+}
+
+/** A locked stub's fields, votes aside: enough to place its tile, nothing that gives it away. */
+export function stubFields(challenge: CatalogChallenge) {
+  return {
+    id: challenge.id,
+    category: challenge.categoryId,
+    unlock_requirements: challenge.unlockRequirements,
+    challenge_type: challenge.challengeType,
+    challenge_metadata: stubMetadata(challenge.challengeMetadata),
+    solve_count: challenge.solveCount,
+    unlocked: false as const,
+  };
+}
+
+/** A category's own fields, its challenges aside. */
+export function categoryFields(category: CatalogCategory) {
+  return {
+    id: category.id,
+    slug: category.slug,
+    name: category.name,
+    display_order: category.displayOrder,
+    contained_type: category.containedType,
+    description: category.description,
+    metadata: category.metadata,
+  };
+}
+
+export function unlockedFor(challenge: CatalogChallenge, state: PlayerState): boolean {
+  return isUnlocked(challenge.unlockRequirements, state.solved);
+}
+
+/**
+ * The view of one challenge for a player (`staff` false) or for staff. Players get null for a
+ * hidden challenge, a stub for a locked one; hint texts and the post-score explanation stay empty
+ * until the team has used the hint or solved the challenge. Only staff get flag_metadata.
+ */
+export function challengeView(challenge: CatalogChallenge, state: PlayerState, staff: boolean): AnyChallengeView | null {
+  if (challenge.hidden && !staff) return null;
+  const solved = state.solved.has(challenge.id);
+  const unlocked = solved || unlockedFor(challenge, state);
+  if (!unlocked && !staff) return { ...stubFields(challenge), votes: votesOf(challenge, state) };
+  const view: ChallengeView = {
+    ...fixedFields(challenge),
+    hints: challenge.hints.map((hint) => {
+      const used = state.hintsUsed.has(hint.id);
+      return { id: hint.id, name: hint.name, penalty: hint.penalty, text: used || staff ? hint.text : "", used };
+    }),
+    solved,
+    unlocked,
+    votes: votesOf(challenge, state),
     post_score_explanation: solved || staff ? challenge.postScoreExplanation : "",
   };
   if (staff) {
@@ -149,13 +171,7 @@ export function categoryView(category: CatalogCategory, state: PlayerState, staf
     if (view) challenges.push(view);
   }
   return {
-    id: category.id,
-    slug: category.slug,
-    name: category.name,
-    display_order: category.displayOrder,
-    contained_type: category.containedType,
-    description: category.description,
-    metadata: category.metadata,
+    ...categoryFields(category),
     challenges,
   };
 }
