@@ -16,6 +16,7 @@ import { authRoutes } from "./rest/routes/auth.ts";
 import { challengeRoutes } from "./rest/routes/challenges.ts";
 import { configRoutes } from "./rest/routes/config.ts";
 import { hintRoutes } from "./rest/routes/hints.ts";
+import { challengeServerRoutes } from "./rest/routes/challenge-servers.ts";
 import { leaderboardRoutes } from "./rest/routes/leaderboard.ts";
 import { pageRoutes } from "./rest/routes/pages.ts";
 import { memberRoutes } from "./rest/routes/members.ts";
@@ -100,6 +101,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
       memberRoutes(rest);
       challengeRoutes(rest);
       hintRoutes(rest);
+      challengeServerRoutes(rest);
     },
     { prefix: "/api/v2" },
   );

@@ -36,6 +36,7 @@ async function main(): Promise<void> {
       await services.mail.close();
       await services.throttle.close();
       await services.webhooks?.close();
+      await services.challengeServers?.close();
       await database.close();
     } finally {
       clearTimeout(force);

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { ConfigStore, createMailer, createThrottle, createWebhookSender, type EventPublisher, InProcessPublisher, type Logger, type Services } from "@flagship/api";
+import { ConfigStore, createChallengeServerTier, createMailer, createThrottle, createWebhookSender, type EventPublisher, InProcessPublisher, type Logger, type Services } from "@flagship/api";
 import type { Env } from "./env.ts";
 import type { Db } from "@flagship/db";
 
@@ -32,5 +32,6 @@ export function createServices(options: { db: Db; log: Logger; events?: EventPub
     }),
     throttle: createThrottle({ enabled: options.env.THROTTLE === "on", redisUrl: options.env.REDIS_URL, rates: options.env.THROTTLE_RATES }),
     webhooks: createWebhookSender({ redisUrl: options.env.REDIS_URL, log: options.log }),
+    ...(options.env.REDIS_URL && { challengeServers: createChallengeServerTier({ redisUrl: options.env.REDIS_URL, log: options.log }) }),
   };
 }

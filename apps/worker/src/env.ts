@@ -1,3 +1,4 @@
+import os from "node:os";
 import { z } from "zod";
 
 const EnvSchema = z.object({
@@ -6,6 +7,21 @@ const EnvSchema = z.object({
   DOCKER_HOST: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** This worker's name in the tier; unique per worker. */
+  WORKER_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, "letters, digits, dots, dashes and underscores, at most 64")
+    .default(`${os.hostname().replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 40) || "worker"}-${process.pid}`),
+  /** Keeps this installation's containers apart from others on the same engine. */
+  DEPLOYMENT_ID: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,31}$/, "lower-case letters, digits, dots, dashes and underscores, at most 32").optional(),
+  /** The host address instance ports are published on. */
+  INSTANCE_BIND: z.union([z.ipv4(), z.ipv6()]).default("127.0.0.1"),
+  /** The address players are told to connect to (default: the bind address, or this host's name when binding all). */
+  INSTANCE_HOST: z.string().min(1).max(253).optional(),
+  WORKER_CAPACITY: z.coerce.number().int().min(1).max(100_000).default(100),
+  CHALLENGE_BACKEND: z.enum(["auto", "docker", "swarm"]).default("auto"),
+  /** off: this worker only delivers webhooks and mail. */
+  CHALLENGE_SERVERS: z.enum(["on", "off"]).default("on"),
 });
 
 export type WorkerEnv = z.infer<typeof EnvSchema>;
@@ -18,4 +34,9 @@ export function loadWorkerEnv(source: Record<string, string | undefined> = proce
     throw new Error(`Invalid settings in the environment:\n${lines.join("\n")}`);
   }
   return result.data;
+}
+
+export function publicHostOf(env: Pick<WorkerEnv, "INSTANCE_BIND" | "INSTANCE_HOST">): string {
+  if (env.INSTANCE_HOST) return env.INSTANCE_HOST;
+  return env.INSTANCE_BIND === "0.0.0.0" || env.INSTANCE_BIND === "::" ? os.hostname() : env.INSTANCE_BIND;
 }

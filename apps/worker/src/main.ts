@@ -1,8 +1,11 @@
+import { connectDatabase } from "@flagship/db";
 import { parseJob, QUEUES, redisConnection } from "@flagship/jobs";
 import { Worker } from "bullmq";
+import Docker from "dockerode";
 import pino from "pino";
-import { loadWorkerEnv } from "./env.ts";
-import { postWebhook } from "./webhooks.ts";
+import { startChallengeServerTier, type RunningTier } from "./challenge-servers/runtime.ts";
+import { loadWorkerEnv, publicHostOf } from "./env.ts";
+import { keepUndelivered, postWebhook } from "./webhooks.ts";
 
 async function main(): Promise<void> {
   let env;
@@ -14,23 +17,58 @@ async function main(): Promise<void> {
   }
   const log = pino({ level: env.LOG_LEVEL });
   const connection = redisConnection(env.REDIS_URL);
+  const database = await connectDatabase({ databaseUrl: env.DATABASE_URL, dataDir: "", poolSize: 5 });
+  const db = database.db;
 
-  const workers = [
-    new Worker(QUEUES.webhooks, async (job) => postWebhook(parseJob(QUEUES.webhooks, job.data)), { connection, concurrency: env.CONCURRENCY }),
-  ];
-  for (const worker of workers) {
-    worker.on("failed", (job, err) => log.warn({ queue: worker.name, jobId: job?.id, err }, "job failed"));
+  const webhooks = new Worker(QUEUES.webhooks, async (job) => postWebhook(parseJob(QUEUES.webhooks, job.data)), { connection, concurrency: env.CONCURRENCY });
+  webhooks.on("failed", (job, err) => {
+    log.warn({ queue: webhooks.name, jobId: job?.id, err }, "webhook delivery failed");
+    if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) {
+      void keepUndelivered(db, parseJob(QUEUES.webhooks, job.data), err.message).catch((error: unknown) => log.warn({ err: error }, "could not keep an undelivered webhook"));
+    }
+  });
+
+  let tier: RunningTier | undefined;
+  if (env.CHALLENGE_SERVERS === "on") {
+    const docker = new Docker();
+    const deployment = env.DEPLOYMENT_ID ?? (await defaultDeployment(db));
+    try {
+      tier = await startChallengeServerTier({
+        db,
+        connection,
+        docker,
+        workerId: env.WORKER_ID,
+        deployment,
+        bindAddress: env.INSTANCE_BIND,
+        publicHost: publicHostOf(env),
+        capacity: env.WORKER_CAPACITY,
+        backend: env.CHALLENGE_BACKEND,
+        log,
+      });
+    } catch (error) {
+      log.error({ err: error }, "the Docker engine could not be reached: this worker delivers webhooks only (set CHALLENGE_SERVERS=off to silence this)");
+    }
   }
-  log.info({ queues: workers.map((w) => w.name) }, "worker started");
+  log.info({ worker: env.WORKER_ID, challengeServers: tier !== undefined }, "worker started");
 
   // Finish the jobs in hand, then exit: BullMQ hands unfinished ones to another worker.
+  let stopping = false;
   const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
     log.info("worker shutting down");
-    await Promise.all(workers.map((w) => w.close()));
+    await Promise.all([webhooks.close(), tier?.stop()]);
+    await database.close();
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown());
   process.on("SIGINT", () => void shutdown());
+}
+
+/** Without DEPLOYMENT_ID, the database's name tells installations on one engine apart. */
+async function defaultDeployment(db: import("@flagship/db").Db): Promise<string> {
+  const rows = await db.$queryRaw<{ name: string }[]>`SELECT current_database() AS name`;
+  return (rows[0]?.name ?? "flagship").toLowerCase().replace(/[^a-z0-9_.-]/g, "").slice(0, 32) || "flagship";
 }
 
 void main();

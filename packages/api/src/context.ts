@@ -4,6 +4,7 @@ import type { EventPublisher } from "./events/publisher.ts";
 import type { Mailer } from "./mail/mailer.ts";
 import type { Throttle } from "./throttle/throttle.ts";
 import type { WebhookSender } from "./scoring/webhooks.ts";
+import type { ChallengeServerTier } from "./challenge-servers/tier.ts";
 
 /** The signed-in user as the server sees them for one request. */
 export interface Actor {
@@ -39,6 +40,8 @@ export interface Services {
   throttle: Throttle;
   /** Outgoing webhooks (first blood): the worker's queue with Redis, else posted in-process. */
   webhooks?: WebhookSender;
+  /** The worker tier's queues (only with Redis): without it challenge servers are disabled. */
+  challengeServers?: ChallengeServerTier;
 }
 
 export interface Context extends Services {

@@ -2,6 +2,7 @@ import { adminRouter } from "./admin/router.ts";
 import { announcementsRouter } from "./announcements/router.ts";
 import { authRouter } from "./auth/router.ts";
 import { challengesRouter } from "./challenges/router.ts";
+import { challengeServersRouter } from "./challenge-servers/router.ts";
 import { hintsRouter } from "./hints/router.ts";
 import { mailRouter } from "./mail/router.ts";
 import { accountRouter } from "./members/account-router.ts";
@@ -19,6 +20,7 @@ export const appRouter = router({
   announcements: announcementsRouter,
   auth: authRouter,
   challenges: challengesRouter,
+  challengeServers: challengeServersRouter,
   hints: hintsRouter,
   config: configRouter,
   leaderboard: leaderboardRouter,

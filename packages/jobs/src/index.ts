@@ -22,19 +22,35 @@ export const ZMailJob = z.object({
 });
 export type MailJob = z.infer<typeof ZMailJob>;
 
-export const ZChallengeServerJob = z.object({ jobId: z.number().int().positive(), action: z.enum(["deploy", "reset", "remove"]), instanceId: z.number().int().positive().optional() });
-export type ChallengeServerJob = z.infer<typeof ZChallengeServerJob>;
+/**
+ * Cluster-wide challenge-server work, taken by any worker: plan a job's instances after a change,
+ * or the periodic reconcile (dead workers, expired instances, rolling swaps).
+ */
+export const ZChallengeServerTask = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("plan"), jobId: z.number().int().positive() }),
+  z.object({ action: z.literal("reconcile") }),
+]);
+export type ChallengeServerTask = z.infer<typeof ZChallengeServerTask>;
+
+/** Work for one worker's own Docker engine: make it run what the database says. */
+export const ZWorkerTask = z.object({ action: z.literal("converge") });
+export type WorkerTask = z.infer<typeof ZWorkerTask>;
+
+/** Each worker consumes its own queue, so the server can wake the worker that owns an instance. */
+export function workerQueueName(workerId: string): string {
+  return `flagship-cs-worker-${workerId}`;
+}
 
 interface Payloads {
   [QUEUES.webhooks]: WebhookJob;
   [QUEUES.mail]: MailJob;
-  [QUEUES.challengeServers]: ChallengeServerJob;
+  [QUEUES.challengeServers]: ChallengeServerTask;
 }
 
 const SCHEMAS = {
   [QUEUES.webhooks]: ZWebhookJob,
   [QUEUES.mail]: ZMailJob,
-  [QUEUES.challengeServers]: ZChallengeServerJob,
+  [QUEUES.challengeServers]: ZChallengeServerTask,
 } as const;
 
 export type QueueName = keyof Payloads;
@@ -47,14 +63,23 @@ export function parseJob<Q extends QueueName>(queue: Q, data: unknown): Payloads
 /** A typed producer: enqueue(QUEUES.webhooks, payload) validates before it sends. */
 export class JobProducer {
   private readonly queues = new Map<QueueName, Queue>();
+  private readonly workerQueues = new Map<string, Queue>();
 
-  constructor(private readonly connection: ConnectionOptions) {}
+  constructor(
+    private readonly connection: ConnectionOptions,
+    /** BullMQ's key prefix: installations (or test runs) sharing one Redis keep their queues apart. */
+    private readonly prefix?: string,
+  ) {}
+
+  private options() {
+    return { connection: this.connection, ...(this.prefix !== undefined && { prefix: this.prefix }) };
+  }
 
   async enqueue<Q extends QueueName>(queue: Q, payload: Payloads[Q], options: { jobId?: string } = {}): Promise<void> {
     const data = parseJob(queue, payload);
     let q = this.queues.get(queue);
     if (!q) {
-      q = new Queue(queue, { connection: this.connection });
+      q = new Queue(queue, this.options());
       this.queues.set(queue, q);
     }
     await q.add(queue, data, {
@@ -66,8 +91,19 @@ export class JobProducer {
     });
   }
 
+  /** Wakes a worker: its converge pass runs now instead of at its next tick. */
+  async wakeWorker(workerId: string): Promise<void> {
+    const name = workerQueueName(workerId);
+    let q = this.workerQueues.get(name);
+    if (!q) {
+      q = new Queue(name, this.options());
+      this.workerQueues.set(name, q);
+    }
+    await q.add("converge", ZWorkerTask.parse({ action: "converge" }), { removeOnComplete: true, removeOnFail: true });
+  }
+
   async close(): Promise<void> {
-    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    await Promise.all([...this.queues.values(), ...this.workerQueues.values()].map((q) => q.close()));
   }
 }
 

@@ -92,6 +92,7 @@ export const ERRORS = {
   challenge_server_disabled: def(403, "FORBIDDEN", "Challenge servers are disabled."),
   challenge_server_team_required: def(403, "FORBIDDEN", "You need a team to request a challenge server."),
   challenge_server_error: def(500, "INTERNAL_SERVER_ERROR", "The challenge server could not be reached."),
+  challenge_server_limit: def(403, "FORBIDDEN", "Your team runs the most dedicated instances allowed. Let one expire before starting another."),
 } as const satisfies Record<string, ErrorDef>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -132,3 +132,4 @@ export function callerFor(world: TestWorld, user: Pick<TestUser, "actor"> | null
   return createCaller(contextFor(world, user));
 }
 export { recordSolve, seedChallenges } from "../leaderboard/test-factories.ts";
+export { createCategory, createChallenge, createTeamWith, type TestTeam } from "../challenges/fixtures.ts";

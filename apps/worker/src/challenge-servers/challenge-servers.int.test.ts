@@ -1,0 +1,336 @@
+import net from "node:net";
+import { createChallengeServerTier, getInstance, reconcile, resetInstance, submitJob } from "@flagship/api";
+import { contextFor, createCategory, createChallenge, createTeamWith, createTestWorld, createUser, type TestTeam, type TestUser, type TestWorld, uniqueName } from "@flagship/api/testing";
+import { redisConnection } from "@flagship/jobs";
+import { AppError } from "@flagship/shared";
+import Docker from "dockerode";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { LABELS } from "./deployer.ts";
+import { type RunningTier, startChallengeServerTier, type TierOptions } from "./runtime.ts";
+import { BANNER_IMAGE, BANNER_PORT, buildBannerImage } from "./test-image.ts";
+
+/**
+ * The worker tier against the real Docker engine of this machine, with an image built locally
+ * from busybox: deploy, hand out, pin, reset, replace, fail over, expire and tear down. Instances
+ * are published on 127.0.0.1 only.
+ */
+
+const docker = new Docker();
+let world: TestWorld;
+let staff: TestUser;
+let teams: TestTeam[];
+let categoryId: number;
+const prefix = uniqueName("fs-test");
+const deployment = uniqueName("t").toLowerCase().replace(/[^a-z0-9]/g, "").slice(0, 20);
+const running: RunningTier[] = [];
+
+function tierOptions(workerId: string, overrides: Partial<TierOptions> = {}): TierOptions {
+  return {
+    db: world.services.db,
+    connection: redisConnection(inject("redisUrl")),
+    docker,
+    workerId,
+    deployment,
+    bindAddress: "127.0.0.1",
+    publicHost: "127.0.0.1",
+    capacity: 100,
+    backend: "docker",
+    log: { info() {}, warn() {} },
+    prefix,
+    heartbeatMs: 300,
+    convergeMs: 400,
+    reconcileMs: 500,
+    startGraceMs: 3000,
+    retryFailedMs: 1000,
+    ...overrides,
+  };
+}
+
+async function startWorker(workerId: string, overrides: Partial<TierOptions> = {}): Promise<RunningTier> {
+  const tier = await startChallengeServerTier(tierOptions(workerId, overrides));
+  running.push(tier);
+  return tier;
+}
+
+function ctxOf(user: TestUser) {
+  return contextFor(world, user);
+}
+
+/** Reads the banner a test instance sends on connect. */
+function readBanner(ip: string, port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: ip, port });
+    let text = "";
+    socket.setTimeout(3000, () => socket.destroy(new Error("no banner")));
+    socket.on("data", (chunk) => {
+      text += chunk.toString();
+      if (text.includes("\n")) {
+        socket.destroy();
+        resolve(text.trim());
+      }
+    });
+    socket.on("error", reject);
+  });
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function ourContainers(filter: Record<string, string> = {}) {
+  const labels = [`${LABELS.deployment}=${deployment}`, ...Object.entries(filter).map(([k, v]) => `${k}=${v}`)];
+  return docker.listContainers({ all: true, filters: { label: labels } });
+}
+
+async function newChallenge(data: Parameters<typeof createChallenge>[2] = {}) {
+  return createChallenge(world, categoryId, data);
+}
+
+async function submit(challengeId: number, spec: Record<string, unknown>) {
+  return submitJob(ctxOf(staff), { challenge_id: challengeId, job_spec: { port: BANNER_PORT, image: BANNER_IMAGE, replicas: 2, resources: { memory: 32 * 1024 * 1024, cpus: 0.2 }, ...spec } });
+}
+
+async function healthyCount(jobId: number, generation?: number) {
+  return world.services.db.challengeServerInstance.count({ where: { jobId, status: "healthy", ...(generation !== undefined && { generation }) } });
+}
+
+beforeAll(async () => {
+  buildBannerImage();
+  world = await createTestWorld();
+  world.services.challengeServers = createChallengeServerTier({ redisUrl: inject("redisUrl"), log: { info() {}, warn() {}, error() {} }, prefix });
+  staff = await createUser(world, { isStaff: true });
+  teams = [await createTeamWith(world, 2), await createTeamWith(world, 1), await createTeamWith(world, 1), await createTeamWith(world, 1)];
+  categoryId = (await createCategory(world)).id;
+}, 120_000);
+
+afterAll(async () => {
+  for (const tier of running) await tier.stop().catch(() => undefined);
+  for (const c of await ourContainers()) await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
+  await world.services.challengeServers?.close();
+  await world.close();
+}, 120_000);
+
+describe("challenge servers on a real Docker engine", () => {
+  let workerA: RunningTier;
+  let sharedChallenge: { id: number; name: string };
+  let sharedJobId: number;
+  const sharedName = uniqueName("web").toLowerCase().replace(/[^a-z0-9]/g, "");
+
+  it("answers challenge_server_disabled while no worker is alive", async () => {
+    const challenge = await newChallenge();
+    await submit(challenge.id, { name: uniqueName("nobody").toLowerCase().replace(/[^a-z0-9]/g, "") });
+    const job = await world.services.db.challengeServerJob.findFirstOrThrow({ where: { challengeId: challenge.id } });
+    await expect(getInstance(ctxOf(teams[0]!.members[0]!), job.name)).rejects.toMatchObject({ code: "challenge_server_disabled" });
+    await world.services.db.challenge.delete({ where: { id: challenge.id } });
+  });
+
+  it("refuses a bad job_spec with field errors and creates nothing", async () => {
+    workerA = await startWorker(uniqueName("worker-a"));
+    const challenge = await newChallenge();
+    const before = await world.services.db.challengeServerJob.count();
+    const error = (await submitJob(ctxOf(staff), {
+      challenge_id: challenge.id,
+      job_spec: { name: "Bad Name!", port: "abc", replicas: 0, image: "", resources: { memory: 1, cpus: "x" } },
+    }).catch((e: unknown) => e)) as AppError;
+    expect(error).toBeInstanceOf(AppError);
+    expect(error.status).toBe(400);
+    expect(Object.keys(error.details as object).sort()).toEqual(["job_spec.image", "job_spec.name", "job_spec.port", "job_spec.replicas", "job_spec.resources.cpus", "job_spec.resources.memory"]);
+    expect(await world.services.db.challengeServerJob.count()).toBe(before);
+    await workerA.converger.run();
+    expect(await ourContainers()).toHaveLength(0);
+    const metadata = (await world.services.db.challenge.findUniqueOrThrow({ where: { id: challenge.id } })).challengeMetadata as Record<string, unknown>;
+    expect(metadata.cserv_name).toBeUndefined();
+  });
+
+  it("deploys a shared job's replicas, healthy, hardened, and names the job in cserv_name", async () => {
+    sharedChallenge = await newChallenge();
+    const job = await submit(sharedChallenge.id, { name: sharedName, env: { GREETING: "hi" } });
+    sharedJobId = job.id;
+    const metadata = (await world.services.db.challenge.findUniqueOrThrow({ where: { id: sharedChallenge.id } })).challengeMetadata as Record<string, unknown>;
+    expect(metadata.cserv_name).toBe(sharedName);
+    await until("2 healthy replicas", async () => (await healthyCount(job.id)) === 2);
+    const containers = await ourContainers({ [LABELS.job]: String(job.id) });
+    expect(containers).toHaveLength(2);
+    const info = await docker.getContainer(containers[0]!.Id).inspect();
+    expect(info.HostConfig.CapDrop).toEqual(["ALL"]);
+    expect(info.HostConfig.SecurityOpt).toContain("no-new-privileges");
+    expect(info.HostConfig.ReadonlyRootfs).toBe(true);
+    expect(info.HostConfig.Privileged).toBe(false);
+    expect(info.HostConfig.PidsLimit).toBe(64);
+    expect(info.HostConfig.Memory).toBe(32 * 1024 * 1024);
+    expect(info.HostConfig.NanoCpus).toBe(200_000_000);
+    expect(info.HostConfig.Tmpfs).toHaveProperty("/tmp");
+    expect(info.HostConfig.Binds ?? []).toEqual([]);
+    expect(info.HostConfig.NetworkMode).toBe(`fs-${deployment}-j${job.id}`);
+    expect(info.HostConfig.PortBindings[`${BANNER_PORT}/tcp`][0].HostIp).toBe("127.0.0.1");
+    expect(info.Config.Env).toContain("GREETING=hi");
+  });
+
+  it("hands a team its instance, reachable, and keeps it pinned; other teams are balanced", async () => {
+    const first = await getInstance(ctxOf(teams[0]!.members[0]!), sharedName);
+    expect(first).toMatchObject({ ip: "127.0.0.1", port: expect.any(Number), extra: [`nc 127.0.0.1 ${first.port}`] });
+    expect(await readBanner(first.ip, first.port)).toMatch(/^flagship-banner /);
+    // The teammate gets the same instance (per team), and again on later calls.
+    expect(await getInstance(ctxOf(teams[0]!.members[1]!), sharedName)).toEqual(first);
+    expect(await getInstance(ctxOf(teams[0]!.members[0]!), sharedName)).toEqual(first);
+    const second = await getInstance(ctxOf(teams[1]!.members[0]!), sharedName);
+    expect(second.port).not.toBe(first.port);
+  });
+
+  it("gives parallel first requests of one team a single instance", async () => {
+    const answers = await Promise.all(Array.from({ length: 12 }, () => getInstance(ctxOf(teams[2]!.members[0]!), sharedName)));
+    expect(new Set(answers.map((a) => a.port)).size).toBe(1);
+    expect(await world.services.db.teamInstance.count({ where: { teamId: teams[2]!.id, jobId: sharedJobId } })).toBe(1);
+  });
+
+  it("moves a team to another healthy replica on reset", async () => {
+    const before = await getInstance(ctxOf(teams[0]!.members[0]!), sharedName);
+    const after = await resetInstance(ctxOf(teams[0]!.members[0]!), sharedName);
+    expect(after.port).not.toBe(before.port);
+    expect(await getInstance(ctxOf(teams[0]!.members[1]!), sharedName)).toEqual(after);
+  });
+
+  it("replaces a killed container within 30 s and keeps its teams", async () => {
+    const pin = await world.services.db.teamInstance.findUniqueOrThrow({ where: { teamId_jobId: { teamId: teams[1]!.id, jobId: sharedJobId } } });
+    const [victim] = await ourContainers({ [LABELS.instance]: String(pin.instanceId) });
+    await docker.getContainer(victim!.Id).kill();
+    const started = Date.now();
+    await until("a replacement container", async () => {
+      const now = await ourContainers({ [LABELS.instance]: String(pin.instanceId) });
+      return now.length === 1 && now[0]!.Id !== victim!.Id && now[0]!.State === "running";
+    });
+    const instance = await until("the replacement healthy", async () => {
+      const row = await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: pin.instanceId } });
+      return row.status === "healthy" && row.port !== null ? row : null;
+    });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const answer = await getInstance(ctxOf(teams[1]!.members[0]!), sharedName);
+    expect(answer.port).toBe(instance.port);
+    expect(await readBanner(answer.ip, answer.port)).toMatch(/^flagship-banner /);
+  });
+
+  it("swaps replicas on resubmission: new ones healthy first, teams moved, old ones removed", async () => {
+    const pinnedBefore = await world.services.db.teamInstance.count({ where: { jobId: sharedJobId } });
+    const job = await submit(sharedChallenge.id, { name: sharedName, replicas: 3 });
+    expect(job.generation).toBe(2);
+    await until("the old generation gone", async () => {
+      const old = await world.services.db.challengeServerInstance.count({ where: { jobId: sharedJobId, generation: 1 } });
+      return old === 0 && (await healthyCount(sharedJobId, 2)) === 3;
+    });
+    const pins = await world.services.db.teamInstance.findMany({ where: { jobId: sharedJobId }, include: { instance: true } });
+    expect(pins).toHaveLength(pinnedBefore);
+    expect(pins.every((p) => p.instance.generation === 2)).toBe(true);
+    await until("old containers removed", async () => (await ourContainers({ [LABELS.job]: String(sharedJobId) })).length === 3);
+    const answer = await getInstance(ctxOf(teams[0]!.members[0]!), sharedName);
+    expect(await readBanner(answer.ip, answer.port)).toMatch(/^flagship-banner /);
+  });
+
+  describe("dedicated jobs", () => {
+    let dedicatedName: string;
+    let dedicatedJobId: number;
+
+    it("creates one container per team, on its own network, reused until reset", async () => {
+      const challenge = await newChallenge();
+      dedicatedName = uniqueName("pwn").toLowerCase().replace(/[^a-z0-9]/g, "");
+      dedicatedJobId = (await submit(challenge.id, { name: dedicatedName, dedicated: true, lifetime: 600 })).id;
+      const mine = await getInstance(ctxOf(teams[0]!.members[0]!), dedicatedName);
+      expect(await readBanner(mine.ip, mine.port)).toMatch(/^flagship-banner /);
+      expect(mine.extra[1]).toMatch(/removed at \d{4}-/);
+      const containers = await ourContainers({ [LABELS.job]: String(dedicatedJobId), [LABELS.team]: String(teams[0]!.id) });
+      expect(containers).toHaveLength(1);
+      const info = await docker.getContainer(containers[0]!.Id).inspect();
+      expect(info.HostConfig.NetworkMode).toBe(`fs-${deployment}-j${dedicatedJobId}-t${teams[0]!.id}`);
+      expect(await getInstance(ctxOf(teams[0]!.members[1]!), dedicatedName)).toEqual(mine);
+      const theirs = await getInstance(ctxOf(teams[1]!.members[0]!), dedicatedName);
+      expect(theirs.port).not.toBe(mine.port);
+
+      const reset = await resetInstance(ctxOf(teams[0]!.members[0]!), dedicatedName);
+      expect(await readBanner(reset.ip, reset.port)).toMatch(/^flagship-banner /);
+      await until("the old container removed", async () => {
+        const now = await ourContainers({ [LABELS.job]: String(dedicatedJobId), [LABELS.team]: String(teams[0]!.id) });
+        return now.length === 1 && now[0]!.Id !== containers[0]!.Id;
+      });
+    });
+
+    it("gives parallel requests of one team one instance", async () => {
+      const answers = await Promise.all(Array.from({ length: 8 }, () => getInstance(ctxOf(teams[3]!.members[0]!), dedicatedName)));
+      expect(new Set(answers.map((a) => a.port)).size).toBe(1);
+      expect(await world.services.db.challengeServerInstance.count({ where: { jobId: dedicatedJobId, teamId: teams[3]!.id } })).toBe(1);
+    });
+
+    it("holds the per-team cap on concurrent dedicated instances", async () => {
+      await world.services.db.config.upsert({ where: { key: "challenge_server_instance_limit" }, create: { key: "challenge_server_instance_limit", value: 1 }, update: { value: 1 } });
+      world.services.config.invalidate();
+      const other = await newChallenge();
+      const otherName = uniqueName("pwn2").toLowerCase().replace(/[^a-z0-9]/g, "");
+      await submit(other.id, { name: otherName, dedicated: true });
+      await expect(getInstance(ctxOf(teams[0]!.members[0]!), otherName)).rejects.toMatchObject({ code: "challenge_server_limit", status: 403 });
+      await world.services.db.config.delete({ where: { key: "challenge_server_instance_limit" } });
+      world.services.config.invalidate();
+    });
+
+    it("removes a dedicated instance past its lifetime", async () => {
+      const row = await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { jobId_teamId: { jobId: dedicatedJobId, teamId: teams[1]!.id } } });
+      await world.services.db.challengeServerInstance.update({ where: { id: row.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+      await reconcile(world.services.db);
+      await until("the expired container removed", async () => (await ourContainers({ [LABELS.instance]: String(row.id) })).length === 0);
+    });
+  });
+
+  it("moves a stopped worker's instances to another worker, teams included", async () => {
+    const workerB = await startWorker(uniqueName("worker-b"));
+    const onA = await world.services.db.challengeServerInstance.count({ where: { workerId: workerA.workerId } });
+    expect(onA).toBeGreaterThan(0);
+    const pin = await world.services.db.teamInstance.findUniqueOrThrow({ where: { teamId_jobId: { teamId: teams[0]!.id, jobId: sharedJobId } } });
+    await workerA.kill();
+    // A crash: no goodbye. Its heartbeat ages past the limit (as 15 s of silence would make it).
+    await world.services.db.challengeServerWorker.update({ where: { id: workerA.workerId }, data: { lastSeen: new Date(0) } });
+    await until("every instance on worker B and healthy", async () => {
+      const rows = await world.services.db.challengeServerInstance.findMany({ where: { jobId: sharedJobId } });
+      return rows.length > 0 && rows.every((r) => r.workerId === workerB.workerId && r.status === "healthy");
+    });
+    const stillPinned = await world.services.db.teamInstance.findUniqueOrThrow({ where: { teamId_jobId: { teamId: teams[0]!.id, jobId: sharedJobId } } });
+    expect(stillPinned.instanceId).toBe(pin.instanceId);
+    await until("worker A's containers removed", async () => (await ourContainers({ [LABELS.worker]: workerA.workerId })).length === 0);
+    const answer = await getInstance(ctxOf(teams[0]!.members[0]!), sharedName);
+    expect(await readBanner(answer.ip, answer.port)).toMatch(/^flagship-banner /);
+  });
+
+  it("tears a job's containers down when its challenge is deleted", async () => {
+    await world.services.db.challenge.delete({ where: { id: sharedChallenge.id } });
+    await until("no container of the job", async () => (await ourContainers({ [LABELS.job]: String(sharedJobId) })).length === 0);
+    await expect(getInstance(ctxOf(teams[0]!.members[0]!), sharedName)).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("ends in challenge_server_error with the registry's reason when an image cannot be pulled", async () => {
+    const challenge = await newChallenge();
+    const name = uniqueName("nopull").toLowerCase().replace(/[^a-z0-9]/g, "");
+    await submit(challenge.id, { name, image: "127.0.0.1:1/flagship/missing:1", replicas: 1 });
+    const error = await until("the deploy to fail", async () => {
+      const e = await getInstance(ctxOf(teams[2]!.members[0]!), name).catch((err: unknown) => err);
+      return e instanceof AppError && e.code === "challenge_server_error" && /pull|127\.0\.0\.1:1/i.test(e.message) ? e : null;
+    });
+    expect(error.status).toBe(500);
+    expect(error.message).toMatch(/failed to start/);
+    await world.services.db.challenge.delete({ where: { id: challenge.id } });
+  });
+
+  it("reports an unreachable Docker engine as a clean challenge_server_error", async () => {
+    for (const tier of running.splice(0)) await tier.stop();
+    await startWorker(uniqueName("worker-nodocker"), { docker: new Docker({ socketPath: "/nonexistent/docker.sock" }) });
+    const challenge = await newChallenge();
+    const name = uniqueName("noengine").toLowerCase().replace(/[^a-z0-9]/g, "");
+    await submit(challenge.id, { name, replicas: 1 });
+    const error = await until("the deploy to fail", async () => {
+      const e = await getInstance(ctxOf(teams[2]!.members[0]!), name).catch((err: unknown) => err);
+      return e instanceof AppError && e.code === "challenge_server_error" && /ENOENT|connect/i.test(e.message) ? e : null;
+    });
+    expect(error.message).toMatch(/nonexistent/);
+  });
+});

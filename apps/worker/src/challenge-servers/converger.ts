@@ -1,0 +1,287 @@
+import net from "node:net";
+import type { Db } from "@flagship/db";
+import { JOB_DEFAULTS } from "@flagship/shared";
+import { type Deployer, engineReason, LABELS, type Unit } from "./deployer.ts";
+
+export interface ConvergerOptions {
+  workerId: string;
+  deployment: string;
+  /** Where health probes connect (the publish address, or loopback when publishing on all). */
+  probeHost: string;
+  log: { info(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+  /** How long a started copy may stay silent on its port before it is replaced. */
+  startGraceMs?: number;
+  /** How long a failed instance waits before the next try. */
+  retryFailedMs?: number;
+}
+
+interface Row {
+  id: number;
+  job_id: number;
+  generation: number;
+  slot: number | null;
+  team_id: number | null;
+  revision: number;
+  status: string;
+  updated_at: Date;
+  host: string;
+  published: number | null;
+  port: number;
+  replicas: number;
+  memory: bigint;
+  cpus: number;
+  image: string;
+  registry_auth: { username: string; password: string } | null;
+  env: Record<string, string>;
+  writable: boolean;
+}
+
+interface Desired {
+  unit: Unit;
+  rows: Row[];
+}
+
+const PARALLEL = 8;
+const PROBE_TIMEOUT_MS = 1000;
+
+/**
+ * Makes one worker's engine run what the database says this worker runs, and reports back what
+ * it sees. Units nobody wants any more (their rows gone: job removed, challenge deleted, instance
+ * expired, spec replaced) are removed; so are units of workers that are gone. Concurrent requests
+ * for a pass share the next one.
+ */
+export class Converger {
+  private running: Promise<void> | null = null;
+  private again = false;
+  /** When each unit copy was first seen not answering, for the start grace. */
+  private readonly silentSince = new Map<string, number>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly deployer: Deployer,
+    private readonly options: ConvergerOptions,
+  ) {}
+
+  /** Resolves when no pass is running. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  /** Runs a pass now, or right after the one in progress. Never rejects: errors are logged. */
+  run(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.pass();
+        } catch (error) {
+          this.options.log.warn({ err: error, worker: this.options.workerId }, "converge pass failed");
+        }
+      } while (this.again);
+    })().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async pass(): Promise<void> {
+    const { workerId, deployment } = this.options;
+    const rows = await this.db.$queryRaw<Row[]>`
+      SELECT i.id, i.job_id, i.generation, i.slot, i.team_id, i.revision, i.status, i.updated_at, i.host, i.port AS published,
+             j.port, j.replicas, j.memory, j.cpus, j.image, j.registry_auth, j.env, j.writable
+      FROM challenge_server_instances i JOIN challenge_server_jobs j ON j.id = i.job_id
+      WHERE i.worker_id = ${workerId}
+      ORDER BY i.id`;
+    const desired = this.desiredUnits(rows);
+    const liveIds = await this.liveWorkerIds();
+    let listed;
+    try {
+      listed = await this.deployer.list();
+    } catch (error) {
+      // The engine is unreachable: say so on every instance it should run, for staff and players.
+      await this.failAll(rows, engineReason(error));
+      throw error;
+    }
+    const removals: string[] = [];
+    for (const unit of listed) {
+      const owner = unit.labels[LABELS.worker];
+      if (owner === workerId ? !desired.has(unit.name) : owner !== undefined && !liveIds.has(owner) && unit.labels[LABELS.deployment] === deployment) {
+        removals.push(unit.name);
+      }
+    }
+    await eachLimited(removals, PARALLEL, async (name) => {
+      try {
+        await this.deployer.remove(name);
+        this.forget(name);
+      } catch (error) {
+        this.options.log.warn({ err: error, unit: name }, "could not remove a unit");
+      }
+    });
+    await eachLimited([...desired.values()], PARALLEL, (d) => this.converge(d));
+  }
+
+  private async liveWorkerIds(): Promise<Set<string>> {
+    const rows = await this.db.$queryRaw<{ id: string }[]>`SELECT id FROM challenge_server_workers WHERE last_seen > now() - interval '15 seconds'`;
+    return new Set(rows.map((r) => r.id));
+  }
+
+  private desiredUnits(rows: Row[]): Map<string, Desired> {
+    const { deployment, workerId } = this.options;
+    const desired = new Map<string, Desired>();
+    for (const row of rows) {
+      const shared = row.team_id === null;
+      const grouped = shared && this.deployer.groupsReplicas;
+      const name = grouped ? `fs-${deployment}-j${row.job_id}-g${row.generation}-${shortId(workerId)}` : `fs-${deployment}-i${row.id}-r${row.revision}`;
+      const entry = desired.get(name);
+      if (entry) {
+        entry.rows.push(row);
+        entry.unit.replicas = entry.rows.length;
+        continue;
+      }
+      const labels: Record<string, string> = {
+        [LABELS.deployment]: deployment,
+        [LABELS.worker]: workerId,
+        [LABELS.job]: String(row.job_id),
+        [LABELS.generation]: String(row.generation),
+        ...(grouped ? {} : { [LABELS.instance]: String(row.id), [LABELS.slot]: String(row.slot ?? 0) }),
+        ...(row.team_id !== null && { [LABELS.team]: String(row.team_id) }),
+      };
+      desired.set(name, {
+        rows: [row],
+        unit: {
+          name,
+          labels,
+          image: row.image,
+          port: row.port,
+          env: row.env ?? {},
+          memory: Number(row.memory),
+          cpus: row.cpus,
+          writable: row.writable,
+          pidsLimit: JOB_DEFAULTS.pidsLimit,
+          replicas: 1,
+          network: row.team_id === null ? `fs-${deployment}-j${row.job_id}` : `fs-${deployment}-j${row.job_id}-t${row.team_id}`,
+          registryAuth: row.registry_auth,
+        },
+      });
+    }
+    for (const entry of desired.values()) entry.rows.sort((a, b) => (a.slot ?? 0) - (b.slot ?? 0));
+    return desired;
+  }
+
+  private async converge({ unit, rows }: Desired): Promise<void> {
+    const retryMs = this.options.retryFailedMs ?? 30_000;
+    if (rows.every((r) => r.status === "failed" && Date.now() - r.updated_at.getTime() < retryMs)) return;
+    let endpoints;
+    try {
+      endpoints = await this.deployer.ensure(unit);
+    } catch (error) {
+      const reason = engineReason(error);
+      this.options.log.warn({ err: error, unit: unit.name }, "could not deploy a unit");
+      await this.failAll(rows, reason);
+      return;
+    }
+    const graceMs = this.options.startGraceMs ?? 30_000;
+    await Promise.all(
+      rows.map(async (row, index) => {
+        const endpoint = endpoints.find((e) => e.slot === index);
+        const key = `${unit.name}#${index}`;
+        if (!endpoint?.running || endpoint.port === null) {
+          await this.mark(row, { status: "pending", error: "" });
+          return;
+        }
+        if (await probe(endpoint.probe ?? this.options.probeHost, endpoint.port)) {
+          this.silentSince.delete(key);
+          if (row.status !== "healthy" || row.published !== endpoint.port || row.host !== endpoint.host) {
+            await this.mark(row, { status: "healthy", error: "", host: endpoint.host, port: endpoint.port, container: unit.name });
+            await this.db.$executeRaw`UPDATE challenge_server_jobs SET error = '' WHERE id = ${row.job_id} AND error <> ''`;
+          }
+          return;
+        }
+        const since = this.silentSince.get(key) ?? Date.now();
+        this.silentSince.set(key, since);
+        if (Date.now() - since >= graceMs) {
+          this.silentSince.delete(key);
+          await this.mark(row, { status: "unhealthy", error: `Nothing answered on port ${unit.port} for ${Math.round(graceMs / 1000)} s; the container was replaced.` });
+          await this.deployer.restart(unit.name, index);
+        } else if (row.status === "healthy") {
+          await this.mark(row, { status: "unhealthy", error: "" });
+        }
+      }),
+    );
+  }
+
+  private async failAll(rows: Row[], reason: string): Promise<void> {
+    for (const row of rows) await this.mark(row, { status: "failed", error: reason });
+    const jobs = [...new Set(rows.map((r) => r.job_id))];
+    if (jobs.length > 0) await this.db.$executeRaw`UPDATE challenge_server_jobs SET error = ${reason} WHERE id = ANY(${jobs})`;
+  }
+
+  private forget(name: string): void {
+    for (const key of this.silentSince.keys()) if (key.startsWith(`${name}#`)) this.silentSince.delete(key);
+  }
+
+  /** Writes what was observed, unless the row moved on meanwhile (reset, reassigned, removed). */
+  private async mark(row: Row, change: { status: string; error: string; host?: string; port?: number; container?: string }): Promise<void> {
+    if (row.status === change.status && change.host === undefined && change.error === "") return;
+    await this.db.$executeRaw`
+      UPDATE challenge_server_instances
+      SET status = ${change.status}, error = ${change.error}, updated_at = now(),
+          host = COALESCE(${change.host ?? null}, host),
+          port = CASE WHEN ${change.status} = 'healthy' THEN ${change.port ?? null}::int WHEN ${change.status} = 'pending' THEN NULL ELSE port END,
+          container_id = COALESCE(${change.container ?? null}, container_id),
+          healthy_at = CASE WHEN ${change.status} = 'healthy' THEN now() ELSE healthy_at END
+      WHERE id = ${row.id} AND revision = ${row.revision} AND worker_id = ${this.options.workerId}`;
+    row.status = change.status;
+    if (change.status === "healthy") {
+      row.published = change.port ?? null;
+      row.host = change.host ?? row.host;
+    }
+  }
+}
+
+function shortId(id: string): string {
+  return id.replace(/[^A-Za-z0-9_.-]/g, "").slice(-24);
+}
+
+/**
+ * The health check: a TCP connection to the published port that the service accepts. Docker's
+ * proxy accepts on the host port even when nothing listens inside and then hangs up at once, so a
+ * connection counts only once the service sends something or keeps it open for a moment.
+ */
+export function probe(host: string, port: number, timeoutMs = PROBE_TIMEOUT_MS, settleMs = 250): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    let settled = false;
+    const done = (ok: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.once("connect", () => {
+      clearTimeout(timer);
+      setTimeout(() => done(true), settleMs);
+    });
+    socket.once("data", () => done(true));
+    socket.once("end", () => done(false));
+    socket.once("close", () => done(false));
+    socket.once("error", () => done(false));
+  });
+}
+
+async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await fn(item);
+    }
+  });
+  await Promise.all(lanes);
+}

@@ -1,0 +1,77 @@
+/**
+ * What a worker asks of the engine it owns. One interface hides which backend runs the
+ * containers: a plain Docker engine (one container per instance, placed by us) or a Docker Swarm
+ * (services that Swarm keeps running and spreads over its nodes). A Kubernetes backend would be a
+ * third implementation of the same four calls.
+ */
+export interface Unit {
+  /** Unique per deployment; changing the spec or the revision changes the name. */
+  name: string;
+  labels: Record<string, string>;
+  image: string;
+  port: number;
+  env: Record<string, string>;
+  memory: number;
+  cpus: number;
+  writable: boolean;
+  pidsLimit: number;
+  /** How many copies the unit runs (always 1 on the plain Docker backend). */
+  replicas: number;
+  /** The job's own network (per team for dedicated instances). */
+  network: string;
+  registryAuth: { username: string; password: string } | null;
+}
+
+/** Where one copy of a unit listens. `slot` counts from 0. */
+export interface Endpoint {
+  slot: number;
+  host: string;
+  port: number | null;
+  running: boolean;
+  /** Where the worker probes it, when not at its own publish address (another Swarm node). */
+  probe?: string;
+}
+
+export interface ListedUnit {
+  name: string;
+  labels: Record<string, string>;
+}
+
+export interface Deployer {
+  readonly backend: "docker" | "swarm";
+  /** Whether a shared job's replicas run as one unit with `replicas` copies (Swarm services). */
+  readonly groupsReplicas: boolean;
+  /** Every unit of this deployment on the engine. */
+  list(): Promise<ListedUnit[]>;
+  /**
+   * Makes the unit run (pulling its image with the registry credentials when missing; replacing
+   * copies that stopped) and reports its endpoints. Idempotent.
+   */
+  ensure(unit: Unit): Promise<Endpoint[]>;
+  /** Removes a unit and, when nothing else uses it, its network. Missing units are fine. */
+  remove(name: string): Promise<void>;
+  /** Replaces one copy of a unit that is running but unhealthy. */
+  restart(name: string, slot: number): Promise<void>;
+}
+
+/** Labels on everything the tier creates, so reconciling by labels never touches anything else. */
+export const LABELS = {
+  deployment: "org.flagship.deployment",
+  worker: "org.flagship.worker",
+  job: "org.flagship.job",
+  instance: "org.flagship.instance",
+  generation: "org.flagship.generation",
+  team: "org.flagship.team",
+  slot: "org.flagship.slot",
+} as const;
+
+/** An engine error in words an organiser can act on ("pull access denied for ...", "connect ECONNREFUSED ..."). */
+export function engineReason(error: unknown): string {
+  if (error && typeof error === "object") {
+    const json = (error as { json?: { message?: unknown } }).json;
+    if (json && typeof json.message === "string") return json.message.trim();
+    const message = (error as { message?: unknown }).message;
+    if (typeof message === "string") return message.replace(/^\(HTTP code \d+\)\s*/, "").trim();
+  }
+  return String(error);
+}

@@ -1,0 +1,111 @@
+import type Docker from "dockerode";
+import { type Deployer, type Endpoint, LABELS, type ListedUnit, type Unit } from "./deployer.ts";
+import { EngineResources, envList, hardenedHostConfig, statusOf } from "./engine.ts";
+
+export interface EngineOptions {
+  /** This deployment's label value: only units carrying it are ever listed or removed. */
+  deployment: string;
+  /** Host address ports are published on (127.0.0.1 for a single machine, 0.0.0.0 behind a firewall). */
+  bindAddress: string;
+  /** Address players are given to connect to. */
+  publicHost: string;
+}
+
+/** The plain Docker backend: one container per instance, placed by the tier itself. */
+export class DockerDeployer implements Deployer {
+  readonly backend = "docker" as const;
+  readonly groupsReplicas = false;
+  private readonly resources: EngineResources;
+
+  constructor(
+    private readonly docker: Docker,
+    private readonly options: EngineOptions,
+  ) {
+    this.resources = new EngineResources(docker);
+  }
+
+  async list(): Promise<ListedUnit[]> {
+    const containers = await this.docker.listContainers({ all: true, filters: { label: [`${LABELS.deployment}=${this.options.deployment}`] } });
+    return containers.map((c) => ({ name: (c.Names[0] ?? "").replace(/^\//, ""), labels: c.Labels }));
+  }
+
+  async ensure(unit: Unit): Promise<Endpoint[]> {
+    let info = await this.inspect(unit.name);
+    if (info && !info.State.Running) {
+      await this.remove(unit.name, false);
+      info = null;
+    }
+    if (!info) info = await this.create(unit);
+    return [{ slot: 0, host: this.options.publicHost, port: publishedPort(info, unit.port), running: info.State.Running }];
+  }
+
+  private async inspect(name: string): Promise<Docker.ContainerInspectInfo | null> {
+    try {
+      return await this.docker.getContainer(name).inspect();
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
+  }
+
+  private async create(unit: Unit): Promise<Docker.ContainerInspectInfo> {
+    await this.resources.ensureImage(unit.image, unit.registryAuth);
+    await this.resources.ensureNetwork(unit.network, { [LABELS.deployment]: this.options.deployment }, "bridge");
+    const key = `${unit.port}/tcp`;
+    const spec: Docker.ContainerCreateOptions = {
+      name: unit.name,
+      Image: unit.image,
+      Env: envList(unit.env),
+      Labels: unit.labels,
+      ExposedPorts: { [key]: {} },
+      HostConfig: { ...hardenedHostConfig(unit), PortBindings: { [key]: [{ HostIp: this.options.bindAddress, HostPort: "" }] } },
+    };
+    let container: Docker.Container;
+    try {
+      container = await this.docker.createContainer(spec);
+    } catch (error) {
+      const status = statusOf(error);
+      if (status === 409) {
+        // Another pass created it first.
+        const found = await this.inspect(unit.name);
+        if (found) return found;
+      }
+      if (status === 404 && /network/i.test(String((error as Error).message))) {
+        this.resources.forgetNetwork(unit.network);
+        await this.resources.ensureNetwork(unit.network, { [LABELS.deployment]: this.options.deployment }, "bridge");
+        container = await this.docker.createContainer(spec);
+      } else {
+        throw error;
+      }
+    }
+    try {
+      await container.start();
+    } catch (error) {
+      await container.remove({ force: true }).catch(() => undefined);
+      throw error;
+    }
+    return container.inspect();
+  }
+
+  async remove(name: string, cleanNetwork = true): Promise<void> {
+    const info = await this.inspect(name);
+    if (!info) return;
+    try {
+      await this.docker.getContainer(name).remove({ force: true });
+    } catch (error) {
+      const status = statusOf(error);
+      if (status !== 404 && status !== 409) throw error;
+    }
+    if (cleanNetwork) await this.resources.removeNetworkIfUnused(info.HostConfig.NetworkMode ?? "");
+  }
+
+  async restart(name: string): Promise<void> {
+    await this.remove(name, false);
+  }
+}
+
+function publishedPort(info: Docker.ContainerInspectInfo, port: number): number | null {
+  const bindings = info.NetworkSettings.Ports?.[`${port}/tcp`];
+  const hostPort = bindings?.[0]?.HostPort;
+  return hostPort ? Number(hostPort) : null;
+}

@@ -1,0 +1,122 @@
+import { heartbeat, leave, planJob, reconcile } from "@flagship/api";
+import type { Db } from "@flagship/db";
+import { JobProducer, parseJob, QUEUES, workerQueueName, ZWorkerTask } from "@flagship/jobs";
+import { type ConnectionOptions, Queue, Worker } from "bullmq";
+import type Docker from "dockerode";
+import { Converger } from "./converger.ts";
+import type { Deployer } from "./deployer.ts";
+import { DockerDeployer } from "./docker-deployer.ts";
+import { SwarmDeployer } from "./swarm-deployer.ts";
+
+export interface TierOptions {
+  db: Db;
+  connection: ConnectionOptions;
+  docker: Docker;
+  workerId: string;
+  /** Label value that keeps this deployment's units apart from anything else on the engine. */
+  deployment: string;
+  bindAddress: string;
+  publicHost: string;
+  capacity: number;
+  /** auto: Swarm when the engine is a Swarm manager, plain Docker otherwise. */
+  backend: "auto" | "docker" | "swarm";
+  log: { info(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
+  /** BullMQ's key prefix, the same as the server's. */
+  prefix?: string;
+  heartbeatMs?: number;
+  convergeMs?: number;
+  reconcileMs?: number;
+  startGraceMs?: number;
+  retryFailedMs?: number;
+}
+
+export interface RunningTier {
+  workerId: string;
+  deployer: Deployer;
+  converger: Converger;
+  /** Stops cleanly: leaves the tier and removes this worker's units (others take its instances over). */
+  stop(): Promise<void>;
+  /** Stops as a crash would: no goodbye, units left running (for tests of failover). */
+  kill(): Promise<void>;
+}
+
+export async function chooseDeployer(options: Pick<TierOptions, "docker" | "backend" | "deployment" | "bindAddress" | "publicHost">): Promise<Deployer> {
+  let backend = options.backend;
+  if (backend === "auto") {
+    const info = (await options.docker.info()) as { Swarm?: { LocalNodeState?: string; ControlAvailable?: boolean } };
+    backend = info.Swarm?.LocalNodeState === "active" && info.Swarm.ControlAvailable ? "swarm" : "docker";
+  }
+  const engine = { deployment: options.deployment, bindAddress: options.bindAddress, publicHost: options.publicHost };
+  return backend === "swarm" ? new SwarmDeployer(options.docker, engine) : new DockerDeployer(options.docker, engine);
+}
+
+/**
+ * The challenge-server part of a worker: heartbeat, its own queue (woken by the server), a
+ * converge tick for health checks, and the cluster-wide queue (plans and the periodic reconcile,
+ * scheduled once for the whole tier by BullMQ).
+ */
+export async function startChallengeServerTier(options: TierOptions): Promise<RunningTier> {
+  const { db, connection, workerId, log } = options;
+  const deployer = await chooseDeployer(options);
+  const converger = new Converger(db, deployer, {
+    workerId,
+    deployment: options.deployment,
+    probeHost: options.bindAddress === "0.0.0.0" ? "127.0.0.1" : options.bindAddress,
+    log,
+    ...(options.startGraceMs !== undefined && { startGraceMs: options.startGraceMs }),
+    ...(options.retryFailedMs !== undefined && { retryFailedMs: options.retryFailedMs }),
+  });
+  const announce = () => heartbeat(db, { id: workerId, backend: deployer.backend, address: options.publicHost, capacity: options.capacity });
+  await announce();
+
+  const queueOptions = { connection, ...(options.prefix !== undefined && { prefix: options.prefix }) };
+  const producer = new JobProducer(connection, options.prefix);
+  const wake = async (ids: Iterable<string>) => {
+    for (const id of ids) {
+      if (id === workerId) void converger.run();
+      else await producer.wakeWorker(id).catch((error: unknown) => log.warn({ err: error, worker: id }, "could not wake a worker"));
+    }
+  };
+
+  const own = new Worker(workerQueueName(workerId), async (job) => {
+    ZWorkerTask.parse(job.data);
+    await converger.run();
+  }, { ...queueOptions, concurrency: 4 });
+  const cluster = new Worker(QUEUES.challengeServers, async (job) => {
+    const task = parseJob(QUEUES.challengeServers, job.data);
+    await wake(task.action === "plan" ? await planJob(db, task.jobId) : await reconcile(db));
+  }, { ...queueOptions, concurrency: 1 });
+  for (const w of [own, cluster]) w.on("failed", (job, err) => log.warn({ queue: w.name, jobId: job?.id, err }, "challenge-server task failed"));
+
+  const scheduler = new Queue(QUEUES.challengeServers, queueOptions);
+  await scheduler.upsertJobScheduler("reconcile", { every: options.reconcileMs ?? 5000 }, { name: "reconcile", data: { action: "reconcile" }, opts: { removeOnComplete: true, removeOnFail: 100 } });
+
+  const timers = [
+    setInterval(() => void announce().catch((error: unknown) => log.warn({ err: error }, "heartbeat failed")), options.heartbeatMs ?? 2000),
+    setInterval(() => void converger.run(), options.convergeMs ?? 2000),
+  ];
+  void converger.run();
+  log.info({ worker: workerId, backend: deployer.backend, deployment: options.deployment }, "challenge-server worker started");
+
+  const halt = async () => {
+    for (const timer of timers) clearInterval(timer);
+    await Promise.all([own.close(), cluster.close(), scheduler.close(), producer.close()]);
+  };
+  return {
+    workerId,
+    deployer,
+    converger,
+    async stop() {
+      await halt();
+      await converger.idle();
+      await leave(db, workerId);
+      for (const unit of await deployer.list()) {
+        if (unit.labels["org.flagship.worker"] === workerId) await deployer.remove(unit.name).catch(() => undefined);
+      }
+    },
+    async kill() {
+      await halt();
+      await converger.idle();
+    },
+  };
+}

@@ -1,0 +1,199 @@
+import { AppError, type ChallengeServerInstanceView, eventGates, instanceExtra, isUnlocked, parseInput, pickWorker, ZCservName } from "@flagship/shared";
+import { findChallenge } from "../challenges/catalog.ts";
+import { getPlayerState } from "../challenges/team-state.ts";
+import type { Context } from "../context.ts";
+import { hasStaffPowers, requireAuth } from "../guards.ts";
+import { LOCKING_TX, lockTeams } from "../teams/lock.ts";
+import { anyWorkerAlive, liveWorkers } from "./tier.ts";
+
+/** How long a request waits for a container to become healthy before it answers an error. */
+const SHARED_WAIT_MS = 10_000;
+const DEDICATED_WAIT_MS = 30_000;
+const POLL_MS = 100;
+
+interface JobRef {
+  id: number;
+  challengeId: number;
+  dedicated: boolean;
+  generation: number;
+  lifetime: number;
+  error: string;
+}
+
+interface InstanceRow {
+  id: number;
+  host: string;
+  port: number | null;
+  status: string;
+  error: string;
+  expires_at: Date | null;
+}
+
+/**
+ * The checks every instance call makes, in the contract's order: signed in; the tier on (config
+ * switch, Redis, a live worker); a team; then a job the caller may see. A job of a hidden,
+ * unreleased or locked challenge is 404, exactly like an unknown name, so nothing leaks.
+ */
+async function resolve(ctx: Context, cservName: unknown): Promise<{ job: JobRef; teamId: number }> {
+  const authed = requireAuth(ctx);
+  const name = parseInput(ZCservName, cservName);
+  if (!ctx.challengeServers || !(await ctx.config.get("enable_challenge_server")) || !(await anyWorkerAlive(ctx.db))) {
+    throw new AppError("challenge_server_disabled");
+  }
+  const teamId = authed.actor.teamId;
+  if (teamId === null) throw new AppError("challenge_server_team_required");
+  const job = await ctx.db.challengeServerJob.findUnique({
+    where: { name },
+    select: { id: true, challengeId: true, dedicated: true, generation: true, lifetime: true, error: true },
+  });
+  if (!job) throw new AppError("not_found");
+  if (!(await hasStaffPowers(authed))) {
+    const config = await ctx.config.all();
+    const gates = eventGates(config, ctx.now());
+    if (!gates.started || (gates.ended && !config.enable_view_challenges_after_competion)) throw new AppError("not_found");
+    const { challenge } = await findChallenge(ctx, job.challengeId);
+    if (!challenge || challenge.hidden) throw new AppError("not_found");
+    const state = await getPlayerState(ctx, authed.actor.id, teamId);
+    if (!state.solved.has(challenge.id) && !isUnlocked(challenge.unlockRequirements, state.solved)) throw new AppError("not_found");
+  }
+  return { job, teamId };
+}
+
+function toView(row: InstanceRow & { port: number }): ChallengeServerInstanceView {
+  return { ip: row.host, port: row.port, extra: instanceExtra({ ip: row.host, port: row.port, expiresAt: row.expires_at }) };
+}
+
+function deployError(reason: string): AppError {
+  return new AppError("challenge_server_error", { message: reason ? `The challenge server failed to start: ${reason}` : undefined });
+}
+
+/** GET /challengeserver/instance/{cserv_name}/: the caller's team's instance, created or pinned on first use. */
+export async function getInstance(ctx: Context, cservName: unknown): Promise<ChallengeServerInstanceView> {
+  const { job, teamId } = await resolve(ctx, cservName);
+  return job.dedicated ? dedicatedInstance(ctx, job, teamId, false) : sharedInstance(ctx, job, teamId, false);
+}
+
+/** GET /challengeserver/reset/{cserv_name}/: another healthy replica, or a fresh dedicated container. */
+export async function resetInstance(ctx: Context, cservName: unknown): Promise<ChallengeServerInstanceView> {
+  const { job, teamId } = await resolve(ctx, cservName);
+  return job.dedicated ? dedicatedInstance(ctx, job, teamId, true) : sharedInstance(ctx, job, teamId, true);
+}
+
+async function pinned(ctx: Context, jobId: number, teamId: number): Promise<InstanceRow | undefined> {
+  const rows = await ctx.db.$queryRaw<InstanceRow[]>`
+    SELECT i.id, i.host, i.port, i.status, i.error, i.expires_at
+    FROM team_instances ti JOIN challenge_server_instances i ON i.id = ti.instance_id
+    WHERE ti.team_id = ${teamId} AND ti.job_id = ${jobId}`;
+  return rows[0];
+}
+
+const isReady = (row: InstanceRow | undefined): row is InstanceRow & { port: number } => row?.status === "healthy" && row.port !== null;
+
+/**
+ * Shared replicas: a team keeps its replica while it is healthy; otherwise (or on reset) it is
+ * pinned to the healthy replica serving the fewest teams. Pins are written with conditional SQL, so
+ * parallel requests of one team end on one replica.
+ */
+async function sharedInstance(ctx: Context, job: JobRef, teamId: number, reset: boolean): Promise<ChallengeServerInstanceView> {
+  const deadline = Date.now() + SHARED_WAIT_MS;
+  for (;;) {
+    const current = await pinned(ctx, job.id, teamId);
+    if (!reset && isReady(current)) return toView(current);
+    const candidates = await ctx.db.$queryRaw<{ id: number }[]>`
+      SELECT i.id FROM challenge_server_instances i
+      LEFT JOIN team_instances ti ON ti.instance_id = i.id
+      WHERE i.job_id = ${job.id} AND i.team_id IS NULL AND i.status = 'healthy' AND i.port IS NOT NULL
+      GROUP BY i.id, i.generation
+      ORDER BY (i.generation = ${job.generation}) DESC, (i.id = ${current?.id ?? 0}) ASC, COUNT(ti.team_id) ASC, random()
+      LIMIT 1`;
+    const choice = candidates[0];
+    if (choice) {
+      if (current) {
+        await ctx.db.$executeRaw`
+          UPDATE team_instances SET instance_id = ${choice.id}, assigned_at = now()
+          WHERE team_id = ${teamId} AND job_id = ${job.id} AND instance_id = ${current.id}`;
+      } else {
+        await ctx.db.$executeRaw`
+          INSERT INTO team_instances (team_id, job_id, instance_id) VALUES (${teamId}, ${job.id}, ${choice.id})
+          ON CONFLICT (team_id, job_id) DO NOTHING`;
+      }
+      const now = await pinned(ctx, job.id, teamId);
+      if (isReady(now)) return toView(now);
+      reset = false;
+      continue;
+    }
+    if (job.error !== "") throw deployError(job.error);
+    const failed = await ctx.db.challengeServerInstance.findFirst({ where: { jobId: job.id, status: "failed" }, select: { error: true } });
+    if (failed) throw deployError(failed.error);
+    if (Date.now() > deadline) throw new AppError("challenge_server_error", { message: "No instance of this challenge is ready yet. Try again in a moment." });
+    await sleep(POLL_MS * 2);
+  }
+}
+
+/**
+ * Dedicated jobs: one container per team, created on first use and living `lifetime` seconds.
+ * Creation locks the team row, so the per-team cap holds under parallel requests, and the
+ * (job, team) unique index gives parallel requests one instance.
+ */
+async function dedicatedInstance(ctx: Context, job: JobRef, teamId: number, reset: boolean): Promise<ChallengeServerInstanceView> {
+  let row = await ctx.db.challengeServerInstance.findUnique({
+    where: { jobId_teamId: { jobId: job.id, teamId } },
+    select: { id: true, workerId: true },
+  });
+  if (row && reset) {
+    await ctx.db.$executeRaw`
+      UPDATE challenge_server_instances
+      SET revision = revision + 1, status = 'pending', port = NULL, error = '', updated_at = now(),
+          expires_at = now() + make_interval(secs => ${job.lifetime})
+      WHERE id = ${row.id}`;
+    ctx.challengeServers?.wake([row.workerId]);
+  }
+  if (!row) {
+    const limit = await ctx.config.get("challenge_server_instance_limit");
+    const workers = await liveWorkers(ctx.db);
+    const workerId = pickWorker(workers);
+    if (workerId === null) throw new AppError("challenge_server_disabled");
+    row = await ctx.db.$transaction(async (tx) => {
+      await lockTeams(tx, [teamId]);
+      const existing = await tx.challengeServerInstance.findUnique({ where: { jobId_teamId: { jobId: job.id, teamId } }, select: { id: true, workerId: true } });
+      if (existing) return existing;
+      const held = await tx.challengeServerInstance.count({ where: { teamId } });
+      if (held >= limit) {
+        throw new AppError("challenge_server_limit", {
+          message: `Your team already runs ${held} dedicated instance${held === 1 ? "" : "s"}, the most allowed. Let one expire before starting another.`,
+        });
+      }
+      const created = await tx.challengeServerInstance.create({
+        data: { jobId: job.id, generation: job.generation, teamId, workerId, expiresAt: new Date(Date.now() + job.lifetime * 1000) },
+        select: { id: true, workerId: true },
+      });
+      await tx.teamInstance.upsert({
+        where: { teamId_jobId: { teamId, jobId: job.id } },
+        create: { teamId, jobId: job.id, instanceId: created.id },
+        update: { instanceId: created.id },
+        select: { teamId: true },
+      });
+      return created;
+    }, LOCKING_TX);
+    ctx.challengeServers?.wake([row.workerId]);
+  }
+  return waitUntilHealthy(ctx, row.id, DEDICATED_WAIT_MS);
+}
+
+async function waitUntilHealthy(ctx: Context, instanceId: number, waitMs: number): Promise<ChallengeServerInstanceView> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const rows = await ctx.db.$queryRaw<InstanceRow[]>`
+      SELECT id, host, port, status, error, expires_at FROM challenge_server_instances WHERE id = ${instanceId}`;
+    const row = rows[0];
+    if (!row) throw new AppError("challenge_server_error", { message: "The instance was removed while it started. Request it again." });
+    if (isReady(row)) return toView(row);
+    if (row.status === "failed") throw deployError(row.error);
+    if (Date.now() > deadline) throw new AppError("challenge_server_error", { message: "Your instance is still starting. Try again in a moment." });
+    await sleep(POLL_MS);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,16 @@
+import { z } from "zod";
+import { authedProcedure, router, staffProcedure } from "../trpc.ts";
+import { getInstance, resetInstance } from "./instances.ts";
+import { listJobs, redeployJob, removeJob, submitJob } from "./jobs.ts";
+
+const byName = z.object({ name: z.string() });
+const byId = z.object({ id: z.number().int() });
+
+export const challengeServersRouter = router({
+  instance: authedProcedure.input(byName).query(({ ctx, input }) => getInstance(ctx, input.name)),
+  reset: authedProcedure.input(byName).mutation(({ ctx, input }) => resetInstance(ctx, input.name)),
+  submitJob: staffProcedure.input(z.record(z.string(), z.unknown())).mutation(({ ctx, input }) => submitJob(ctx, input)),
+  jobs: staffProcedure.query(({ ctx }) => listJobs(ctx)),
+  redeploy: staffProcedure.input(byId).mutation(({ ctx, input }) => redeployJob(ctx, input.id)),
+  remove: staffProcedure.input(byId).mutation(({ ctx, input }) => removeJob(ctx, input.id)),
+});

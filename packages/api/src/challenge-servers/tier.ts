@@ -1,0 +1,89 @@
+import { JobProducer, QUEUES, redisConnection } from "@flagship/jobs";
+import type { Db } from "@flagship/db";
+import { WORKER_STALE_SECONDS } from "@flagship/shared";
+import type { Logger } from "../context.ts";
+
+/**
+ * The server's side of the worker tier: it only enqueues. Planning a job and waking the worker
+ * that owns an instance are hints: a worker's own ticks catch up if a message is lost, so a
+ * broker outage never turns a committed change into an error.
+ */
+export interface ChallengeServerTier {
+  plan(jobId: number): void;
+  wake(workerIds: Iterable<string>): void;
+  close(): Promise<void>;
+}
+
+const ENQUEUE_TIMEOUT_MS = 2000;
+
+export class QueueChallengeServerTier implements ChallengeServerTier {
+  private readonly producer: JobProducer;
+
+  constructor(
+    redisUrl: string,
+    private readonly log: Logger,
+    prefix?: string,
+  ) {
+    this.producer = new JobProducer({ ...(redisConnection(redisUrl) as object), enableOfflineQueue: false }, prefix);
+  }
+
+  plan(jobId: number): void {
+    this.quietly(this.producer.enqueue(QUEUES.challengeServers, { action: "plan", jobId }), { jobId });
+  }
+
+  wake(workerIds: Iterable<string>): void {
+    for (const id of new Set(workerIds)) this.quietly(this.producer.wakeWorker(id), { workerId: id });
+  }
+
+  private quietly(promise: Promise<void>, context: Record<string, unknown>): void {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("queue did not answer in time")), ENQUEUE_TIMEOUT_MS);
+    });
+    void Promise.race([promise, timeout])
+      .catch((error: unknown) => this.log.warn({ ...context, err: error }, "challenge-server message not sent; the workers' own ticks will catch up"))
+      .finally(() => clearTimeout(timer));
+  }
+
+  async close(): Promise<void> {
+    await this.producer.close();
+  }
+}
+
+export function createChallengeServerTier(options: { redisUrl?: string | undefined; log: Logger; prefix?: string }): ChallengeServerTier | undefined {
+  return options.redisUrl ? new QueueChallengeServerTier(options.redisUrl, options.log, options.prefix) : undefined;
+}
+
+export interface LiveWorker {
+  id: string;
+  backend: string;
+  address: string;
+  capacity: number;
+  load: number;
+}
+
+/** Workers with a recent heartbeat and how many instances each runs, judged by the database's clock. */
+export async function liveWorkers(db: Db): Promise<LiveWorker[]> {
+  const rows = await db.$queryRaw<{ id: string; backend: string; address: string; capacity: number; load: bigint }[]>`
+    SELECT w.id, w.backend, w.address, w.capacity, COUNT(i.id)::bigint AS load
+    FROM challenge_server_workers w
+    LEFT JOIN challenge_server_instances i ON i.worker_id = w.id
+    WHERE w.last_seen > now() - make_interval(secs => ${WORKER_STALE_SECONDS})
+    GROUP BY w.id
+    ORDER BY w.id`;
+  return rows.map((r) => ({ ...r, load: Number(r.load) }));
+}
+
+const LIVENESS_TTL_MS = 1000;
+const livenessCache = new WeakMap<Db, { at: number; alive: boolean }>();
+
+/** Whether any worker is alive, cached for a second per database so hot requests stay cheap. */
+export async function anyWorkerAlive(db: Db): Promise<boolean> {
+  const cached = livenessCache.get(db);
+  if (cached && Date.now() - cached.at < LIVENESS_TTL_MS) return cached.alive;
+  const rows = await db.$queryRaw<{ alive: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM challenge_server_workers WHERE last_seen > now() - make_interval(secs => ${WORKER_STALE_SECONDS})) AS alive`;
+  const alive = rows[0]?.alive === true;
+  livenessCache.set(db, { at: Date.now(), alive });
+  return alive;
+}

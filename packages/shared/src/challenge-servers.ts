@@ -1,0 +1,130 @@
+import { z } from "zod";
+
+/** The job adder's defaults (staff spec) and our extensions' defaults. */
+export const JOB_DEFAULTS = {
+  replicas: 5,
+  memory: 1_073_741_824,
+  cpus: 0.2,
+  lifetime: 7200,
+  pidsLimit: 64,
+  /** Concurrent dedicated instances one team may hold across all jobs. */
+  teamInstanceLimit: 3,
+} as const;
+
+export const JOB_LIMITS = {
+  replicas: { min: 1, max: 100 },
+  memory: { min: 6 * 1024 * 1024, max: 64 * 1024 ** 3 },
+  cpus: { min: 0.01, max: 64 },
+  lifetime: { min: 60, max: 7 * 24 * 3600 },
+  envEntries: 64,
+} as const;
+
+/**
+ * Numbers typed into form inputs arrive as strings from RACTF's client ("5", "0.2"); read them
+ * as the contract's input rule says. "", "1e3" and words stay invalid.
+ */
+const numeric = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value), schema);
+const boolish = z.preprocess((value) => (value === "true" ? true : value === "false" ? false : value), z.boolean());
+
+/** A job name is its cserv_name and part of container names: lower-case letters, digits and dashes. */
+export const ZJobName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(48)
+  .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, "Use lower-case letters, digits and dashes, starting and ending with a letter or digit.");
+
+/** An image reference as Docker takes it: [registry[:port]/]path[:tag][@digest]. */
+export const ZImageRef = z
+  .string()
+  .trim()
+  .min(1)
+  .max(255)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/, "Enter an image reference such as registry.example.com/team/challenge:1.0.");
+
+const ZEnv = z
+  .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "Variable names are letters, digits and underscores."), z.string().max(4096))
+  .refine((env) => Object.keys(env).length <= JOB_LIMITS.envEntries, { message: `At most ${JOB_LIMITS.envEntries} variables.` });
+
+export const ZJobSpec = z.object({
+  name: ZJobName,
+  port: numeric(z.number().int().min(1).max(65535)),
+  replicas: numeric(z.number().int().min(JOB_LIMITS.replicas.min).max(JOB_LIMITS.replicas.max)).default(JOB_DEFAULTS.replicas),
+  resources: z
+    .object({
+      memory: numeric(z.number().int().min(JOB_LIMITS.memory.min).max(JOB_LIMITS.memory.max)).default(JOB_DEFAULTS.memory),
+      cpus: numeric(z.number().min(JOB_LIMITS.cpus.min).max(JOB_LIMITS.cpus.max)).default(JOB_DEFAULTS.cpus),
+    })
+    .default({ memory: JOB_DEFAULTS.memory, cpus: JOB_DEFAULTS.cpus }),
+  image: ZImageRef,
+  registryAuth: z
+    .object({ username: z.string().max(256), password: z.string().max(4096) })
+    .nullish()
+    .transform((auth) => (auth && (auth.username !== "" || auth.password !== "") ? auth : null)),
+  env: ZEnv.default({}),
+  dedicated: boolish.default(false),
+  lifetime: numeric(z.number().int().min(JOB_LIMITS.lifetime.min).max(JOB_LIMITS.lifetime.max)).default(JOB_DEFAULTS.lifetime),
+  writable: boolish.default(false),
+});
+export type JobSpec = z.infer<typeof ZJobSpec>;
+
+export const ZSubmitJobInput = z.object({
+  challenge_id: numeric(z.number().int().positive()),
+  job_spec: ZJobSpec,
+});
+export type SubmitJobInput = z.infer<typeof ZSubmitJobInput>;
+
+export const ZCservName = z.string().min(1).max(200);
+
+/** An instance as players get it. */
+export interface ChallengeServerInstanceView {
+  ip: string;
+  port: number;
+  extra: string[];
+}
+
+/** A job's replica health in a few words: what the staff jobs page shows. */
+export type JobState = "deploying" | "running" | "degraded" | "failed";
+
+export function jobState(job: { dedicated: boolean; replicas: number; error: string }, healthy: number, failed: number): JobState {
+  if (job.error !== "" && healthy === 0 && (failed > 0 || !job.dedicated)) return "failed";
+  if (job.dedicated) return failed > 0 ? "degraded" : "running";
+  if (healthy >= job.replicas) return "running";
+  return healthy === 0 ? "deploying" : "degraded";
+}
+
+/** Seconds without a heartbeat after which a worker counts as gone. */
+export const WORKER_STALE_SECONDS = 15;
+
+export interface PlacementCandidate {
+  id: string;
+  capacity: number;
+  load: number;
+}
+
+/**
+ * Picks the worker for a new instance: the lowest load relative to capacity, then the fewest
+ * instances, then the id, so placement is deterministic for a given state. Null when none is live.
+ */
+export function pickWorker(candidates: readonly PlacementCandidate[]): string | null {
+  let best: PlacementCandidate | null = null;
+  for (const candidate of candidates) {
+    if (best === null || compareLoad(candidate, best) < 0) best = candidate;
+  }
+  return best?.id ?? null;
+}
+
+function compareLoad(a: PlacementCandidate, b: PlacementCandidate): number {
+  const ratio = a.load / Math.max(a.capacity, 1) - b.load / Math.max(b.capacity, 1);
+  if (ratio !== 0) return ratio;
+  if (a.load !== b.load) return a.load - b.load;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The lines under an instance's address in the challenge view. */
+export function instanceExtra(input: { ip: string; port: number; expiresAt: Date | null }): string[] {
+  const lines = [`nc ${input.ip} ${input.port}`];
+  if (input.expiresAt) lines.push(`Your team's own instance, removed at ${input.expiresAt.toISOString()}.`);
+  return lines;
+}
