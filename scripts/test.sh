@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite. Brings up what the tests need: system packages (redis-server,
-# chromium), the Prisma client and the web build. PostgreSQL comes from the embedded-postgres
-# package (or DATABASE_URL), started once by the test harness.
+# chromium, docker.io, busybox-static), a Docker engine, the Prisma client and the web build.
+# PostgreSQL comes from the embedded-postgres package (or DATABASE_URL), started once by the test
+# harness. Challenge-server tests run containers from an image built locally from busybox; no
+# image is pulled.
 set -euo pipefail
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1
 cd "$(dirname "$0")/.."
@@ -9,6 +11,8 @@ cd "$(dirname "$0")/.."
 need_packages=()
 command -v redis-server >/dev/null 2>&1 || need_packages+=(redis-server)
 [ -x /usr/bin/chromium ] || need_packages+=(chromium)
+command -v dockerd >/dev/null 2>&1 || need_packages+=(docker.io)
+[ -x /bin/busybox ] || [ -x /usr/bin/busybox ] || need_packages+=(busybox-static)
 if [ ${#need_packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "Installing system packages: ${need_packages[*]}"
@@ -18,6 +22,19 @@ if [ ${#need_packages[@]} -gt 0 ]; then
   else
     echo "Missing system packages: ${need_packages[*]}" >&2
     echo "Install them (Debian: sudo apt-get install ${need_packages[*]}) and run npm test again." >&2
+    exit 1
+  fi
+fi
+
+# A Docker engine for the challenge-server tests: started here when none answers and we may.
+if ! docker info >/dev/null 2>&1; then
+  if [ "$(id -u)" = "0" ]; then
+    echo "Starting dockerd"
+    (dockerd >"${TMPDIR:-/tmp}/flagship-dockerd.log" 2>&1 &)
+    for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
+  fi
+  if ! docker info >/dev/null 2>&1; then
+    echo "No Docker engine answers. Start one (sudo dockerd, or add yourself to the docker group) and run npm test again." >&2
     exit 1
   fi
 fi

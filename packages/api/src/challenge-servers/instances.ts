@@ -63,8 +63,13 @@ function toView(row: InstanceRow & { port: number }): ChallengeServerInstanceVie
   return { ip: row.host, port: row.port, extra: instanceExtra({ ip: row.host, port: row.port, expiresAt: row.expires_at }) };
 }
 
+/** Instance errors carry their reason in words, as the message (tRPC) and as `d` (REST). */
+function instanceError(code: "challenge_server_error" | "challenge_server_limit", message: string): AppError {
+  return new AppError(code, { message, details: message });
+}
+
 function deployError(reason: string): AppError {
-  return new AppError("challenge_server_error", { message: reason ? `The challenge server failed to start: ${reason}` : undefined });
+  return instanceError("challenge_server_error", `The challenge server failed to start: ${reason}`);
 }
 
 /** GET /challengeserver/instance/{cserv_name}/: the caller's team's instance, created or pinned on first use. */
@@ -125,7 +130,7 @@ async function sharedInstance(ctx: Context, job: JobRef, teamId: number, reset: 
     if (job.error !== "") throw deployError(job.error);
     const failed = await ctx.db.challengeServerInstance.findFirst({ where: { jobId: job.id, status: "failed" }, select: { error: true } });
     if (failed) throw deployError(failed.error);
-    if (Date.now() > deadline) throw new AppError("challenge_server_error", { message: "No instance of this challenge is ready yet. Try again in a moment." });
+    if (Date.now() > deadline) throw instanceError("challenge_server_error", "No instance of this challenge is ready yet. Try again in a moment.");
     await sleep(POLL_MS * 2);
   }
 }
@@ -159,9 +164,7 @@ async function dedicatedInstance(ctx: Context, job: JobRef, teamId: number, rese
       if (existing) return existing;
       const held = await tx.challengeServerInstance.count({ where: { teamId } });
       if (held >= limit) {
-        throw new AppError("challenge_server_limit", {
-          message: `Your team already runs ${held} dedicated instance${held === 1 ? "" : "s"}, the most allowed. Let one expire before starting another.`,
-        });
+        throw instanceError("challenge_server_limit", `Your team already runs ${held} dedicated instance${held === 1 ? "" : "s"}, the most allowed. Let one expire before starting another.`);
       }
       const created = await tx.challengeServerInstance.create({
         data: { jobId: job.id, generation: job.generation, teamId, workerId, expiresAt: new Date(Date.now() + job.lifetime * 1000) },
@@ -186,10 +189,10 @@ async function waitUntilHealthy(ctx: Context, instanceId: number, waitMs: number
     const rows = await ctx.db.$queryRaw<InstanceRow[]>`
       SELECT id, host, port, status, error, expires_at FROM challenge_server_instances WHERE id = ${instanceId}`;
     const row = rows[0];
-    if (!row) throw new AppError("challenge_server_error", { message: "The instance was removed while it started. Request it again." });
+    if (!row) throw instanceError("challenge_server_error", "The instance was removed while it started. Request it again.");
     if (isReady(row)) return toView(row);
     if (row.status === "failed") throw deployError(row.error);
-    if (Date.now() > deadline) throw new AppError("challenge_server_error", { message: "Your instance is still starting. Try again in a moment." });
+    if (Date.now() > deadline) throw instanceError("challenge_server_error", "Your instance is still starting. Try again in a moment.");
     await sleep(POLL_MS);
   }
 }
