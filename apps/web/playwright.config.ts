@@ -9,6 +9,10 @@ const dataDir = process.env.E2E_DATA_DIR;
 // The run's SMTP server (started in globalSetup) listens here; the e2e server sends mail to it.
 process.env.E2E_SMTP_PORT ??= String(PORT + 10_000);
 const SMTP_PORT = Number(process.env.E2E_SMTP_PORT);
+// A second server with the worker tier (Redis, one worker on the local Docker engine) for the
+// challenge-server journeys, on its own database.
+const CS_PORT = PORT + 1;
+process.env.E2E_CS_DATA_DIR ??= `${dataDir}-challenge-servers`;
 
 const E2E_THROTTLE_RATES = [
   "login=10000/min",
@@ -44,8 +48,15 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
-  webServer: {
+  projects: [
+    { name: "chromium", testIgnore: /challenge-servers\.spec\.ts/, use: { ...devices["Desktop Chrome"], channel: undefined } },
+    {
+      name: "challenge-servers",
+      testMatch: /challenge-servers\.spec\.ts/,
+      use: { ...devices["Desktop Chrome"], channel: undefined, baseURL: `http://127.0.0.1:${CS_PORT}` },
+    },
+  ],
+  webServer: [{
     command: "node --import tsx apps/server/src/main.ts",
     cwd: path.resolve(import.meta.dirname, "../.."),
     url: `http://127.0.0.1:${PORT}/api/v2/stats/version/`,
@@ -66,5 +77,23 @@ export default defineConfig({
       LOG_LEVEL: "warn",
       ...(process.env.WEB_DIST && { WEB_DIST: process.env.WEB_DIST }),
     },
-  },
+  }, {
+    command: "node apps/web/e2e/support/with-redis.mjs node --import tsx apps/server/src/main.ts",
+    cwd: path.resolve(import.meta.dirname, "../.."),
+    url: `http://127.0.0.1:${CS_PORT}/api/v2/stats/version/`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    env: {
+      NODE_ENV: "production",
+      PORT: String(CS_PORT),
+      HOST: "127.0.0.1",
+      DATA_DIR: process.env.E2E_CS_DATA_DIR,
+      THROTTLE: "off",
+      WORKERS: "1",
+      DEPLOYMENT_ID: `e2e${process.pid}`,
+      INSTANCE_BIND: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      ...(process.env.WEB_DIST && { WEB_DIST: process.env.WEB_DIST }),
+    },
+  }],
 });

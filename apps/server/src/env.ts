@@ -17,6 +17,8 @@ const EnvSchema = z.object({
   DATABASE_URL: optionalUrl(/^postgres(ql)?$/, "postgresql://user:pass@host:5432/db"),
   DATA_DIR: z.string().min(1).default("./data"),
   REDIS_URL: optionalUrl(/^rediss?$/, "redis://127.0.0.1:6379"),
+  /** Workers this process starts beside itself when REDIS_URL is set (challenge servers on the local Docker engine). */
+  WORKERS: z.coerce.number({ error: "must be a number" }).int().min(0).max(16).default(1),
   SMTP_URL: optionalUrl(/^smtps?$/, "smtp://user:pass@mail.example.com:587"),
   MAIL_FROM: z.string().default("Flagship <noreply@localhost>"),
   PUBLIC_URL: optionalUrl(/^https?$/, "https://ctf.example.com"),
@@ -68,4 +70,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     DATA_DIR: path.resolve(env.DATA_DIR),
     PUBLIC_URL: (env.PUBLIC_URL ?? `http://${env.HOST === "0.0.0.0" ? "127.0.0.1" : env.HOST}:${env.PORT}`).replace(/\/$/, ""),
   };
+}
+
+/** The environment handed on to processes this server starts (the local worker tier). */
+export function inheritedEnvironment(): NodeJS.ProcessEnv {
+  return { ...process.env };
 }

@@ -4,6 +4,7 @@ import pino from "pino";
 import { buildServer } from "./app.ts";
 import { loadEnv } from "./env.ts";
 import { createServices } from "./services.ts";
+import { spawnWorkers } from "./workers.ts";
 
 async function main(): Promise<void> {
   let env;
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   const services = createServices({ db: database.db, log, env, ...(events && { events }) });
   const app = await buildServer({ env, services, loggerInstance: log });
 
+  let workers: { stop(): Promise<void> } | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), 15_000).unref();
     try {
       await app.close();
+      await workers?.stop();
       await services.events.close();
       await services.mail.close();
       await services.throttle.close();
@@ -54,6 +57,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   log.info(`Flagship is running at ${env.PUBLIC_URL}`);
+  if (env.REDIS_URL && env.WORKERS > 0) workers = spawnWorkers({ count: env.WORKERS, databaseUrl: database.url, redisUrl: env.REDIS_URL, log });
 }
 
 void main().catch((error: unknown) => {

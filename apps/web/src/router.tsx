@@ -1,6 +1,7 @@
 import { createRootRoute, createRoute, createRouter } from "@tanstack/react-router";
 import { authRoutes, StaffOnly } from "./features/auth/routes.tsx";
 import { challengeRoutes } from "./features/challenges/routes.tsx";
+import { challengeServerRoutes } from "./features/challenge-servers/routes.tsx";
 import { debugRoutes } from "./features/debug/routes.tsx";
 import { ContentPage } from "./features/pages/ContentPage.tsx";
 import { leaderboardRoutes } from "./features/leaderboard/routes.tsx";
@@ -31,7 +32,7 @@ const adminRoute = createRoute({
   ),
 });
 
-const routeTree = rootRoute.addChildren([homeRoute, adminRoute, ...authRoutes, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes, ...challengeRoutes]);
+const routeTree = rootRoute.addChildren([homeRoute, adminRoute, ...authRoutes, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes, ...challengeRoutes, ...challengeServerRoutes]);
 
 export const router = createRouter({
   routeTree,

@@ -9,13 +9,16 @@ import pg from "pg";
  * Direct access to the e2e server's embedded PostgreSQL, for arranging a journey's starting state
  * (users, tokens, config) without clicking through screens another test already covers.
  */
-let pool: pg.Pool | undefined;
+const pools = new Map<string, pg.Pool>();
 export function database(): pg.Pool {
+  // The challenge-server journeys run against a second server with a database of its own.
+  const dataDir = process.env.E2E_DB_DIR ?? process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error("E2E_DATA_DIR is not set: run through playwright.config.ts");
+  let pool = pools.get(dataDir);
   if (!pool) {
-    const dataDir = process.env.E2E_DATA_DIR;
-    if (!dataDir) throw new Error("E2E_DATA_DIR is not set: run through playwright.config.ts");
     const port = readFileSync(path.join(dataDir, "postgres.port"), "utf8").trim();
     pool = new pg.Pool({ connectionString: `postgresql://flagship:flagship@127.0.0.1:${port}/flagship`, max: 4 });
+    pools.set(dataDir, pool);
   }
   return pool;
 }

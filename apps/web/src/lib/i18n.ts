@@ -87,6 +87,7 @@ export const en = {
     allChallenges: "Challenge Overview",
     port: "Import/Export",
     check: "Pre-Event Check",
+    jobs: "Challenge Servers",
   },
   home: {
     tagline: "A capture-the-flag competition",

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { authedProcedure, router, staffProcedure } from "../trpc.ts";
 import { getInstance, resetInstance } from "./instances.ts";
 import { listJobs, redeployJob, removeJob, submitJob } from "./jobs.ts";
+import { liveWorkers } from "./tier.ts";
 
 const byName = z.object({ name: z.string() });
 const byId = z.object({ id: z.number().int() });
@@ -11,6 +12,7 @@ export const challengeServersRouter = router({
   reset: authedProcedure.input(byName).mutation(({ ctx, input }) => resetInstance(ctx, input.name)),
   submitJob: staffProcedure.input(z.record(z.string(), z.unknown())).mutation(({ ctx, input }) => submitJob(ctx, input)),
   jobs: staffProcedure.query(({ ctx }) => listJobs(ctx)),
+  workers: staffProcedure.query(({ ctx }) => liveWorkers(ctx.db)),
   redeploy: staffProcedure.input(byId).mutation(({ ctx, input }) => redeployJob(ctx, input.id)),
   remove: staffProcedure.input(byId).mutation(({ ctx, input }) => removeJob(ctx, input.id)),
 });

@@ -1,4 +1,4 @@
-import { getInstance, listJobs, redeployJob, removeJob, requireStaff, resetInstance, submitJob } from "@flagship/api";
+import { getInstance, listJobs, liveWorkers, redeployJob, removeJob, requireStaff, resetInstance, submitJob } from "@flagship/api";
 import type { RestRoutes } from "../adapter.ts";
 import { pathId } from "./challenges.ts";
 
@@ -12,6 +12,7 @@ export function challengeServerRoutes(rest: RestRoutes): void {
   });
   // Our extensions: the jobs' state for staff, redeploy and removal.
   rest.route("/challengeserver/jobs/", { GET: async ({ ctx }) => ({ d: await listJobs(await requireStaff(ctx)) }) });
+  rest.route("/challengeserver/workers/", { GET: async ({ ctx }) => ({ d: await liveWorkers((await requireStaff(ctx)).db) }) });
   rest.route("/challengeserver/jobs/:id/", {
     DELETE: async ({ ctx, params }) => {
       await removeJob(await requireStaff(ctx), pathId(params.id));

@@ -9,6 +9,7 @@ import { Markdown } from "../../lib/Markdown.tsx";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { DialogTitle, FlagForm, type Solved, SolvedDialog } from "./FlagForm.tsx";
+import { InstancePanel } from "../challenge-servers/InstancePanel.tsx";
 import { HintList } from "./HintList.tsx";
 import { Rating } from "./Rating.tsx";
 import type { ChallengeView } from "./types.ts";
@@ -101,6 +102,8 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
           </Group>
         </Stack>
       )}
+
+      <InstancePanel challenge={challenge} />
 
       <HintList challenge={challenge} canUse={hasTeam && !challenge.solved} />
 

@@ -1,0 +1,52 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { hostname } from "node:os";
+import { fileURLToPath } from "node:url";
+import type { Logger } from "@flagship/api";
+import { inheritedEnvironment } from "./env.ts";
+
+const WORKER_ENTRY = fileURLToPath(new URL("../../worker/src/main.ts", import.meta.url));
+const RESTART_DELAY_MS = 2000;
+
+/**
+ * With REDIS_URL set, `npm start` also runs the worker tier on this machine: `count` worker
+ * processes against the local Docker engine, on the same database (the embedded one included),
+ * restarted if they die. Each is an ordinary worker, as `npm run worker` starts them.
+ */
+export function spawnWorkers(options: { count: number; databaseUrl: string; redisUrl: string; log: Logger }): { stop(): Promise<void> } {
+  const base = inheritedEnvironment();
+  const children = new Set<ChildProcess>();
+  let stopping = false;
+  const start = (index: number) => {
+    const child = spawn(process.execPath, ["--import", "tsx", WORKER_ENTRY], {
+      stdio: "inherit",
+      env: { ...base, DATABASE_URL: options.databaseUrl, REDIS_URL: options.redisUrl, WORKER_ID: `${base.WORKER_ID ?? hostname().replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 40)}-${index}` },
+    });
+    children.add(child);
+    child.on("exit", (code, signal) => {
+      children.delete(child);
+      if (stopping) return;
+      options.log.warn({ code, signal, worker: index }, "a worker exited; starting it again");
+      setTimeout(() => start(index), RESTART_DELAY_MS).unref();
+    });
+  };
+  for (let i = 1; i <= options.count; i++) start(i);
+  options.log.info({ workers: options.count }, "started the worker tier");
+  return {
+    async stop() {
+      stopping = true;
+      await Promise.all(
+        [...children].map(
+          (child) =>
+            new Promise<void>((resolve) => {
+              const kill = setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+              child.once("exit", () => {
+                clearTimeout(kill);
+                resolve();
+              });
+              child.kill("SIGTERM");
+            }),
+        ),
+      );
+    },
+  };
+}

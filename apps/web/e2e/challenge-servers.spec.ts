@@ -1,0 +1,131 @@
+import net from "node:net";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import { BANNER_IMAGE, buildBannerImage } from "../../worker/src/challenge-servers/test-image.ts";
+import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
+import { seedUser, signIn, unique } from "./support/db.ts";
+
+/**
+ * Challenge servers end to end, on the server that runs the worker tier (Redis and one worker on
+ * this machine's Docker engine, instances on 127.0.0.1): staff add a job from the challenge's page,
+ * watch it become healthy, and a player gets the address, connects and resets it.
+ */
+
+test.beforeAll(() => {
+  buildBannerImage();
+  process.env.E2E_DB_DIR = process.env.E2E_CS_DATA_DIR;
+});
+test.afterAll(() => {
+  delete process.env.E2E_DB_DIR;
+});
+
+/**
+ * axe on this feature's own screens and parts (the jobs page, the instance panel, the job form).
+ * Colour contrast is judged app-wide by the accessibility suite of the shell's palette.
+ */
+async function expectNoAxeViolations(page: Page, include: string) {
+  const results = await new AxeBuilder({ page }).include(include).disableRules(["color-contrast"]).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+function readBanner(address: string): Promise<string> {
+  const [host, port] = address.split(":");
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: host!, port: Number(port) });
+    let text = "";
+    socket.setTimeout(5000, () => socket.destroy(new Error("no banner")));
+    socket.on("data", (chunk) => {
+      text += chunk.toString();
+      if (text.includes("\n")) {
+        socket.destroy();
+        resolve(text.trim());
+      }
+    });
+    socket.on("error", reject);
+  });
+}
+
+async function shoot(page: Page, name: string) {
+  await page.screenshot({ path: `test-results/challenge-servers-${name}.png`, fullPage: true });
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `test-results/challenge-servers-${name}-phone.png`, fullPage: true });
+  if (size) await page.setViewportSize(size);
+}
+
+test("staff add a job in the UI; a player sees the instance's address, reaches it and resets it", async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const staff = await seedUser({ isStaff: true });
+  const team = await seedTeam();
+  const category = await seedCategory(request, staff, { name: unique("Pwn "), contained_type: "jeopardy" });
+  const challenge = await seedChallenge(request, staff, { category: category.id, name: "Echo Chamber", score: 300, flag_metadata: { flag: "flag{echo}" } });
+  const jobName = unique("echo").toLowerCase();
+
+  const staffPage = await (await browser.newContext()).newPage();
+  await signIn(staffPage, staff);
+  await staffPage.goto(`/campaign/${category.slug}/${challenge.slug}`);
+  await staffPage.getByRole("button", { name: "Add challenge server job" }).click();
+  const dialog = staffPage.getByRole("dialog", { name: "Challenge server job" });
+  await expect(dialog.getByRole("textbox", { name: "Replicas", exact: true })).toHaveValue("5");
+  await expect(dialog.getByRole("textbox", { name: "Memory (bytes)", exact: true })).toHaveValue("1073741824");
+  await expect(dialog.getByRole("textbox", { name: "CPUs", exact: true })).toHaveValue("0.2");
+  await dialog.getByRole("textbox", { name: "Name", exact: true }).fill(jobName);
+  await dialog.getByRole("textbox", { name: "Port", exact: true }).fill("80 80");
+  await dialog.getByRole("textbox", { name: "Image", exact: true }).fill(BANNER_IMAGE);
+  await dialog.getByRole("button", { name: "Add job" }).click();
+  await expect(dialog.getByText("Digits only.")).toBeVisible();
+  await dialog.getByRole("textbox", { name: "Port", exact: true }).fill("8000");
+  await dialog.getByRole("textbox", { name: "Replicas", exact: true }).fill("2");
+  await dialog.getByRole("textbox", { name: "Memory (bytes)", exact: true }).fill("33554432");
+  await expectNoAxeViolations(staffPage, "form[aria-label='Challenge server job']");
+  await dialog.getByRole("button", { name: "Add job" }).click();
+  await expect(staffPage.getByText("Added job!")).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  await staffPage.getByRole("link", { name: `Job ${jobName}` }).click();
+  await expect(staffPage.getByRole("heading", { level: 1, name: "Challenge servers" })).toBeVisible();
+  const card = staffPage.getByRole("article", { name: jobName });
+  await expect(card.getByTestId("job-health")).toHaveText("2/2 healthy", { timeout: 30_000 });
+  await expect(card.getByTestId("job-state")).toHaveText("Running");
+  await expectNoAxeViolations(staffPage, "main");
+  await shoot(staffPage, "jobs");
+  await staffPage.close();
+
+  const playerPage = await (await browser.newContext()).newPage();
+  await signIn(playerPage, team.members[0]!);
+  await playerPage.goto(`/campaign/${category.slug}/${challenge.slug}`);
+  const panel = playerPage.getByRole("region", { name: "Challenge server" });
+  const address = panel.getByTestId("instance-address");
+  await expect(address).toHaveText(/^127\.0\.0\.1:\d+$/, { timeout: 30_000 });
+  const first = (await address.textContent())!;
+  expect(await readBanner(first)).toMatch(/^flagship-banner /);
+  await expect(panel.getByText(`nc 127.0.0.1 ${first.split(":")[1]}`)).toBeVisible();
+  await expectNoAxeViolations(playerPage, "main");
+  await shoot(playerPage, "instance");
+
+  await panel.getByRole("button", { name: "Reset instance" }).click();
+  const confirm = playerPage.getByRole("dialog", { name: "Reset your instance?" });
+  await confirm.getByRole("button", { name: "Reset" }).click();
+  await expect(playerPage.getByText("Your instance was reset.")).toBeVisible();
+  await expect(address).not.toHaveText(first);
+  expect(await readBanner((await address.textContent())!)).toMatch(/^flagship-banner /);
+  await playerPage.close();
+});
+
+test("a player is told why an instance cannot be had", async ({ browser, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const team = await seedTeam();
+  const category = await seedCategory(request, staff, { name: unique("Broken "), contained_type: "jeopardy" });
+  const challenge = await seedChallenge(request, staff, { category: category.id, name: "No Registry", score: 100, flag_metadata: { flag: "flag{x}" } });
+  const response = await request.post("/api/v2/challengeserver/submit_job/", {
+    headers: { authorization: `Token ${staff.token}` },
+    data: { challenge_id: challenge.id, job_spec: { name: unique("broken").toLowerCase(), port: 8000, replicas: 1, resources: { memory: 33554432, cpus: 0.1 }, image: "127.0.0.1:1/nowhere/missing:1" } },
+  });
+  expect(response.status()).toBe(201);
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page, team.members[0]!);
+  await page.goto(`/campaign/${category.slug}/${challenge.slug}`);
+  await expect(page.getByRole("alert").filter({ hasText: "Failed to request instance:" })).toContainText("127.0.0.1:1", { timeout: 30_000 });
+  await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
+  await page.close();
+});

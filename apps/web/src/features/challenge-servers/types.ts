@@ -1,0 +1,3 @@
+import type { JobStatusView, LiveWorker } from "@flagship/api";
+
+export type { JobStatusView, LiveWorker };
