@@ -1,5 +1,5 @@
 import net from "node:net";
-import { createChallengeServerTier, getInstance, reconcile, resetInstance, submitJob } from "@flagship/api";
+import { type AuthedContext, createChallengeServerTier, getInstance, reconcile, resetInstance, submitJob } from "@flagship/api";
 import { contextFor, createCategory, createChallenge, createTeamWith, createTestWorld, createUser, type TestTeam, type TestUser, type TestWorld, uniqueName } from "@flagship/api/testing";
 import { redisConnection } from "@flagship/jobs";
 import { AppError } from "@flagship/shared";
@@ -52,8 +52,8 @@ async function startWorker(workerId: string, overrides: Partial<TierOptions> = {
   return tier;
 }
 
-function ctxOf(user: TestUser) {
-  return contextFor(world, user);
+function ctxOf(user: TestUser): AuthedContext {
+  return contextFor(world, user) as AuthedContext;
 }
 
 /** Reads the banner a test instance sends on connect. */
