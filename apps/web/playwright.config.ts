@@ -13,6 +13,7 @@ const SMTP_PORT = Number(process.env.E2E_SMTP_PORT);
 // challenge-server journeys, on its own database.
 const CS_PORT = PORT + 1;
 process.env.E2E_CS_DATA_DIR ??= `${dataDir}-challenge-servers`;
+process.env.E2E_CS_DEPLOYMENT ??= `e2e${process.pid}`;
 
 const E2E_THROTTLE_RATES = [
   "login=10000/min",
@@ -90,7 +91,7 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_CS_DATA_DIR,
       THROTTLE: "off",
       WORKERS: "1",
-      DEPLOYMENT_ID: `e2e${process.pid}`,
+      DEPLOYMENT_ID: process.env.E2E_CS_DEPLOYMENT,
       INSTANCE_BIND: "127.0.0.1",
       LOG_LEVEL: "warn",
       ...(process.env.WEB_DIST && { WEB_DIST: process.env.WEB_DIST }),

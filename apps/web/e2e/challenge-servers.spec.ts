@@ -1,7 +1,11 @@
+import { execFileSync } from "node:child_process";
 import net from "node:net";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { LABELS } from "../../worker/src/challenge-servers/deployer.ts";
 import { BANNER_IMAGE, buildBannerImage } from "../../worker/src/challenge-servers/test-image.ts";
+
+const DEPLOYMENT_LABEL = LABELS.deployment;
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
 import { seedUser, signIn, unique } from "./support/db.ts";
 
@@ -110,7 +114,18 @@ test("staff add a job in the UI; a player sees the instance's address, reaches i
   await expect(address).not.toHaveText(first);
   expect(await readBanner((await address.textContent())!)).toMatch(/^flagship-banner /);
   await playerPage.close();
+
+  // Deleting the challenge tears its containers down.
+  const deleted = await request.delete(`/api/v2/challenges/${challenge.id}/`, { headers: { authorization: `Token ${staff.token}` } });
+  expect(deleted.status()).toBe(200);
+  await expect.poll(() => containersOf(), { timeout: 30_000 }).toBe(0);
 });
+
+/** How many containers this run's worker tier has on the engine. */
+function containersOf(): number {
+  const out = execFileSync("docker", ["ps", "-aq", "--filter", `label=${DEPLOYMENT_LABEL}=${process.env.E2E_CS_DEPLOYMENT}`]).toString().trim();
+  return out === "" ? 0 : out.split("\n").length;
+}
 
 test("a player is told why an instance cannot be had", async ({ browser, request }) => {
   const staff = await seedUser({ isStaff: true });

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import net from "node:net";
 import { type AuthedContext, createChallengeServerTier, getInstance, reconcile, resetInstance, submitJob } from "@flagship/api";
 import { contextFor, createCategory, createChallenge, createTeamWith, createTestWorld, createUser, type TestTeam, type TestUser, type TestWorld, uniqueName } from "@flagship/api/testing";
@@ -332,5 +333,71 @@ describe("challenge servers on a real Docker engine", () => {
       return e instanceof AppError && e.code === "challenge_server_error" && /ENOENT|connect/i.test(e.message) ? e : null;
     });
     expect(error.message).toMatch(/nonexistent/);
+  });
+});
+
+describe("challenge servers on a single-node Docker Swarm", () => {
+  let initialised = false;
+  let swarmWorker: RunningTier;
+
+  beforeAll(async () => {
+    const info = (await docker.info()) as { Swarm?: { LocalNodeState?: string } };
+    if (info.Swarm?.LocalNodeState !== "active") {
+      execFileSync("docker", ["swarm", "init", "--advertise-addr", "127.0.0.1"], { stdio: "ignore" });
+      initialised = true;
+    }
+    for (const tier of running.splice(0)) await tier.stop();
+    // Let the tier forget the earlier workers at once, as 15 s of silence would.
+    await world.services.db.challengeServerWorker.updateMany({ data: { lastSeen: new Date(0) } });
+    swarmWorker = await startWorker(uniqueName("worker-swarm"), { backend: "auto" });
+  }, 60_000);
+
+  afterAll(async () => {
+    const services = (await docker.listServices({ filters: { label: [`${LABELS.deployment}=${deployment}`] } })) as { ID: string }[];
+    for (const service of services) await docker.getService(service.ID).remove().catch(() => undefined);
+    if (initialised) execFileSync("docker", ["swarm", "leave", "--force"], { stdio: "ignore" });
+  }, 60_000);
+
+  async function ourServices() {
+    return (await docker.listServices({ filters: { label: [`${LABELS.deployment}=${deployment}`] } })) as {
+      ID: string;
+      Spec: { Name: string; Mode: { Replicated: { Replicas: number } }; TaskTemplate: { ContainerSpec: Record<string, unknown>; Resources: { Limits: Record<string, number> } } };
+    }[];
+  }
+
+  it("picks the Swarm backend on a manager and runs a shared job as one hardened replicated service", async () => {
+    expect(swarmWorker.deployer.backend).toBe("swarm");
+    const challenge = await newChallenge();
+    const name = uniqueName("swarm").toLowerCase().replace(/[^a-z0-9]/g, "");
+    const job = await submit(challenge.id, { name, replicas: 2 });
+    await until("2 healthy replicas", async () => (await healthyCount(job.id)) === 2, 60_000);
+    const services = (await ourServices()).filter((s) => s.Spec.Name.includes(`-j${job.id}-`));
+    expect(services).toHaveLength(1);
+    const spec = services[0]!.Spec;
+    expect(spec.Mode.Replicated.Replicas).toBe(2);
+    expect(spec.TaskTemplate.ContainerSpec).toMatchObject({ ReadOnly: true, CapabilityDrop: ["ALL"] });
+    expect(spec.TaskTemplate.Resources.Limits).toMatchObject({ MemoryBytes: 32 * 1024 * 1024, NanoCPUs: 200_000_000, Pids: 64 });
+    const mine = await getInstance(ctxOf(teams[0]!.members[0]!), name);
+    expect(await readBanner(mine.ip, mine.port)).toMatch(/^flagship-banner /);
+    const theirs = await getInstance(ctxOf(teams[1]!.members[0]!), name);
+    expect(theirs.port).not.toBe(mine.port);
+    await world.services.db.challenge.delete({ where: { id: challenge.id } });
+    await until("the service removed", async () => (await ourServices()).every((s) => !s.Spec.Name.includes(`-j${job.id}-`)));
+  });
+
+  it("runs a dedicated instance as a one-replica service and recreates it on reset", async () => {
+    const challenge = await newChallenge();
+    const name = uniqueName("swarmded").toLowerCase().replace(/[^a-z0-9]/g, "");
+    await submit(challenge.id, { name, dedicated: true });
+    const first = await getInstance(ctxOf(teams[2]!.members[0]!), name);
+    expect(await readBanner(first.ip, first.port)).toMatch(/^flagship-banner /);
+    const before = (await ourServices()).map((s) => s.Spec.Name);
+    expect(before.filter((n) => /-i\d+-r1$/.test(n))).toHaveLength(1);
+    const reset = await resetInstance(ctxOf(teams[2]!.members[0]!), name);
+    expect(await readBanner(reset.ip, reset.port)).toMatch(/^flagship-banner /);
+    await until("the first service replaced", async () => {
+      const names = (await ourServices()).map((s) => s.Spec.Name);
+      return names.some((n) => /-r2$/.test(n)) && !names.some((n) => /-r1$/.test(n));
+    });
   });
 });

@@ -4,7 +4,7 @@ import { JobProducer, parseJob, QUEUES, workerQueueName, ZWorkerTask } from "@fl
 import { type ConnectionOptions, Queue, Worker } from "bullmq";
 import type Docker from "dockerode";
 import { Converger } from "./converger.ts";
-import type { Deployer } from "./deployer.ts";
+import { type Deployer, LABELS } from "./deployer.ts";
 import { DockerDeployer } from "./docker-deployer.ts";
 import { SwarmDeployer } from "./swarm-deployer.ts";
 
@@ -110,8 +110,12 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
       await halt();
       await converger.idle();
       await leave(db, workerId);
-      for (const unit of await deployer.list()) {
-        if (unit.labels["org.flagship.worker"] === workerId) await deployer.remove(unit.name).catch(() => undefined);
+      const units = await deployer.list().catch((error: unknown) => {
+        log.warn({ err: error }, "could not list this worker's units to remove them");
+        return [];
+      });
+      for (const unit of units) {
+        if (unit.labels[LABELS.worker] === workerId) await deployer.remove(unit.name).catch(() => undefined);
       }
     },
     async kill() {
