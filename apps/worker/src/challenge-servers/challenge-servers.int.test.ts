@@ -359,7 +359,7 @@ describe("challenge servers on a single-node Docker Swarm", () => {
   }, 60_000);
 
   async function ourServices() {
-    return (await docker.listServices({ filters: { label: [`${LABELS.deployment}=${deployment}`] } })) as {
+    return (await docker.listServices({ filters: { label: [`${LABELS.deployment}=${deployment}`] } })) as unknown as {
       ID: string;
       Spec: { Name: string; Mode: { Replicated: { Replicas: number } }; TaskTemplate: { ContainerSpec: Record<string, unknown>; Resources: { Limits: Record<string, number> } } };
     }[];
