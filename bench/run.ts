@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { ROOT, type Measurement, startDatabase, startServer } from "./harness.ts";
 import { benchCategoryListing, benchIncorrectSubmission, seedChallenges } from "./scenarios/challenges.ts";
+import { benchChallengeServers, type TierResult } from "./scenarios/challenge-servers.ts";
 import { benchFanout, type FanoutResult } from "./scenarios/fanout.ts";
 import { benchLeaderboard, seedLeaderboard } from "./scenarios/leaderboard.ts";
 
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
   const database = await startDatabase();
   const measurements: Measurement[] = [];
   let fanout: FanoutResult | null = null;
+  let tier: TierResult[] | string = "not measured";
   try {
     console.log("Seeding...");
     await seedLeaderboard(database.db);
@@ -29,15 +31,19 @@ async function main(): Promise<void> {
     } finally {
       await server.stop();
     }
+    console.log("Measuring challenge servers...");
+    tier = await benchChallengeServers(database.url, game);
   } finally {
     await database.stop();
   }
-  await writeReport(measurements, fanout);
+  await writeReport(measurements, fanout, tier);
   for (const m of measurements) console.log(`${m.met ? "met " : "MISS"}  ${m.name}: ${m.requestsPerSecond} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms`);
   if (fanout) console.log(`${fanout.met ? "met " : "MISS"}  ${fanout.name}: ${fanout.milliseconds} ms`);
+  if (typeof tier === "string") console.log(`challenge servers ${tier}`);
+  else for (const t of tier) console.log(`${t.met ? "met " : "MISS"}  ${t.name}: ${t.value}`);
 }
 
-async function writeReport(measurements: Measurement[], fanout: FanoutResult | null): Promise<void> {
+async function writeReport(measurements: Measurement[], fanout: FanoutResult | null, tier: TierResult[] | string): Promise<void> {
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const lines = [
     "# Benchmarks",
@@ -59,6 +65,13 @@ async function writeReport(measurements: Measurement[], fanout: FanoutResult | n
   if (fanout) {
     lines.push("| realtime scenario | time | goal | met |", "|---|---:|---|---|", `| ${fanout.name} | ${fanout.milliseconds} ms | ${fanout.goal} | ${fanout.met ? "yes" : "no"} |`, "");
   }
+  lines.push(
+    "Challenge servers: a server with Redis and one worker process on this machine's Docker engine,",
+    "instances from a busybox image built locally, published on 127.0.0.1; jobs submitted over REST.",
+    "",
+  );
+  if (typeof tier === "string") lines.push(`Challenge servers ${tier}.`, "");
+  else lines.push("| challenge-server scenario | result | goal | met |", "|---|---|---|---|", ...tier.map((t) => `| ${t.name} | ${t.value} | ${t.goal} | ${t.met ? "yes" : "no"} |`), "");
   await writeFile(path.join(ROOT, "BENCHMARKS.md"), lines.join("\n"));
 }
 

@@ -18,6 +18,8 @@ const EnvSchema = z.object({
   INSTANCE_BIND: z.union([z.ipv4(), z.ipv6()]).default("127.0.0.1"),
   /** The address players are told to connect to (default: the bind address, or this host's name when binding all). */
   INSTANCE_HOST: z.string().min(1).max(253).optional(),
+  /** The IPv4 range the networks of jobs (/24 each) and teams (/28 each) are carved from. */
+  INSTANCE_SUBNET_POOL: z.string().regex(/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/, "an IPv4 range such as 10.213.0.0/16").default("10.213.0.0/16"),
   WORKER_CAPACITY: z.coerce.number().int().min(1).max(100_000).default(100),
   CHALLENGE_BACKEND: z.enum(["auto", "docker", "swarm"]).default("auto"),
   /** off: this worker only delivers webhooks and mail. */

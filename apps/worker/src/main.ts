@@ -42,6 +42,7 @@ async function main(): Promise<void> {
         bindAddress: env.INSTANCE_BIND,
         publicHost: publicHostOf(env),
         capacity: env.WORKER_CAPACITY,
+        subnetPool: env.INSTANCE_SUBNET_POOL,
         backend: env.CHALLENGE_BACKEND,
         log,
       });

@@ -41,8 +41,9 @@ interface Desired {
   rows: Row[];
 }
 
-const PARALLEL = 8;
+const PARALLEL = 16;
 const PROBE_TIMEOUT_MS = 1000;
+const RECHECK_MS = 3000;
 
 /**
  * Makes one worker's engine run what the database says this worker runs, and reports back what
@@ -55,6 +56,8 @@ export class Converger {
   private again = false;
   /** When each unit copy was first seen not answering, for the start grace. */
   private readonly silentSince = new Map<string, number>();
+  /** When each unit copy last answered its health check. */
+  private readonly lastHealthy = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
@@ -193,7 +196,12 @@ export class Converger {
           await this.mark(row, { status: "pending", error: "" });
           return;
         }
+        // A healthy copy on the same port was probed a moment ago: skip, so a pass woken for a
+        // new instance is not held up by health checks of all the others.
+        const recent = this.lastHealthy.get(key);
+        if (row.status === "healthy" && row.published === endpoint.port && recent !== undefined && Date.now() - recent < RECHECK_MS) return;
         if (await probe(endpoint.probe ?? this.options.probeHost, endpoint.port)) {
+          this.lastHealthy.set(key, Date.now());
           this.silentSince.delete(key);
           if (row.status !== "healthy" || row.published !== endpoint.port || row.host !== endpoint.host) {
             await this.mark(row, { status: "healthy", error: "", host: endpoint.host, port: endpoint.port, container: unit.name });
@@ -222,6 +230,7 @@ export class Converger {
 
   private forget(name: string): void {
     for (const key of this.silentSince.keys()) if (key.startsWith(`${name}#`)) this.silentSince.delete(key);
+    for (const key of this.lastHealthy.keys()) if (key.startsWith(`${name}#`)) this.lastHealthy.delete(key);
   }
 
   /** Writes what was observed, unless the row moved on meanwhile (reset, reassigned, removed). */

@@ -9,6 +9,13 @@ export interface EngineOptions {
   bindAddress: string;
   /** Address players are given to connect to. */
   publicHost: string;
+  /** The IPv4 range bridge networks take their subnets from. */
+  subnetPool?: string;
+}
+
+/** A team's own network needs room for one container; a job's for all its replicas. */
+function subnetPrefix(unit: Unit): number {
+  return unit.labels[LABELS.team] !== undefined ? 28 : 24;
 }
 
 /** The plain Docker backend: one container per instance, placed by the tier itself. */
@@ -21,7 +28,7 @@ export class DockerDeployer implements Deployer {
     private readonly docker: Docker,
     private readonly options: EngineOptions,
   ) {
-    this.resources = new EngineResources(docker);
+    this.resources = new EngineResources(docker, options.subnetPool);
   }
 
   async list(): Promise<ListedUnit[]> {
@@ -50,7 +57,7 @@ export class DockerDeployer implements Deployer {
 
   private async create(unit: Unit): Promise<Docker.ContainerInspectInfo> {
     await this.resources.ensureImage(unit.image, unit.registryAuth);
-    await this.resources.ensureNetwork(unit.network, { [LABELS.deployment]: this.options.deployment }, "bridge");
+    await this.resources.ensureNetwork(unit.network, { [LABELS.deployment]: this.options.deployment }, "bridge", subnetPrefix(unit));
     const key = `${unit.port}/tcp`;
     const spec: Docker.ContainerCreateOptions = {
       name: unit.name,
@@ -72,7 +79,7 @@ export class DockerDeployer implements Deployer {
       }
       if (status === 404 && /network/i.test(String((error as Error).message))) {
         this.resources.forgetNetwork(unit.network);
-        await this.resources.ensureNetwork(unit.network, { [LABELS.deployment]: this.options.deployment }, "bridge");
+        await this.resources.ensureNetwork(unit.network, { [LABELS.deployment]: this.options.deployment }, "bridge", subnetPrefix(unit));
         container = await this.docker.createContainer(spec);
       } else {
         throw error;

@@ -3,6 +3,47 @@ import { engineReason, type Unit } from "./deployer.ts";
 
 const PULL_TIMEOUT_MS = 5 * 60_000;
 
+/** Where per-job (/24) and per-team (/28) bridge networks take their subnets from. */
+export const DEFAULT_SUBNET_POOL = "10.213.0.0/16";
+
+interface SubnetPool {
+  cidr: string;
+  base: number;
+  bits: number;
+}
+
+function ipToInt(ip: string): number {
+  return ip.split(".").reduce((acc, part) => acc * 256 + Number(part), 0);
+}
+
+function intToIp(n: number): string {
+  return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join(".");
+}
+
+export function parsePool(cidr: string): SubnetPool {
+  const match = /^(\d{1,3}(?:\.\d{1,3}){3})\/(\d{1,2})$/.exec(cidr.trim());
+  if (!match) throw new Error(`${cidr} is not an IPv4 range like 10.213.0.0/16`);
+  const bits = Number(match[2]);
+  const size = 2 ** (32 - bits);
+  return { cidr, base: Math.floor(ipToInt(match[1]!) / size) * size, bits };
+}
+
+/** The first subnet of the given prefix length in the pool that overlaps none of `used`. */
+export function freeSubnet(pool: SubnetPool, prefix: number, used: readonly string[]): string | null {
+  const taken = used.map((cidr) => {
+    const [ip, bits] = cidr.split("/");
+    const size = 2 ** (32 - Number(bits));
+    const start = Math.floor(ipToInt(ip!) / size) * size;
+    return [start, start + size] as const;
+  });
+  const size = 2 ** (32 - prefix);
+  const end = pool.base + 2 ** (32 - pool.bits);
+  for (let start = pool.base; start + size <= end; start += size) {
+    if (!taken.some(([a, b]) => start < b && a < start + size)) return `${intToIp(start)}/${prefix}`;
+  }
+  return null;
+}
+
 /** Docker's status code on an engine error, if it has one. */
 export function statusOf(error: unknown): number | undefined {
   return error && typeof error === "object" ? (error as { statusCode?: number }).statusCode : undefined;
@@ -16,7 +57,19 @@ export class EngineResources {
   private readonly pulls = new Map<string, Promise<void>>();
   private readonly networks = new Map<string, Promise<void>>();
 
-  constructor(private readonly docker: Docker) {}
+  private subnetLock: Promise<void> = Promise.resolve();
+  /** Subnets on the engine when last listed (null: list again), and those this process took since. */
+  private engineSubnets: string[] | null = null;
+  private readonly reserved = new Set<string>();
+  private readonly subnets = new Map<string, string>();
+  private readonly pool: SubnetPool;
+
+  constructor(
+    private readonly docker: Docker,
+    subnetPool = DEFAULT_SUBNET_POOL,
+  ) {
+    this.pool = parsePool(subnetPool);
+  }
 
   ensureImage(image: string, auth: Unit["registryAuth"]): Promise<void> {
     let pending = this.pulls.get(image);
@@ -54,10 +107,11 @@ export class EngineResources {
   }
 
   /** A bridge network of our own, labelled like the containers on it. */
-  ensureNetwork(name: string, labels: Record<string, string>, driver: "bridge" | "overlay"): Promise<void> {
+  /** `prefix`: the bridge subnet's size, /24 for a job's replicas and /28 for one team's instance. */
+  ensureNetwork(name: string, labels: Record<string, string>, driver: "bridge" | "overlay", prefix = 24): Promise<void> {
     let pending = this.networks.get(name);
     if (!pending) {
-      pending = this.createNetwork(name, labels, driver).catch((error: unknown) => {
+      pending = this.createNetwork(name, labels, driver, prefix).catch((error: unknown) => {
         this.networks.delete(name);
         throw error;
       });
@@ -70,14 +124,50 @@ export class EngineResources {
     this.networks.delete(name);
   }
 
-  private async createNetwork(name: string, labels: Record<string, string>, driver: "bridge" | "overlay"): Promise<void> {
-    const existing = await this.docker.listNetworks({ filters: { name: [name] } });
-    if (existing.some((n) => n.Name === name)) return;
-    try {
-      await this.docker.createNetwork({ Name: name, Driver: driver, Labels: labels, CheckDuplicate: true, ...(driver === "overlay" && { Attachable: true }) });
-    } catch (error) {
-      if (statusOf(error) !== 409) throw error;
+  private async createNetwork(name: string, labels: Record<string, string>, driver: "bridge" | "overlay", prefix: number): Promise<void> {
+    if (driver === "overlay") {
+      // Swarm's overlay pool (10.0.0.0/8 in /24s by default) has room for every job and team.
+      if ((await this.docker.listNetworks({ filters: { name: [name] } })).some((n) => n.Name === name)) return;
+      try {
+        await this.docker.createNetwork({ Name: name, Driver: driver, Labels: labels, CheckDuplicate: true, Attachable: true });
+      } catch (error) {
+        if (statusOf(error) !== 409) throw error;
+      }
+      return;
     }
+    // Bridge networks get a small subnet of our own pool: Docker's default pools hold only about
+    // thirty networks, far fewer than one per team. Subnets are chosen one at a time in this
+    // process (cheap, from what the engine had plus what we took since) and the networks created
+    // in parallel; a subnet another worker on the same engine took first is retried.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const subnet = await this.allocate(prefix);
+      try {
+        await this.docker.createNetwork({ Name: name, Driver: "bridge", Labels: labels, CheckDuplicate: true, IPAM: { Driver: "default", Config: [{ Subnet: subnet }] } });
+        this.subnets.set(name, subnet);
+        return;
+      } catch (error) {
+        this.reserved.delete(subnet);
+        if (statusOf(error) === 409) return;
+        if (!/overlap/i.test(String((error as Error).message))) throw error;
+        this.engineSubnets = null;
+      }
+    }
+    throw new Error(`Could not allocate a subnet for network ${name}`);
+  }
+
+  private allocate(prefix: number): Promise<string> {
+    const run = this.subnetLock.then(async () => {
+      this.engineSubnets ??= (await this.docker.listNetworks()).flatMap((n) => (n.IPAM?.Config ?? []).map((c) => c.Subnet ?? "")).filter((c) => c.includes("."));
+      const subnet = freeSubnet(this.pool, prefix, [...this.engineSubnets, ...this.reserved]);
+      if (!subnet) throw new Error(`No free subnet left in ${this.pool.cidr}; set INSTANCE_SUBNET_POOL to a larger range`);
+      this.reserved.add(subnet);
+      return subnet;
+    });
+    this.subnetLock = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   /** Removes a network once nothing is attached to it; a network still in use stays. */
@@ -87,6 +177,12 @@ export class EngineResources {
       if (info.Containers && Object.keys(info.Containers).length > 0) return;
       await this.docker.getNetwork(name).remove();
       this.networks.delete(name);
+      const subnet = this.subnets.get(name);
+      if (subnet) {
+        this.subnets.delete(name);
+        this.reserved.delete(subnet);
+        this.engineSubnets = this.engineSubnets?.filter((s) => s !== subnet) ?? null;
+      }
     } catch (error) {
       const status = statusOf(error);
       if (status !== 404 && status !== 403 && status !== 409) throw error;

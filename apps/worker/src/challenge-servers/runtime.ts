@@ -18,6 +18,8 @@ export interface TierOptions {
   bindAddress: string;
   publicHost: string;
   capacity: number;
+  /** The IPv4 range per-job and per-team bridge networks take their subnets from. */
+  subnetPool?: string;
   /** auto: Swarm when the engine is a Swarm manager, plain Docker otherwise. */
   backend: "auto" | "docker" | "swarm";
   log: { info(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
@@ -40,13 +42,13 @@ export interface RunningTier {
   kill(): Promise<void>;
 }
 
-export async function chooseDeployer(options: Pick<TierOptions, "docker" | "backend" | "deployment" | "bindAddress" | "publicHost">): Promise<Deployer> {
+export async function chooseDeployer(options: Pick<TierOptions, "docker" | "backend" | "deployment" | "bindAddress" | "publicHost" | "subnetPool">): Promise<Deployer> {
   let backend = options.backend;
   if (backend === "auto") {
     const info = (await options.docker.info()) as { Swarm?: { LocalNodeState?: string; ControlAvailable?: boolean } };
     backend = info.Swarm?.LocalNodeState === "active" && info.Swarm.ControlAvailable ? "swarm" : "docker";
   }
-  const engine = { deployment: options.deployment, bindAddress: options.bindAddress, publicHost: options.publicHost };
+  const engine = { deployment: options.deployment, bindAddress: options.bindAddress, publicHost: options.publicHost, ...(options.subnetPool && { subnetPool: options.subnetPool }) };
   return backend === "swarm" ? new SwarmDeployer(options.docker, engine) : new DockerDeployer(options.docker, engine);
 }
 

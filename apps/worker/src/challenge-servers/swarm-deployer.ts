@@ -24,7 +24,7 @@ export class SwarmDeployer implements Deployer {
     private readonly docker: Docker,
     private readonly options: EngineOptions,
   ) {
-    this.resources = new EngineResources(docker);
+    this.resources = new EngineResources(docker, options.subnetPool);
   }
 
   async list(): Promise<ListedUnit[]> {

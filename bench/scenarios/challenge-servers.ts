@@ -1,0 +1,172 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { startRedis } from "@flagship/db/redis";
+import pg from "pg";
+import { BANNER_IMAGE, BANNER_PORT, buildBannerImage } from "../../apps/worker/src/challenge-servers/test-image.ts";
+import { ROOT, type Server, startServer } from "../harness.ts";
+import type { Seeded } from "./challenges.ts";
+
+/**
+ * The worker tier under the start-of-event rush: a server with Redis and one worker process on
+ * this machine's Docker engine (image built locally from busybox, ports on 127.0.0.1). Jobs are
+ * submitted through the REST API as staff. Measures how long a team waits for its instance of a
+ * shared job, how long 50 teams asking at once wait for dedicated ones, and how long a killed
+ * replica takes to be replaced.
+ */
+
+export interface TierResult {
+  name: string;
+  value: string;
+  goal: string;
+  met: boolean;
+}
+
+const SHARED_REQUESTS = 500;
+const SHARED_CONCURRENCY = 10;
+const DEDICATED_TEAMS = 50;
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function timed(url: string, token: string): Promise<{ ms: number; ok: boolean; port: number | null }> {
+  const started = performance.now();
+  const response = await fetch(url, { headers: { authorization: `Token ${token}` } });
+  const body = (await response.json()) as { s: boolean; d: { port?: number } };
+  return { ms: performance.now() - started, ok: response.ok && body.s, port: body.d?.port ?? null };
+}
+
+async function staffToken(client: pg.Client): Promise<string> {
+  const user = await client.query<{ id: number }>(
+    `INSERT INTO users (username, email, password_hash, email_verified, is_staff) VALUES ('bench-staff', 'bench-staff@example.test', 'unused', true, true) RETURNING id`,
+  );
+  const token = randomBytes(32).toString("hex");
+  await client.query(`INSERT INTO auth_tokens (key_hash, user_id) VALUES ($1, $2)`, [createHash("sha256").update(token).digest("hex"), user.rows[0]!.id]);
+  return token;
+}
+
+async function submitJob(server: Server, token: string, challengeId: number, spec: Record<string, unknown>): Promise<void> {
+  const response = await fetch(`${server.baseUrl}/api/v2/challengeserver/submit_job/`, {
+    method: "POST",
+    headers: { authorization: `Token ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ challenge_id: challengeId, job_spec: { port: BANNER_PORT, image: BANNER_IMAGE, resources: { memory: 33554432, cpus: 0.1 }, ...spec } }),
+  });
+  if (response.status !== 201) throw new Error(`submit_job answered ${response.status}: ${await response.text()}`);
+}
+
+async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function benchChallengeServers(databaseUrl: string, seeded: Seeded): Promise<TierResult[] | string> {
+  if (spawnSync("docker", ["info"], { stdio: "ignore" }).status !== 0) return "not measured: no Docker engine answers on this machine";
+  buildBannerImage();
+  const redis = await startRedis();
+  if (!redis.url) return "not measured: redis-server is not installed";
+  const deployment = `bench${process.pid}`;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  let server: Server | undefined;
+  let worker: ChildProcess | undefined;
+  try {
+    server = await startServer(databaseUrl, { REDIS_URL: redis.url, WORKERS: "0" });
+    worker = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redis.url, WORKER_ID: "bench-worker", DEPLOYMENT_ID: deployment, INSTANCE_BIND: "127.0.0.1", LOG_LEVEL: "warn", CHALLENGE_BACKEND: "docker" },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    const staff = await staffToken(client);
+    const challenges = await client.query<{ id: number }>(`SELECT id FROM challenges ORDER BY id LIMIT 2`);
+    const [sharedChallenge, dedicatedChallenge] = challenges.rows.map((r) => r.id);
+    await until("the worker's heartbeat", async () => (await client.query(`SELECT 1 FROM challenge_server_workers WHERE id = 'bench-worker'`)).rowCount === 1);
+    await submitJob(server, staff, sharedChallenge!, { name: "bench-shared", replicas: 5 });
+    await submitJob(server, staff, dedicatedChallenge!, { name: "bench-dedicated", dedicated: true, lifetime: 600 });
+    await until("5 healthy replicas", async () => {
+      const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM challenge_server_instances i JOIN challenge_server_jobs j ON j.id = i.job_id WHERE j.name = 'bench-shared' AND i.status = 'healthy'`);
+      return Number(rows[0]!.n) === 5;
+    });
+
+    // Shared: 500 requests from 250 teams, 10 at a time (first ones pin, later ones are pinned).
+    const sharedUrl = `${server.baseUrl}/api/v2/challengeserver/instance/bench-shared/`;
+    const shared: number[] = [];
+    let failures = 0;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: SHARED_CONCURRENCY }, async () => {
+        while (next < SHARED_REQUESTS) {
+          const i = next++;
+          const result = await timed(sharedUrl, seeded.tokens[i % 250]!);
+          shared.push(result.ms);
+          if (!result.ok) failures++;
+        }
+      }),
+    );
+    shared.sort((a, b) => a - b);
+
+    // Dedicated: 50 teams ask at the same moment; each waits for its own container.
+    const dedicatedUrl = `${server.baseUrl}/api/v2/challengeserver/instance/bench-dedicated/`;
+    const dedicated = await Promise.all(Array.from({ length: DEDICATED_TEAMS }, (_, i) => timed(dedicatedUrl, seeded.tokens[i]!)));
+    const dedicatedMs = dedicated.map((r) => r.ms).sort((a, b) => a - b);
+    const dedicatedFailures = dedicated.filter((r) => !r.ok).length;
+
+    // Replacement: kill one shared replica's container, time until its row is healthy on a new one.
+    const { rows: victims } = await client.query<{ id: number; container_id: string; port: number }>(
+      `SELECT i.id, i.container_id, i.port FROM challenge_server_instances i JOIN challenge_server_jobs j ON j.id = i.job_id WHERE j.name = 'bench-shared' ORDER BY i.id LIMIT 1`,
+    );
+    const victim = victims[0]!;
+    const killedAt = performance.now();
+    spawnSync("docker", ["kill", victim.container_id], { stdio: "ignore" });
+    // Replaced: the row is healthy again on a new container, which Docker gives a new host port.
+    await until(
+      "the replica healthy on a new container",
+      async () => (await client.query(`SELECT 1 FROM challenge_server_instances WHERE id = $1 AND status = 'healthy' AND port <> $2`, [victim.id, victim.port])).rowCount === 1,
+      60_000,
+    );
+    const replacementMs = performance.now() - killedAt;
+
+    const p50 = percentile(shared, 50);
+    const p95 = percentile(shared, 95);
+    const dp50 = percentile(dedicatedMs, 50);
+    const dp95 = percentile(dedicatedMs, 95);
+    return [
+      {
+        name: `Team's instance of a shared job (5 replicas, ${SHARED_REQUESTS} requests from 250 teams, ${SHARED_CONCURRENCY} at a time)`,
+        value: `p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, ${failures} failed`,
+        goal: "p50 < 50 ms",
+        met: p50 < 50 && failures === 0,
+      },
+      {
+        name: `Dedicated instances for ${DEDICATED_TEAMS} teams asking at once`,
+        value: `p50 ${(dp50 / 1000).toFixed(2)} s, p95 ${(dp95 / 1000).toFixed(2)} s, max ${((dedicatedMs.at(-1) ?? 0) / 1000).toFixed(2)} s, ${dedicatedFailures} failed`,
+        goal: "p50 < 2 s",
+        met: dp50 < 2000 && dedicatedFailures === 0,
+      },
+      {
+        name: "Replacement of a killed replica (kill to healthy again)",
+        value: `${(replacementMs / 1000).toFixed(2)} s`,
+        goal: "< 30 s",
+        met: replacementMs < 30_000,
+      },
+    ];
+  } finally {
+    // Removing the jobs lets the worker tear its containers down before it stops.
+    await client.query(`DELETE FROM challenge_server_jobs`).catch(() => undefined);
+    if (worker && worker.exitCode === null) {
+      await new Promise((r) => setTimeout(r, 3000));
+      await new Promise<void>((resolve) => {
+        worker!.once("exit", () => resolve());
+        worker!.kill("SIGTERM");
+      });
+    }
+    await server?.stop();
+    await client.end();
+    await redis.stop();
+    const leftover = spawnSync("docker", ["ps", "-aq", "--filter", `label=org.flagship.deployment=${deployment}`]).stdout.toString().trim();
+    if (leftover) spawnSync("docker", ["rm", "-f", ...leftover.split("\n")], { stdio: "ignore" });
+  }
+}
