@@ -20,6 +20,8 @@ const EnvSchema = z.object({
   INSTANCE_HOST: z.string().min(1).max(253).optional(),
   /** The IPv4 range the networks of jobs (/24 each) and teams (/28 each) are carved from. */
   INSTANCE_SUBNET_POOL: z.string().regex(/^\d{1,3}(\.\d{1,3}){3}\/\d{1,2}$/, "an IPv4 range such as 10.213.0.0/16").default("10.213.0.0/16"),
+  /** Where health checks connect to published ports (default: the bind address, or loopback when binding all). */
+  INSTANCE_PROBE_HOST: z.string().min(1).max(253).optional(),
   WORKER_CAPACITY: z.coerce.number().int().min(1).max(100_000).default(100),
   CHALLENGE_BACKEND: z.enum(["auto", "docker", "swarm"]).default("auto"),
   /** off: this worker only delivers webhooks and mail. */

@@ -43,6 +43,7 @@ async function main(): Promise<void> {
         publicHost: publicHostOf(env),
         capacity: env.WORKER_CAPACITY,
         subnetPool: env.INSTANCE_SUBNET_POOL,
+        ...(env.INSTANCE_PROBE_HOST && { probeHost: env.INSTANCE_PROBE_HOST }),
         backend: env.CHALLENGE_BACKEND,
         log,
       });

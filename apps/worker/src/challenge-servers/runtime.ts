@@ -18,6 +18,8 @@ export interface TierOptions {
   bindAddress: string;
   publicHost: string;
   capacity: number;
+  /** Where health checks connect (a worker in a container reaches the host's ports through its gateway). */
+  probeHost?: string;
   /** The IPv4 range per-job and per-team bridge networks take their subnets from. */
   subnetPool?: string;
   /** auto: Swarm when the engine is a Swarm manager, plain Docker otherwise. */
@@ -63,7 +65,7 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
   const converger = new Converger(db, deployer, {
     workerId,
     deployment: options.deployment,
-    probeHost: options.bindAddress === "0.0.0.0" ? "127.0.0.1" : options.bindAddress,
+    probeHost: options.probeHost ?? (options.bindAddress === "0.0.0.0" || options.bindAddress === "::" ? "127.0.0.1" : options.bindAddress),
     log,
     ...(options.startGraceMs !== undefined && { startGraceMs: options.startGraceMs }),
     ...(options.retryFailedMs !== undefined && { retryFailedMs: options.retryFailedMs }),
