@@ -1,11 +1,10 @@
 import { connectDatabase } from "@flagship/db";
-import { parseJob, QUEUES, redisConnection } from "@flagship/jobs";
-import { Worker } from "bullmq";
+import { redisConnection } from "@flagship/jobs";
 import Docker from "dockerode";
 import pino from "pino";
 import { startChallengeServerTier, type RunningTier } from "./challenge-servers/runtime.ts";
 import { loadWorkerEnv, publicHostOf } from "./env.ts";
-import { keepUndelivered, postWebhook } from "./webhooks.ts";
+import { startWebhookWorker } from "./webhooks.ts";
 
 async function main(): Promise<void> {
   let env;
@@ -20,13 +19,7 @@ async function main(): Promise<void> {
   const database = await connectDatabase({ databaseUrl: env.DATABASE_URL, dataDir: "", poolSize: 5 });
   const db = database.db;
 
-  const webhooks = new Worker(QUEUES.webhooks, async (job) => postWebhook(parseJob(QUEUES.webhooks, job.data)), { connection, concurrency: env.CONCURRENCY });
-  webhooks.on("failed", (job, err) => {
-    log.warn({ queue: webhooks.name, jobId: job?.id, err }, "webhook delivery failed");
-    if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) {
-      void keepUndelivered(db, parseJob(QUEUES.webhooks, job.data), err.message).catch((error: unknown) => log.warn({ err: error }, "could not keep an undelivered webhook"));
-    }
-  });
+  const webhooks = startWebhookWorker({ db, connection, concurrency: env.CONCURRENCY, log });
 
   let tier: RunningTier | undefined;
   if (env.CHALLENGE_SERVERS === "on") {

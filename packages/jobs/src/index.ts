@@ -75,7 +75,7 @@ export class JobProducer {
     return { connection: this.connection, ...(this.prefix !== undefined && { prefix: this.prefix }) };
   }
 
-  async enqueue<Q extends QueueName>(queue: Q, payload: Payloads[Q], options: { jobId?: string } = {}): Promise<void> {
+  async enqueue<Q extends QueueName>(queue: Q, payload: Payloads[Q], options: { jobId?: string; attempts?: number; backoffMs?: number } = {}): Promise<void> {
     const data = parseJob(queue, payload);
     let q = this.queues.get(queue);
     if (!q) {
@@ -83,8 +83,8 @@ export class JobProducer {
       this.queues.set(queue, q);
     }
     await q.add(queue, data, {
-      attempts: 5,
-      backoff: { type: "exponential", delay: 2000 },
+      attempts: options.attempts ?? 5,
+      backoff: { type: "exponential", delay: options.backoffMs ?? 2000 },
       removeOnComplete: 1000,
       removeOnFail: 5000,
       ...(options.jobId !== undefined && { jobId: options.jobId }),
