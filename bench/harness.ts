@@ -41,7 +41,7 @@ export interface Server {
 /** The real server in production mode (no throttles) on a free port, as its own process. */
 export async function startServer(url: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+  const child: ChildProcess = spawn(process.execPath, ["--enable-source-maps", "apps/server/dist/main.js"], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: url, THROTTLE: "off", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "inherit", "inherit"],

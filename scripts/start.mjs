@@ -1,5 +1,6 @@
-// `npm start`: builds the web app and starts the server in production mode. Without DATABASE_URL
-// the server runs its own embedded PostgreSQL under DATA_DIR (default ./data).
+// `npm start`: builds the web app and the compiled server and worker, then starts the server in
+// production mode. Without DATABASE_URL the server runs its own embedded PostgreSQL under
+// DATA_DIR (default ./data).
 import { spawn, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -11,7 +12,7 @@ const build = spawnSync("npx", ["--no-install", "turbo", "run", "build", "--outp
 });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const server = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+const server = spawn(process.execPath, ["--enable-source-maps", "apps/server/dist/main.js"], {
   cwd: root,
   stdio: "inherit",
   env: { NODE_ENV: "production", ...process.env },

@@ -58,7 +58,7 @@ export default defineConfig({
     },
   ],
   webServer: [{
-    command: "node --import tsx apps/server/src/main.ts",
+    command: "node --enable-source-maps apps/server/dist/main.js",
     cwd: path.resolve(import.meta.dirname, "../.."),
     url: `http://127.0.0.1:${PORT}/api/v2/stats/version/`,
     timeout: 120_000,
@@ -79,7 +79,7 @@ export default defineConfig({
       ...(process.env.WEB_DIST && { WEB_DIST: process.env.WEB_DIST }),
     },
   }, {
-    command: "node apps/web/e2e/support/with-redis.mjs node --import tsx apps/server/src/main.ts",
+    command: "node apps/web/e2e/support/with-redis.mjs node --enable-source-maps apps/server/dist/main.js",
     cwd: path.resolve(import.meta.dirname, "../.."),
     url: `http://127.0.0.1:${CS_PORT}/api/v2/stats/version/`,
     timeout: 120_000,

@@ -75,7 +75,7 @@ export async function benchChallengeServers(databaseUrl: string, seeded: Seeded)
   let worker: ChildProcess | undefined;
   try {
     server = await startServer(databaseUrl, { REDIS_URL: redis.url, WORKERS: "0" });
-    worker = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+    worker = spawn(process.execPath, ["--enable-source-maps", "apps/worker/dist/main.js"], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redis.url, WORKER_ID: "bench-worker", DEPLOYMENT_ID: deployment, INSTANCE_BIND: "127.0.0.1", LOG_LEVEL: "warn", CHALLENGE_BACKEND: "docker" },
       stdio: ["ignore", "inherit", "inherit"],

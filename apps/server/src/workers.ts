@@ -4,7 +4,10 @@ import { fileURLToPath } from "node:url";
 import type { Logger } from "@flagship/api";
 import { inheritedEnvironment } from "./env.ts";
 
-const WORKER_ENTRY = fileURLToPath(new URL("../../worker/src/main.ts", import.meta.url));
+// The compiled server starts the compiled worker; the sources (development, tests) the sources.
+const COMPILED = import.meta.url.endsWith(".js");
+const WORKER_ENTRY = fileURLToPath(new URL(COMPILED ? "../../worker/dist/main.js" : "../../worker/src/main.ts", import.meta.url));
+const WORKER_ARGS = COMPILED ? ["--enable-source-maps", WORKER_ENTRY] : ["--import", "tsx", WORKER_ENTRY];
 const RESTART_DELAY_MS = 2000;
 
 /**
@@ -17,7 +20,7 @@ export function spawnWorkers(options: { count: number; databaseUrl: string; redi
   const children = new Set<ChildProcess>();
   let stopping = false;
   const start = (index: number) => {
-    const child = spawn(process.execPath, ["--import", "tsx", WORKER_ENTRY], {
+    const child = spawn(process.execPath, WORKER_ARGS, {
       stdio: "inherit",
       env: { ...base, DATABASE_URL: options.databaseUrl, REDIS_URL: options.redisUrl, WORKER_ID: `${base.WORKER_ID ?? hostname().replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 40)}-${index}` },
     });

@@ -1,6 +1,6 @@
 // Runs a command with a real redis-server of its own: starts redis-server on a free loopback
 // port (no persistence), runs the command with REDIS_URL pointing at it, and stops both together.
-//   node with-redis.mjs node --import tsx apps/server/src/main.ts
+//   node with-redis.mjs node apps/server/dist/main.js
 import { spawn } from "node:child_process";
 import net from "node:net";
 
