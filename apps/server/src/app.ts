@@ -119,8 +119,32 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     } satisfies FastifyTRPCPluginOptions<AppRouter>["trpcOptions"],
   });
 
+  registerProbes(app, services);
   registerWebApp(app, env);
   return app;
+}
+
+/**
+ * For load balancers and orchestrators: /healthz answers while the process serves requests
+ * (liveness); /readyz only while the database answers and the server is not shutting down
+ * (readiness), so a proxy stops sending traffic to a copy that cannot serve it.
+ */
+function registerProbes(app: FastifyInstance, services: Services): void {
+  let closing = false;
+  app.addHook("preClose", async () => {
+    closing = true;
+  });
+  app.get("/healthz", async (_request, reply) => reply.header("cache-control", "no-store").send({ ok: true }));
+  app.get("/readyz", async (_request, reply) => {
+    void reply.header("cache-control", "no-store");
+    if (closing) return reply.code(503).send({ ok: false, reason: "shutting down" });
+    try {
+      await services.db.$queryRaw`SELECT 1`;
+      return reply.send({ ok: true });
+    } catch {
+      return reply.code(503).header("retry-after", "1").send({ ok: false, reason: "database unavailable" });
+    }
+  });
 }
 
 function trustHops(hops: number) {

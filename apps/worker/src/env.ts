@@ -24,6 +24,8 @@ const EnvSchema = z.object({
   INSTANCE_PROBE_HOST: z.string().min(1).max(253).optional(),
   WORKER_CAPACITY: z.coerce.number().int().min(1).max(100_000).default(100),
   CHALLENGE_BACKEND: z.enum(["auto", "docker", "swarm"]).default("auto"),
+  /** A file touched while the worker is healthy, for a container health check. */
+  HEALTH_FILE: z.string().min(1).optional(),
   /** off: this worker only delivers webhooks and mail. */
   CHALLENGE_SERVERS: z.enum(["on", "off"]).default("on"),
 });

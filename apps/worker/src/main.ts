@@ -1,5 +1,6 @@
 import { connectDatabase } from "@flagship/db";
 import { redisConnection } from "@flagship/jobs";
+import { writeFile } from "node:fs/promises";
 import Docker from "dockerode";
 import pino from "pino";
 import { startChallengeServerTier, type RunningTier } from "./challenge-servers/runtime.ts";
@@ -21,6 +22,10 @@ async function main(): Promise<void> {
 
   const webhooks = startWebhookWorker({ db, connection, concurrency: env.CONCURRENCY, log });
 
+  // Healthy: the tier's heartbeats reach the database (or, without the tier, Redis answers).
+  const touchHealth = () => {
+    if (env.HEALTH_FILE) void writeFile(env.HEALTH_FILE, String(Date.now())).catch(() => undefined);
+  };
   let tier: RunningTier | undefined;
   if (env.CHALLENGE_SERVERS === "on") {
     const docker = new Docker();
@@ -36,6 +41,7 @@ async function main(): Promise<void> {
         publicHost: publicHostOf(env),
         capacity: env.WORKER_CAPACITY,
         subnetPool: env.INSTANCE_SUBNET_POOL,
+        onHeartbeat: touchHealth,
         ...(env.INSTANCE_PROBE_HOST && { probeHost: env.INSTANCE_PROBE_HOST }),
         backend: env.CHALLENGE_BACKEND,
         log,
@@ -45,6 +51,12 @@ async function main(): Promise<void> {
     }
   }
   log.info({ worker: env.WORKER_ID, challengeServers: tier !== undefined }, "worker started");
+  if (!tier) {
+    const healthTimer = setInterval(() => {
+      void webhooks.client.then((client) => (client as unknown as { ping(): Promise<string> }).ping()).then(touchHealth, () => undefined);
+    }, 5000);
+    healthTimer.unref();
+  }
 
   // Finish the jobs in hand, then exit: BullMQ hands unfinished ones to another worker.
   let stopping = false;

@@ -27,6 +27,8 @@ export interface TierOptions {
   log: { info(obj: unknown, msg?: string): void; warn(obj: unknown, msg?: string): void };
   /** BullMQ's key prefix, the same as the server's. */
   prefix?: string;
+  /** Called after every heartbeat the database accepted (the worker's container health check). */
+  onHeartbeat?: () => void;
   heartbeatMs?: number;
   convergeMs?: number;
   reconcileMs?: number;
@@ -70,7 +72,10 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
     ...(options.startGraceMs !== undefined && { startGraceMs: options.startGraceMs }),
     ...(options.retryFailedMs !== undefined && { retryFailedMs: options.retryFailedMs }),
   });
-  const announce = () => heartbeat(db, { id: workerId, backend: deployer.backend, address: options.publicHost, capacity: options.capacity });
+  const announce = async () => {
+    await heartbeat(db, { id: workerId, backend: deployer.backend, address: options.publicHost, capacity: options.capacity });
+    options.onHeartbeat?.();
+  };
   await announce();
 
   const queueOptions = { connection, ...(options.prefix !== undefined && { prefix: options.prefix }) };
