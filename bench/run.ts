@@ -6,6 +6,7 @@ import path from "node:path";
 import { ROOT, type Measurement, startDatabase, startServer } from "./harness.ts";
 import { benchCategoryListing, benchIncorrectSubmission, seedChallenges } from "./scenarios/challenges.ts";
 import { benchChallengeServers, type TierResult } from "./scenarios/challenge-servers.ts";
+import { benchColdStart, type StartResult } from "./scenarios/cold-start.ts";
 import { benchFanout, type FanoutResult } from "./scenarios/fanout.ts";
 import { benchLeaderboard, seedLeaderboard } from "./scenarios/leaderboard.ts";
 
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
   const measurements: Measurement[] = [];
   let fanout: FanoutResult | null = null;
   let tier: TierResult[] | string = "not measured";
+  let starts: StartResult[] = [];
   try {
     console.log("Seeding...");
     await seedLeaderboard(database.db);
@@ -31,19 +33,21 @@ async function main(): Promise<void> {
     } finally {
       await server.stop();
     }
+    console.log("Measuring cold start and memory at rest...");
+    starts = await benchColdStart(database.url);
     console.log("Measuring challenge servers...");
     tier = await benchChallengeServers(database.url, game);
   } finally {
     await database.stop();
   }
-  await writeReport(measurements, fanout, tier);
+  await writeReport(measurements, fanout, tier, starts);
   for (const m of measurements) console.log(`${m.met ? "met " : "MISS"}  ${m.name}: ${m.requestsPerSecond} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms`);
   if (fanout) console.log(`${fanout.met ? "met " : "MISS"}  ${fanout.name}: ${fanout.milliseconds} ms`);
   if (typeof tier === "string") console.log(`challenge servers ${tier}`);
   else for (const t of tier) console.log(`${t.met ? "met " : "MISS"}  ${t.name}: ${t.value}`);
 }
 
-async function writeReport(measurements: Measurement[], fanout: FanoutResult | null, tier: TierResult[] | string): Promise<void> {
+async function writeReport(measurements: Measurement[], fanout: FanoutResult | null, tier: TierResult[] | string, starts: StartResult[]): Promise<void> {
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const lines = [
     "# Benchmarks",
@@ -64,6 +68,9 @@ async function writeReport(measurements: Measurement[], fanout: FanoutResult | n
   ];
   if (fanout) {
     lines.push("| realtime scenario | time | goal | met |", "|---|---:|---|---|", `| ${fanout.name} | ${fanout.milliseconds} ms | ${fanout.goal} | ${fanout.met ? "yes" : "no"} |`, "");
+  }
+  if (starts.length > 0) {
+    lines.push("The compiled server (`apps/server/dist/main.js`), started as its own process:", "", "| start-up | result |", "|---|---|", ...starts.map((s) => `| ${s.name} | ${s.value} |`), "");
   }
   lines.push(
     "Challenge servers: a server with Redis and one worker process on this machine's Docker engine,",
