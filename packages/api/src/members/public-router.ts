@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { publicProcedure, router, staffProcedure } from "../trpc.ts";
+import { deleteMemberAsStaff } from "./delete-account.ts";
 import { getMember } from "./get-member.ts";
 import { listMembers } from "./list-members.ts";
 import { getMemberStats } from "./member-stats.ts";
@@ -26,4 +27,5 @@ export const usersRouter = router({
   staffUpdate: staffProcedure
     .input(z.object({ id: z.number().int().positive(), patch: z.record(z.string(), z.unknown()) }))
     .mutation(({ ctx, input }) => updateMemberAsStaff(ctx, input.id, input.patch)),
+  staffDelete: staffProcedure.input(z.object({ id: z.number().int().positive() })).mutation(({ ctx, input }) => deleteMemberAsStaff(ctx, input.id)),
 });
