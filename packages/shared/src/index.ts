@@ -13,3 +13,6 @@ export * from "./challenges.ts";
 export * from "./countdown.ts";
 export * from "./campaign.ts";
 export * from "./self-check.ts";
+export * from "./event-time.ts";
+export * from "./stats.ts";
+export * from "./staff-warnings.ts";

@@ -68,3 +68,22 @@ describe("staff delete a member", () => {
     expect((await world.services.db.user.findUniqueOrThrow({ where: { id: target.id } })).isActive).toBe(true);
   });
 });
+
+describe("advanced member search", () => {
+  it("filters by account flags for staff, and ignores the filters for players", async () => {
+    const tag = `adv${Date.now() % 100_000}`;
+    const active = await createUser(world, { username: `${tag}-active` });
+    const hidden = await createUser(world, { username: `${tag}-hidden`, isVisible: false });
+    const admin = await createUser(world, { username: `${tag}-admin`, isStaff: true });
+    await world.services.db.user.update({ where: { id: hidden.id }, data: { isActive: false } });
+    const staffCaller = callerFor(world, staff);
+    const names = async (input: Parameters<typeof staffCaller.users.list>[0]) => (await staffCaller.users.list({ search: tag, ...input })).results.map((u) => u.username);
+
+    expect(await names({ is_staff: true })).toEqual([admin.username]);
+    expect(await names({ is_active: false })).toEqual([hidden.username]);
+    expect(await names({ is_visible: true, is_staff: false })).toEqual([active.username]);
+    expect(await names({ has_team: true })).toEqual([]);
+    const asPlayer = await callerFor(world, player).users.list({ search: tag, is_staff: false });
+    expect(asPlayer.results.map((u) => u.username)).toEqual([admin.username, active.username].sort());
+  });
+});

@@ -19,6 +19,11 @@ export const usersRouter = router({
         cursor: z.number().int().nullish(),
         search: z.string().max(100).optional(),
         ordering: z.string().max(40).optional(),
+        is_staff: z.boolean().optional(),
+        is_active: z.boolean().optional(),
+        is_visible: z.boolean().optional(),
+        email_verified: z.boolean().optional(),
+        has_team: z.boolean().optional(),
       }),
     )
     .query(({ ctx, input }) => listMembers(ctx, { ...input, offset: input.cursor ?? input.offset })),
