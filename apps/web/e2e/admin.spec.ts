@@ -148,7 +148,20 @@ test("pages: create, refuse an admin address, edit, view and delete", async ({ p
   await expect(page.locator("article em")).toHaveText("kind");
 
   await page.goto("/admin/cms");
+  // Removed meanwhile by someone else: the failure is said, and the list catches up.
+  await expect(page.getByRole("button", { name: "Remove Event rules" })).toBeVisible();
+  const { rows } = await database().query<{ id: number }>(`SELECT id FROM pages WHERE url = $1`, [slug]);
+  await database().query(`DELETE FROM pages WHERE id = $1`, [rows[0]!.id]);
   await page.getByRole("button", { name: "Remove Event rules" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Remove" }).click();
+  await expect(page.getByText(/^Failed to remove page:/)).toBeVisible();
+
+  await page.getByRole("button", { name: "New page" }).click();
+  await page.getByRole("textbox", { name: "Address" }).fill(`/${slug}`);
+  await page.getByRole("textbox", { name: "Title", exact: true }).fill("Short-lived");
+  await page.getByRole("textbox", { name: "Content (Markdown)" }).fill("Gone soon.");
+  await page.getByRole("button", { name: "Save page" }).click();
+  await page.getByRole("button", { name: "Remove Short-lived" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Remove" }).click();
   await expect(page.getByText("Page removed")).toBeVisible();
   await expect(page.getByRole("link", { name: `/${slug}` })).toHaveCount(0);

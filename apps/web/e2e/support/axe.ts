@@ -10,6 +10,7 @@ export async function expectAccessible(page: Page): Promise<void> {
 
 /** Desktop (1440x900) and phone (390x844) screenshots, full page, for a look before calling a screen done. */
 export async function screenshots(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.screenshot({ path: `test-results/${name}-desktop.png`, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });

@@ -32,7 +32,10 @@ export function CmsPage() {
         notifications.show({ color: "green", message: t("cms.removed") });
         await refresh();
       },
-      onError: (error) => notifications.show({ color: "red", message: `${t("cms.remove_failed")}: ${errorText(error)}` }),
+      onError: async (error) => {
+        notifications.show({ color: "red", message: `${t("cms.remove_failed")}: ${errorText(error)}` });
+        await refresh();
+      },
     }),
   );
 

@@ -2,6 +2,7 @@ import { Badge, Button, Card, Checkbox, Group, SimpleGrid, Stack, Switch, Text, 
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { useRevealOnOpen } from "./SearchResults.tsx";
 import { useTranslation } from "react-i18next";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
@@ -97,10 +98,11 @@ const TEXT_FIELDS = ["username", "email", "discord", "discordid", "twitter", "re
 const SWITCHES = ["is_active", "is_visible", "is_staff", "is_verified", "state_actor"] as const;
 
 function MemberEditor({ id, onClose }: { id: number; onClose: () => void }) {
+  const scrollHere = useRevealOnOpen<HTMLDivElement>();
   const trpc = useTRPC();
   const member = useQuery(trpc.users.get.queryOptions({ id }));
   return (
-    <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="member-editor-title" data-testid="member-editor">
+    <Card ref={scrollHere} withBorder radius="md" padding="lg" component="section" aria-labelledby="member-editor-title" data-testid="member-editor">
       <QueryState query={member}>{(m) => <MemberForm member={m} onClose={onClose} />}</QueryState>
     </Card>
   );

@@ -1,7 +1,7 @@
 import { Alert, Stack, Table, Text, TextInput, UnstyledButton } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import type { ReactNode } from "react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { QueryState } from "./AdminPage.tsx";
 
@@ -89,4 +89,13 @@ export function SearchResults<Row extends { id: number }>({
       }
     </QueryState>
   );
+}
+
+/** A ref that brings its element into view once, when it first appears (an editor opened below a list). */
+export function useRevealOnOpen<T extends HTMLElement>() {
+  const ref = useRef<T>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: "start", behavior: "smooth" });
+  }, []);
+  return ref;
 }

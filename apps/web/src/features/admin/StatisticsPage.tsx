@@ -1,4 +1,4 @@
-import { Card, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Card, Group, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
 import { percentOf, pointDistribution } from "@flagship/shared";
 import { useQuery } from "@tanstack/react-query";
 import type { EChartsCoreOption } from "echarts/core";
@@ -67,7 +67,7 @@ function StatsView({ stats }: { stats: FullStats }) {
   const teams = useCallback(
     (): EChartsCoreOption => ({
       tooltip: { trigger: "axis" },
-      grid: { left: 8, right: 16, bottom: 8, top: 16, containLabel: true },
+      grid: { left: 8, right: 48, bottom: 8, top: 36, containLabel: true },
       xAxis: { type: "category", name: t("stats_admin.points"), data: distribution.map((d) => String(d.points)) },
       yAxis: { type: "value", name: t("stats_admin.teams"), minInterval: 1 },
       series: [{ name: t("stats_admin.teams"), type: "bar", data: distribution.map((d) => d.teams) }],
@@ -94,9 +94,9 @@ function StatsView({ stats }: { stats: FullStats }) {
   );
   const chartHeight = Math.max(220, challenges.length * 28 + 60);
 
-  const numbers: [string, number | string][] = [
+  const numbers: [string, number, string?][] = [
     [t("stats_admin.users_all"), stats.users.all],
-    [t("stats_admin.users_confirmed"), `${stats.users.confirmed} (${percentOf(stats.users.confirmed, stats.users.all).toFixed(2)}%)`],
+    [t("stats_admin.users_confirmed"), stats.users.confirmed, `${percentOf(stats.users.confirmed, stats.users.all).toFixed(2)}%`],
     [t("stats_admin.teams"), stats.teams],
     [t("stats_admin.ips"), stats.ips],
     [t("stats_admin.total_points"), stats.total_points],
@@ -105,14 +105,21 @@ function StatsView({ stats }: { stats: FullStats }) {
   return (
     <Stack gap="md">
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} data-testid="stat-numbers">
-        {numbers.map(([label, value]) => (
+        {numbers.map(([label, value, share]) => (
           <Card key={label} withBorder radius="md" padding="md">
             <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
               {label}
             </Text>
-            <Text fz={26} fw={700}>
-              {value}
-            </Text>
+            <Group gap={6} align="baseline">
+              <Text fz={26} fw={700}>
+                {value}
+              </Text>
+              {share && (
+                <Text size="sm" c="dimmed">
+                  {share}
+                </Text>
+              )}
+            </Group>
           </Card>
         ))}
       </SimpleGrid>

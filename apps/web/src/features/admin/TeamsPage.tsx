@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Card, Group, Modal, PasswordInput, SimpleGrid, St
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { useRevealOnOpen } from "./SearchResults.tsx";
 import { useTranslation } from "react-i18next";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
@@ -60,10 +61,11 @@ export function TeamsPage() {
 }
 
 function TeamEditor({ id, onClose }: { id: number; onClose: () => void }) {
+  const scrollHere = useRevealOnOpen<HTMLDivElement>();
   const trpc = useTRPC();
   const team = useQuery(trpc.teams.get.queryOptions({ id }));
   return (
-    <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="team-editor-title" data-testid="team-editor">
+    <Card ref={scrollHere} withBorder radius="md" padding="lg" component="section" aria-labelledby="team-editor-title" data-testid="team-editor">
       <QueryState query={team}>{(data) => <TeamForm key={JSON.stringify(data)} team={data} onClose={onClose} />}</QueryState>
     </Card>
   );
