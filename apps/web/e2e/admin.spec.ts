@@ -204,6 +204,9 @@ test("invites: quick and typed amounts, the full list view, filters and paging",
   await expect(list.getByText(rows[0]!.code)).toBeVisible();
   await page.getByText("Not fully used", { exact: true }).click();
   await expect(list.getByText(rows[0]!.code)).toHaveCount(0);
+  await toggleDark(page);
+  await expectAccessible(page);
+  await toggleDark(page);
   await screenshots(page, "admin-invites");
 });
 
@@ -227,6 +230,9 @@ test("members: search, edit every flag, remove from a team, impersonate and dele
   const editor = page.getByTestId("member-editor");
   await expect(editor.getByRole("heading", { name: `${tag}-target` })).toBeVisible();
   await expectAccessible(page);
+  await toggleDark(page);
+  await expectAccessible(page);
+  await toggleDark(page);
   await screenshots(page, "admin-members");
 
   await editor.getByRole("textbox", { name: "Bio" }).fill("Edited by staff");
@@ -260,6 +266,16 @@ test("members: search, edit every flag, remove from a team, impersonate and dele
   await expect(page.getByTestId("impersonation-banner")).toContainText(`${tag}-other`);
   await page.getByRole("button", { name: "End impersonation" }).click();
   await expect(page.getByText("Impersonation ended - welcome back.")).toBeVisible();
+});
+
+test("members: staff opening their own record are told they cannot impersonate themselves", async ({ page }) => {
+  const staff = await asStaff(page);
+  await page.goto("/admin/members");
+  await page.getByRole("searchbox", { name: "Search members" }).fill(staff.username);
+  await page.getByRole("button", { name: `Open ${staff.username}` }).click();
+  const editor = page.getByTestId("member-editor");
+  await expect(editor.getByText("You cannot impersonate yourself.")).toBeVisible();
+  await expect(editor.getByRole("button", { name: "Impersonate" })).toHaveCount(0);
 });
 
 test("members: the advanced search appears with the advSearch experiment", async ({ page }) => {
@@ -366,6 +382,9 @@ test("challenge overview and the pre-event check link to the editor", async ({ p
   const names = await table.locator("tbody tr td:first-child").allInnerTexts();
   expect(names.indexOf(broken.name)).toBeLessThan(names.indexOf(cheap.name));
   await expectAccessible(page);
+  await toggleDark(page);
+  await expectAccessible(page);
+  await toggleDark(page);
   await screenshots(page, "admin-overview");
   await expect(table.getByRole("link", { name: cheap.name })).toHaveAttribute("href", new RegExp(`/campaign/.+/.+#edit$`));
 

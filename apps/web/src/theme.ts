@@ -42,7 +42,7 @@ const flagship: MantineColorsTuple = [
 export const theme = createTheme({
   primaryColor: "flagship",
   colors: { flagship },
-  primaryShade: { light: 6, dark: 4 },
+  primaryShade: { light: 6, dark: 6 },
   defaultRadius: "md",
   fontFamily:
     "Inter, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",

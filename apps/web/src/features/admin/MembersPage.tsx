@@ -111,6 +111,7 @@ function MemberEditor({ id, onClose }: { id: number; onClose: () => void }) {
 
 function MemberForm({ member, onClose }: { member: AdminMember; onClose: () => void }) {
   const { t } = useTranslation();
+  const { me } = useAppData();
   const client = useTRPCClient();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -182,7 +183,13 @@ function MemberForm({ member, onClose }: { member: AdminMember; onClose: () => v
             </Group>
           </div>
           <Group gap="xs">
-            <ImpersonateButton user={member} size="sm" />
+            {me?.id === member.id ? (
+              <Text size="sm" c="dimmed">
+                {t("errors.cannot_impersonate_self")}
+              </Text>
+            ) : (
+              <ImpersonateButton user={member} size="sm" />
+            )}
             {member.team !== null && (
               <ConfirmButton
                 variant="light"
