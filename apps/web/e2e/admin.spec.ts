@@ -329,6 +329,13 @@ test("teams: search, edit, transfer ownership by clicking a member, remove a mem
   await editor.getByRole("button", { name: `Remove ${leaver.username} from the team` }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Remove from team" }).click();
   await expect(editor.getByTestId("team-member")).toHaveCount(2);
+
+  await editor.getByRole("button", { name: "Delete" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+  await expect(page.getByText("Team deleted")).toBeVisible();
+  await expect(editor).toHaveCount(0);
+  const { rows } = await database().query(`SELECT id FROM teams WHERE id = $1`, [team.id]);
+  expect(rows).toHaveLength(0);
 });
 
 test("teams: the page says so when teams are off", async ({ page }) => {

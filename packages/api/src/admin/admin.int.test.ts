@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, createTestWorld, createUser, type TestUser, type TestWorld } from "../testing/index.ts";
-import { seedTeam } from "../teams/test-factories.ts";
+import { seedChallenge, seedSolve, seedTeam } from "../teams/test-factories.ts";
 
 let world: TestWorld;
 let staff: TestUser;
@@ -85,5 +85,30 @@ describe("advanced member search", () => {
     expect(await names({ has_team: true })).toEqual([]);
     const asPlayer = await callerFor(world, player).users.list({ search: tag, is_staff: false });
     expect(asPlayer.results.map((u) => u.username)).toEqual([admin.username, active.username].sort());
+  });
+});
+
+describe("staff delete a team", () => {
+  it("deletes a team that has not scored, leaving its members teamless, audited", async () => {
+    const owner = await createUser(world);
+    const team = await seedTeam(world, { ownerId: owner.id });
+    const mate = await createUser(world, { teamId: team.id });
+    await callerFor(world, staff).teams.staffDelete({ id: team.id });
+    expect(await world.services.db.team.count({ where: { id: team.id } })).toBe(0);
+    const users = await world.services.db.user.findMany({ where: { id: { in: [owner.id, mate.id] } }, select: { teamId: true } });
+    expect(users).toEqual([{ teamId: null }, { teamId: null }]);
+    const entry = await world.services.db.auditLog.findFirstOrThrow({ where: { action: "delete_team" }, orderBy: { id: "desc" } });
+    expect(entry.extra).toEqual({ team: team.id, name: team.name, members: [owner.id, mate.id] });
+  });
+
+  it("refuses a team that has scored, players and unknown teams, changing nothing", async () => {
+    const owner = await createUser(world);
+    const team = await seedTeam(world, { ownerId: owner.id });
+    const challenge = await seedChallenge(world);
+    await seedSolve(world, { userId: owner.id, teamId: team.id, challengeId: challenge.id });
+    await expect(callerFor(world, staff).teams.staffDelete({ id: team.id })).rejects.toMatchObject({ code: "FORBIDDEN", message: expect.stringContaining("hide it instead") });
+    await expect(callerFor(world, player).teams.staffDelete({ id: team.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(callerFor(world, staff).teams.staffDelete({ id: 999_999 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await world.services.db.team.count({ where: { id: team.id } })).toBe(1);
   });
 });

@@ -107,20 +107,41 @@ function TeamForm({ team, onClose }: { team: AdminTeam; onClose: () => void }) {
     },
     onError: (error) => notifications.show({ color: "red", message: errorText(error) }),
   });
+  const remove = useMutation({
+    mutationFn: () => client.teams.staffDelete.mutate({ id: team.id }),
+    onSuccess: async () => {
+      notifications.show({ color: "green", message: t("teams_admin.deleted") });
+      onClose();
+      await refresh();
+    },
+    onError: (error) => notifications.show({ color: "red", message: errorText(error) }),
+  });
   const [confirmOwner, setConfirmOwner] = useState<{ id: number; username: string } | null>(null);
   const { form } = server;
 
   return (
     <ServerFormBox server={server}>
       <Stack>
-        <div>
-          <Title order={2} size="h3" id="team-editor-title">
-            {team.name}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t("teams_admin.summary", { id: team.id, points: team.points, leaderboard: team.leaderboard_points, solves: team.solves.length })}
-          </Text>
-        </div>
+        <Group justify="space-between" align="flex-start">
+          <div>
+            <Title order={2} size="h3" id="team-editor-title">
+              {team.name}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {t("teams_admin.summary", { id: team.id, points: team.points, leaderboard: team.leaderboard_points, solves: team.solves.length })}
+            </Text>
+          </div>
+          <ConfirmButton
+            variant="light"
+            title={t("teams_admin.delete_title", { team: team.name })}
+            body={t("teams_admin.delete_body")}
+            confirm={t("teams_admin.delete")}
+            onConfirm={() => remove.mutateAsync().catch(() => undefined)}
+            loading={remove.isPending}
+          >
+            {t("teams_admin.delete")}
+          </ConfirmButton>
+        </Group>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label={t("teams_admin.name")} maxLength={36} {...form.getInputProps("name")} />
           <PasswordInput label={t("teams_admin.secret")} {...form.getInputProps("password")} />

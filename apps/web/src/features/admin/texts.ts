@@ -207,6 +207,10 @@ export const adminTexts = {
     transfer_title: "Make {{username}} the owner of {{team}}?",
     transfer_body: "The current owner stays in the team as a member.",
     transferred: "Transfered ownership to {{team}}",
+    delete: "Delete",
+    delete_title: "Delete {{team}}?",
+    delete_body: "Its members are left without a team. A team that has scored cannot be deleted: hide it instead.",
+    deleted: "Team deleted",
   },
   audit: {
     intro: "Every change staff made, newest first.",
