@@ -268,6 +268,19 @@ test("members: search, edit every flag, remove from a team, impersonate and dele
   await expect(page.getByText("Impersonation ended - welcome back.")).toBeVisible();
 });
 
+test("members: a search with more results than fit asks for a narrower one", async ({ page }) => {
+  await asStaff(page);
+  const tag = unique("many").toLowerCase();
+  for (let i = 0; i < 26; i++) await seedUser({ username: `${tag}-${String(i).padStart(2, "0")}` });
+  await page.goto("/admin/members");
+  await page.getByRole("searchbox", { name: "Search members" }).fill(tag);
+  await expect(page.getByTestId("search-results").locator("tbody tr")).toHaveCount(25);
+  await expect(page.getByText("Additional results were omitted. Please refine your search.")).toBeVisible();
+  await page.getByRole("searchbox", { name: "Search members" }).fill(`${tag}-25`);
+  await expect(page.getByTestId("search-results").locator("tbody tr")).toHaveCount(1);
+  await expect(page.getByTestId("results-omitted")).toHaveCount(0);
+});
+
 test("members: staff opening their own record are told they cannot impersonate themselves", async ({ page }) => {
   const staff = await asStaff(page);
   await page.goto("/admin/members");
