@@ -14,6 +14,8 @@ export async function screenshots(page: Page, name: string): Promise<void> {
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.screenshot({ path: `test-results/${name}-desktop.png`, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
+  // The sidebar slides away on a phone; photograph once it has gone.
+  await expect(page.locator("#app-navbar")).not.toBeInViewport();
   await page.screenshot({ path: `test-results/${name}-phone.png`, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 720 });
 }

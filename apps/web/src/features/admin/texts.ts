@@ -4,7 +4,6 @@ import i18next from "i18next";
 export const adminTexts = {
   admin_ui: {
     load_failed: "This page failed to load.",
-    retry: "Try again",
     cancel: "Cancel",
     close: "Close",
     actions: "Actions",
