@@ -18,12 +18,18 @@ if (/.\/+$/.test(window.location.pathname)) {
   window.history.replaceState(window.history.state, "", window.location.pathname.replace(/\/+$/, "") + window.location.search + window.location.hash);
 }
 
+// Toasts live in one labelled landmark, so screen-reader users can find them.
+const notificationsRegion = document.createElement("div");
+notificationsRegion.setAttribute("role", "region");
+notificationsRegion.setAttribute("aria-label", "Notifications");
+document.body.appendChild(notificationsRegion);
+
 const colorSchemeManager = localStorageColorSchemeManager({ key: "flagship.color-scheme" });
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
-      <Notifications position="top-right" limit={5} />
+      <Notifications position="top-right" limit={5} portalProps={{ target: notificationsRegion }} />
       <AppErrorBoundary>
         <QueryClientProvider client={queryClient}>
           <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>

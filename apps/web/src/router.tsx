@@ -1,7 +1,7 @@
 import { createRootRoute, createRoute, createRouter } from "@tanstack/react-router";
-import { authRoutes, StaffOnly } from "./features/auth/routes.tsx";
+import { adminRoutes } from "./features/admin/routes.tsx";
+import { authRoutes } from "./features/auth/routes.tsx";
 import { challengeRoutes } from "./features/challenges/routes.tsx";
-import { challengeServerRoutes } from "./features/challenge-servers/routes.tsx";
 import { debugRoutes } from "./features/debug/routes.tsx";
 import { ContentPage } from "./features/pages/ContentPage.tsx";
 import { leaderboardRoutes } from "./features/leaderboard/routes.tsx";
@@ -21,18 +21,7 @@ export const rootRoute = createRootRoute({
 
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: "/", component: HomePage });
 
-/** Admin pages not built yet: staff see 'Page not found', everyone else is sent home. */
-const adminRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: "/admin/$",
-  component: () => (
-    <StaffOnly>
-      <NotFoundPage />
-    </StaffOnly>
-  ),
-});
-
-const routeTree = rootRoute.addChildren([homeRoute, adminRoute, ...authRoutes, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes, ...challengeRoutes, ...challengeServerRoutes]);
+const routeTree = rootRoute.addChildren([homeRoute, ...adminRoutes, ...authRoutes, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes, ...challengeRoutes]);
 
 export const router = createRouter({
   routeTree,

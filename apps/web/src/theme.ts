@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, createTheme, type MantineColorsTuple } from "@mantine/core";
+import { type CSSVariablesResolver, createTheme, DEFAULT_THEME, darken, type MantineColorsTuple, Modal, Notification } from "@mantine/core";
 
 /** The specs' palette: named colours for the light default and the dark preset. */
 export const PALETTES = {
@@ -42,7 +42,7 @@ const flagship: MantineColorsTuple = [
 export const theme = createTheme({
   primaryColor: "flagship",
   colors: { flagship },
-  primaryShade: { light: 6, dark: 4 },
+  primaryShade: { light: 6, dark: 6 },
   defaultRadius: "md",
   fontFamily:
     "Inter, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
@@ -50,7 +50,39 @@ export const theme = createTheme({
   headings: { fontWeight: "700" },
   cursorType: "pointer",
   focusRing: "auto",
+  components: {
+    // Close buttons are named, so screen readers can say what they do.
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close" } } }),
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close" } } }),
+  },
 });
+
+/** The colours whose light variants (badges, light and subtle buttons) the app uses. */
+const LIGHT_VARIANT_COLORS = ["flagship", "blue", "green", "red", "orange", "yellow", "grape", "gray", "teal", "cyan", "violet", "pink", "indigo", "lime"];
+
+/** The darkest shade of a colour, darkened further: Mantine's own light-variant text is under 4.5:1. */
+function lightVariantText(color: string): string {
+  const shades = color === "flagship" ? flagship : DEFAULT_THEME.colors[color];
+  return darken(shades![9], 0.3);
+}
+
+/**
+ * Text contrast of at least 4.5:1 (WCAG AA): dimmed text, links and the text of light variants
+ * are a shade darker in the light scheme and lighter in the dark one than Mantine's defaults.
+ */
+const CONTRAST = {
+  light: {
+    "--mantine-color-dimmed": "var(--mantine-color-gray-7)",
+    "--mantine-color-anchor": "var(--mantine-color-flagship-8)",
+    "--mantine-color-error": "var(--mantine-color-red-8)",
+    ...Object.fromEntries(LIGHT_VARIANT_COLORS.map((c) => [`--mantine-color-${c}-light-color`, lightVariantText(c)])),
+  },
+  dark: {
+    "--mantine-color-dimmed": "var(--mantine-color-dark-1)",
+    "--mantine-color-anchor": "var(--mantine-color-flagship-2)",
+    ...Object.fromEntries(LIGHT_VARIANT_COLORS.map((c) => [`--mantine-color-${c}-light-color`, `var(--mantine-color-${c}-2)`])),
+  },
+};
 
 const toVariables = (palette: Record<PaletteName, string>) =>
   Object.fromEntries(Object.entries(palette).map(([name, value]) => [`--fs-${name}`, value]));
@@ -58,6 +90,6 @@ const toVariables = (palette: Record<PaletteName, string>) =>
 /** Exposes the palette as CSS variables (--fs-primary, ...), switched with the colour scheme. */
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
-  light: toVariables(PALETTES.light),
-  dark: toVariables(PALETTES.dark),
+  light: { ...toVariables(PALETTES.light), ...CONTRAST.light },
+  dark: { ...toVariables(PALETTES.dark), ...CONTRAST.dark },
 });

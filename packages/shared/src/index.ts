@@ -14,3 +14,6 @@ export * from "./countdown.ts";
 export * from "./campaign.ts";
 export * from "./self-check.ts";
 export * from "./challenge-servers.ts";
+export * from "./event-time.ts";
+export * from "./stats.ts";
+export * from "./staff-warnings.ts";

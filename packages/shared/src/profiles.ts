@@ -7,9 +7,20 @@ export const MEMBER_ORDERINGS = ["username", "-username", "date_joined", "-date_
 export type MemberOrdering = (typeof MEMBER_ORDERINGS)[number];
 
 /** GET /member/?search=&ordering= : unknown orderings fall back to the spec's username order. */
+const flagFilter = z
+  .union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")])
+  .optional()
+  .catch(undefined);
+
 export const ZMemberListInput = ZPageInput.extend({
   search: z.string().trim().max(100).optional().catch(undefined),
   ordering: z.enum(MEMBER_ORDERINGS).optional().catch(undefined),
+  /** Staff's advanced search: only members with these flags (ignored for everyone else). */
+  is_staff: flagFilter,
+  is_active: flagFilter,
+  is_visible: flagFilter,
+  email_verified: flagFilter,
+  has_team: flagFilter,
 });
 export type MemberListInput = z.infer<typeof ZMemberListInput>;
 

@@ -12,6 +12,7 @@ import {
 } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { Link, Outlet, useRouterState } from "@tanstack/react-router";
+import { StaffWarnings } from "../features/admin/StaffWarnings.tsx";
 import { AccountBanners } from "../features/auth/impersonation.tsx";
 import { SessionWatcher } from "../features/auth/SessionWatcher.tsx";
 import { Countdown } from "../features/countdown/Countdown.tsx";
@@ -107,6 +108,7 @@ function Shell() {
         <div style={{ flex: 1 }}>
           <ConnectionBanner />
           <AccountBanners />
+          <StaffWarnings />
           <Announcements />
           <Outlet />
         </div>

@@ -2,10 +2,8 @@ import { NavLink, ScrollArea, Stack } from "@mantine/core";
 import { Link, useRouterState } from "@tanstack/react-router";
 import { useTranslation } from "react-i18next";
 import { useAppData } from "./useAppData.ts";
+import { ADMIN_PAGES } from "../features/admin/registry.tsx";
 import { CampaignNav } from "../features/challenges/CampaignNav.tsx";
-
-/** The staff pages built so far; the admin submenu lists only these. */
-const ADMIN_PAGES = ["jobs", "outbox"] as const;
 
 interface Entry {
   to: string;
@@ -60,13 +58,14 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
         )}
         {me?.isStaff && (
           <NavLink label={t("nav.admin")} defaultOpened={pathname.startsWith("/admin")} childrenOffset="md">
-            {ADMIN_PAGES.map((page) => (
+            {ADMIN_PAGES.map(({ page, label }) => (
               <NavLink
                 key={page}
                 component={Link}
                 to={`/admin/${page}`}
-                label={t(`admin.${page}`)}
+                label={t(label)}
                 active={pathname === `/admin/${page}`}
+                aria-current={pathname === `/admin/${page}` ? "page" : undefined}
                 onClick={onNavigate}
               />
             ))}

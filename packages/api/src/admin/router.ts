@@ -1,11 +1,22 @@
 import { z } from "zod";
 import { router, staffProcedure } from "../trpc.ts";
-import { listAuditLog } from "./audit-log.ts";
+import { auditLogPage, listAuditLog } from "./audit-log.ts";
 import { selfCheck } from "./self-check.ts";
 
 export const adminRouter = router({
   auditLog: staffProcedure
     .input(z.object({ limit: z.number().int().optional(), offset: z.number().int().optional() }).optional())
     .query(({ ctx, input }) => listAuditLog(ctx, input)),
+  /** The staff console's audit log: paged (cursor is the offset), filtered by action and actor. */
+  auditLogPage: staffProcedure
+    .input(
+      z.object({
+        limit: z.number().int().optional(),
+        cursor: z.number().int().nullish(),
+        action: z.string().max(64).optional(),
+        actor: z.string().max(100).optional(),
+      }),
+    )
+    .query(({ ctx, input }) => auditLogPage(ctx, { limit: input.limit, offset: input.cursor ?? 0, action: input.action, actor: input.actor })),
   selfCheck: staffProcedure.query(({ ctx }) => selfCheck(ctx)),
 });

@@ -75,6 +75,30 @@ describe("config", () => {
     world.services.config.invalidate();
   });
 
+  it("sets several keys in one call, each audited as set_config", async () => {
+    const caller = callerFor(world, staff);
+    const before = await world.services.db.auditLog.count({ where: { action: "set_config" } });
+    await caller.config.setMany({ team_size: 4, register_end_time: 1_900_000_000, enable_team_leave: true });
+    expect(await caller.config.get({ key: "team_size" })).toBe(4);
+    expect(await caller.config.get({ key: "register_end_time" })).toBe(1_900_000_000);
+    expect(await caller.config.get({ key: "enable_team_leave" })).toBe(true);
+    const entries = await world.services.db.auditLog.findMany({ where: { action: "set_config" }, orderBy: { id: "desc" }, take: 3 });
+    expect(await world.services.db.auditLog.count({ where: { action: "set_config" } })).toBe(before + 3);
+    expect(entries.map((e) => e.extra)).toContainEqual({ key: "team_size", old: 0, new: 4 });
+    await caller.config.setMany({ team_size: 0, register_end_time: null, enable_team_leave: false });
+  });
+
+  it("checks every value before writing any, with each error under its key", async () => {
+    const caller = callerFor(world, staff);
+    const before = await world.services.db.auditLog.count();
+    const error = await caller.config.setMany({ event_name: "Fine name", team_size: -1, flag_prefix: "has space" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "BAD_REQUEST", cause: { details: { team_size: [expect.any(String)], flag_prefix: [expect.any(String)] } } });
+    expect(await caller.config.get({ key: "event_name" })).not.toBe("Fine name");
+    expect(await world.services.db.auditLog.count()).toBe(before);
+    await expect(caller.config.setMany({ no_such_key: 1 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(callerFor(world, player).config.setMany({ team_size: 2 })).rejects.toMatchObject({ code: "FORBIDDEN" });
+  });
+
   it("answers not_found for an unknown key", async () => {
     await expect(callerFor(world, staff).config.set({ key: "no_such_key", value: 1 })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });

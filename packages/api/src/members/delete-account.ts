@@ -1,5 +1,7 @@
 import { AppError, parseInput, ZDeleteAccountInput } from "@flagship/shared";
-import type { AuthedContext } from "../guards.ts";
+import type { Prisma } from "@flagship/db";
+import { writeAudit } from "../audit/write-audit.ts";
+import type { AuthedContext, StaffContext } from "../guards.ts";
 import { verifyPassword } from "../auth/passwords.ts";
 
 /**
@@ -19,49 +21,71 @@ export async function deleteAccount(ctx: AuthedContext, raw: unknown): Promise<v
   const user = await ctx.db.user.findUniqueOrThrow({ where: { id: ctx.actor.id }, select: { id: true, passwordHash: true } });
   if (!(await verifyPassword(user.passwordHash, password))) throw AppError.field("invalid_password", "password");
 
-  await ctx.db.$transaction(async (tx) => {
-    const owned = await tx.team.findMany({ where: { ownerId: user.id }, select: { id: true } });
-    for (const team of owned) {
-      const heir = await tx.user.findFirst({
-        where: { teamId: team.id, id: { not: user.id }, isActive: true },
-        orderBy: { id: "asc" },
-        select: { id: true },
-      });
-      await tx.team.update({
-        where: { id: team.id },
-        data: heir ? { ownerId: heir.id } : { ownerId: null, isVisible: false },
-        select: { id: true },
-      });
-    }
-    await tx.authToken.deleteMany({ where: { OR: [{ userId: user.id }, { impersonatorId: user.id }] } });
-    await tx.backupCode.deleteMany({ where: { userId: user.id } });
-    await tx.emailToken.deleteMany({ where: { userId: user.id } });
-    await tx.notificationPreference.deleteMany({ where: { userId: user.id } });
-    await tx.user.update({
-      where: { id: user.id },
-      data: {
-        username: `deleted-${user.id}`,
-        email: `deleted-${user.id}@deleted.invalid`,
-        // Not an argon2 hash, so no password can ever match it.
-        passwordHash: "!deleted",
-        isActive: false,
-        isVisible: false,
-        isStaff: false,
-        bio: "",
-        discord: "",
-        discordid: "",
-        twitter: "",
-        reddit: "",
-        totpSecret: null,
-        totpVerified: false,
-        totpLastStep: null,
-        signupIp: null,
-        lastIp: null,
-      },
-      select: { id: true },
-    });
-  });
+  await ctx.db.$transaction((tx) => eraseAccount(tx, user.id));
   // Its websockets close with its tokens, and the boards drop the now hidden account.
   await ctx.events.publish({ kind: "internal", name: "sessions_revoked", data: { userId: user.id } });
+  await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
+}
+
+/**
+ * What deleting an account does to the database (see deleteAccount for the reasons): personal
+ * data and sessions go, the row stays hidden and inactive so team scores keep their solves.
+ */
+async function eraseAccount(tx: Prisma.TransactionClient, userId: number): Promise<void> {
+  const owned = await tx.team.findMany({ where: { ownerId: userId }, select: { id: true } });
+  for (const team of owned) {
+    const heir = await tx.user.findFirst({
+      where: { teamId: team.id, id: { not: userId }, isActive: true },
+      orderBy: { id: "asc" },
+      select: { id: true },
+    });
+    await tx.team.update({
+      where: { id: team.id },
+      data: heir ? { ownerId: heir.id } : { ownerId: null, isVisible: false },
+      select: { id: true },
+    });
+  }
+  await tx.authToken.deleteMany({ where: { OR: [{ userId }, { impersonatorId: userId }] } });
+  await tx.backupCode.deleteMany({ where: { userId } });
+  await tx.emailToken.deleteMany({ where: { userId } });
+  await tx.notificationPreference.deleteMany({ where: { userId } });
+  await tx.user.update({
+    where: { id: userId },
+    data: {
+      username: `deleted-${userId}`,
+      email: `deleted-${userId}@deleted.invalid`,
+      // Not an argon2 hash, so no password can ever match it.
+      passwordHash: "!deleted",
+      isActive: false,
+      isVisible: false,
+      isStaff: false,
+      bio: "",
+      discord: "",
+      discordid: "",
+      twitter: "",
+      reddit: "",
+      totpSecret: null,
+      totpVerified: false,
+      totpLastStep: null,
+      signupIp: null,
+      lastIp: null,
+    },
+    select: { id: true },
+  });
+}
+
+/**
+ * Staff delete a member (the member admin's Delete), the same way an account is deleted by its
+ * owner; audited as delete_member. Staff delete their own account from their settings instead.
+ */
+export async function deleteMemberAsStaff(ctx: StaffContext, id: number): Promise<void> {
+  if (id === ctx.actor.id) throw new AppError("permission_denied", { message: "Delete your own account from your settings." });
+  await ctx.db.$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { id }, select: { id: true, username: true, passwordHash: true } });
+    if (!user || user.passwordHash === "!deleted") throw new AppError("not_found");
+    await eraseAccount(tx, id);
+    await writeAudit(tx, ctx.actor, "delete_member", { user: id, username: user.username });
+  });
+  await ctx.events.publish({ kind: "internal", name: "sessions_revoked", data: { userId: id } });
   await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
 }

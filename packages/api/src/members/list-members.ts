@@ -17,13 +17,21 @@ const ORDER: Record<MemberOrdering, Prisma.UserOrderByWithRelationInput> = {
 
 /**
  * Members ordered by username unless asked otherwise (GET /member/?search=&ordering=), paged.
- * Non-staff see visible members only and search by username; staff also search by email.
+ * Non-staff see visible members only and search by username; staff also search by email and
+ * may filter by account flags (the advanced search).
  */
 export async function listMembers(ctx: Context, input: unknown): Promise<Page<MemberSummary> & { limit: number; offset: number }> {
-  const { limit, offset, search, ordering } = parseInput(ZMemberListInput, input);
+  const { limit, offset, search, ordering, ...flags } = parseInput(ZMemberListInput, input);
   const staff = await hasStaffPowers(ctx);
   const where: Prisma.UserWhereInput = {
     ...(!staff && { isVisible: true }),
+    ...(staff && {
+      ...(flags.is_staff !== undefined && { isStaff: flags.is_staff }),
+      ...(flags.is_active !== undefined && { isActive: flags.is_active }),
+      ...(flags.is_visible !== undefined && { isVisible: flags.is_visible }),
+      ...(flags.email_verified !== undefined && { emailVerified: flags.email_verified }),
+      ...(flags.has_team !== undefined && { teamId: flags.has_team ? { not: null } : null }),
+    }),
     ...(search && {
       OR: [
         { username: { contains: search, mode: "insensitive" } },

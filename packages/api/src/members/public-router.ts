@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { publicProcedure, router, staffProcedure } from "../trpc.ts";
+import { deleteMemberAsStaff } from "./delete-account.ts";
 import { getMember } from "./get-member.ts";
 import { listMembers } from "./list-members.ts";
 import { getMemberStats } from "./member-stats.ts";
@@ -18,6 +19,11 @@ export const usersRouter = router({
         cursor: z.number().int().nullish(),
         search: z.string().max(100).optional(),
         ordering: z.string().max(40).optional(),
+        is_staff: z.boolean().optional(),
+        is_active: z.boolean().optional(),
+        is_visible: z.boolean().optional(),
+        email_verified: z.boolean().optional(),
+        has_team: z.boolean().optional(),
       }),
     )
     .query(({ ctx, input }) => listMembers(ctx, { ...input, offset: input.cursor ?? input.offset })),
@@ -26,4 +32,5 @@ export const usersRouter = router({
   staffUpdate: staffProcedure
     .input(z.object({ id: z.number().int().positive(), patch: z.record(z.string(), z.unknown()) }))
     .mutation(({ ctx, input }) => updateMemberAsStaff(ctx, input.id, input.patch)),
+  staffDelete: staffProcedure.input(z.object({ id: z.number().int().positive() })).mutation(({ ctx, input }) => deleteMemberAsStaff(ctx, input.id)),
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { authedProcedure, publicProcedure, router, staffProcedure } from "../trpc.ts";
 import { createTeam } from "./create-team.ts";
+import { deleteTeamAsStaff } from "./delete-team.ts";
 import { getOwnTeam, getTeam } from "./get-team.ts";
 import { joinTeam } from "./join-team.ts";
 import { leaveTeam } from "./leave-team.ts";
@@ -41,4 +42,5 @@ export const teamsRouter = router({
   staffUpdate: staffProcedure
     .input(teamId.extend({ patch: teamPatch.extend({ is_visible: z.boolean().optional() }) }))
     .mutation(({ ctx, input }) => updateTeamAsStaff(ctx, input.id, input.patch, { withSecret: true })),
+  staffDelete: staffProcedure.input(teamId).mutation(({ ctx, input }) => deleteTeamAsStaff(ctx, input.id)),
 });

@@ -29,6 +29,14 @@ describe("GET /admin/audit_log/", () => {
       extra: { key: "event_name", old: "Flagship CTF", new: "Audited CTF" },
     });
   });
+  it("filters by ?action= and ?actor= (username, any case)", async () => {
+    const res = await server.api("GET", `/admin/audit_log/?action=set_config&actor=${staff.username.toUpperCase()}`, { token: staff.token });
+    expect(res.status).toBe(200);
+    expect(res.body.d.length).toBeGreaterThan(0);
+    expect(res.body.d.every((e: { action: string; username: string }) => e.action === "set_config" && e.username === staff.username)).toBe(true);
+    const none = await server.api("GET", "/admin/audit_log/?action=no_such_action", { token: staff.token });
+    expect(none.body.d).toEqual([]);
+  });
   it("is staff only", async () => {
     expect((await server.api("GET", "/admin/audit_log/", { token: player.token })).status).toBe(403);
     expect((await server.api("GET", "/admin/audit_log/")).status).toBe(401);

@@ -12,6 +12,18 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe("GET /member/", () => {
+  it("lets staff filter by account flags (?is_staff=, ?is_visible=...); others get the plain list", async () => {
+    const prefix = uniqueName("flags");
+    const admin = await createUser(server.world, { username: `${prefix}admin`, isStaff: true });
+    const hidden = await createUser(server.world, { username: `${prefix}hidden`, isVisible: false });
+    await createUser(server.world, { username: `${prefix}plain` });
+    const staffOnly = await server.api("GET", `/member/?search=${prefix}&is_staff=true`, { token: staff.token });
+    expect(staffOnly.body.d.results.map((u: { id: number }) => u.id)).toEqual([admin.id]);
+    const invisible = await server.api("GET", `/member/?search=${prefix}&is_visible=false`, { token: staff.token });
+    expect(invisible.body.d.results.map((u: { id: number }) => u.id)).toEqual([hidden.id]);
+    const anonymous = await server.api("GET", `/member/?search=${prefix}&is_staff=true`);
+    expect(anonymous.body.d.count).toBe(2);
+  });
   it("pages members by username with public fields; staff also see email and search by it", async () => {
     const prefix = uniqueName("mem");
     const zed = await createUser(server.world, { username: `${prefix}zed` });

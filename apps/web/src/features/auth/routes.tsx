@@ -6,7 +6,6 @@ import { useAppData } from "../../shell/useAppData.ts";
 import { LoggedOutOnly, RequireLogin } from "./guards.tsx";
 import { LoginPage } from "./LoginPage.tsx";
 import { LogoutPage } from "./LogoutPage.tsx";
-import { OutboxPage } from "./OutboxPage.tsx";
 import { PasswordResetPage } from "./PasswordResetPage.tsx";
 import { RegisterEmailPage } from "./RegisterEmailPage.tsx";
 import { RegisterPage } from "./RegisterPage.tsx";
@@ -73,15 +72,6 @@ export const authRoutes = [
       <RequireLogin>
         <TwoFactorPage />
       </RequireLogin>
-    ),
-  }),
-  createRoute({
-    getParentRoute: () => rootRoute,
-    path: "/admin/outbox",
-    component: () => (
-      <StaffOnly>
-        <OutboxPage />
-      </StaffOnly>
     ),
   }),
 ] as const;

@@ -1,0 +1,29 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+
+/** axe-core on the page as it is now: no violations, each named with the elements it found. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(" ")} [${n.any[0]?.message ?? n.failureSummary ?? ""}]`).join(", ")}`);
+  expect(found).toEqual([]);
+}
+
+/** Desktop (1440x900) and phone (390x844) screenshots, full page, for a look before calling a screen done. */
+export async function screenshots(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: `test-results/${name}-desktop.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  // The sidebar slides away on a phone; photograph once it has gone.
+  await expect(page.locator("#app-navbar")).not.toBeInViewport();
+  await page.screenshot({ path: `test-results/${name}-phone.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+/** Switches the colour scheme with the header toggle. */
+export async function toggleDark(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Toggle dark mode" }).click();
+  // Away from the button, so its tooltip is gone before the next check.
+  await page.mouse.move(0, 0);
+  await expect(page.getByRole("tooltip")).toHaveCount(0);
+}

@@ -1,0 +1,108 @@
+import { Badge, Button, Code, Group, Select, Stack, Table, Text, TextInput } from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useTRPC } from "../../lib/trpc.ts";
+import { AdminPage, EmptyState, QueryState } from "./AdminPage.tsx";
+import type { AuditEntry } from "./types.ts";
+
+const PAGE = 50;
+
+/** What an entry acted on, read from its extra: a config key, a user, a team or a record id. */
+export function auditTarget(extra: unknown): string {
+  if (!extra || typeof extra !== "object") return "";
+  const e = extra as Record<string, unknown>;
+  if (typeof e.key === "string") return e.key;
+  if (typeof e.target_username === "string") return e.target_username;
+  if (e.user !== undefined && e.user !== null) return `user ${String(e.user)}`;
+  if (e.team !== undefined && e.team !== null) return `team ${String(e.team)}`;
+  if (typeof e.url === "string") return `/${e.url}`;
+  if (typeof e.title === "string") return e.title;
+  if (e.id !== undefined) return `#${String(e.id)}`;
+  return "";
+}
+
+/** /admin/audit_log: every staff write, newest first, filtered by action and actor. */
+export function AuditLogPage() {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const [action, setAction] = useState<string | null>(null);
+  const [actorText, setActorText] = useState("");
+  const [actor] = useDebouncedValue(actorText.trim(), 250);
+  const log = useInfiniteQuery(
+    trpc.admin.auditLogPage.infiniteQueryOptions(
+      { limit: PAGE, action: action ?? undefined, actor: actor || undefined },
+      {
+        getNextPageParam: (last, pages) => {
+          const loaded = pages.reduce((n, p) => n + p.results.length, 0);
+          return loaded < last.count && last.results.length > 0 ? loaded : undefined;
+        },
+      },
+    ),
+  );
+  // The action list stays while a filter's page loads.
+  const [actions, setActions] = useState<string[]>([]);
+  const known = log.data?.pages[0]?.actions;
+  useEffect(() => {
+    if (known) setActions(known);
+  }, [known]);
+  const rows: AuditEntry[] = log.data?.pages.flatMap((p) => p.results) ?? [];
+
+  return (
+    <AdminPage title={t("admin.audit_log")} intro={t("audit.intro")}>
+      <Group align="flex-end" gap="sm">
+        <Select label={t("audit.action")} placeholder={t("audit.any_action")} data={actions} value={action} onChange={setAction} clearable searchable w={240} />
+        <TextInput type="search" label={t("audit.actor")} value={actorText} onChange={(e) => setActorText(e.currentTarget.value)} w={240} />
+      </Group>
+      <QueryState query={{ ...log, data: log.data }}>
+        {(data) =>
+          rows.length === 0 ? (
+            <EmptyState>{t("audit.empty")}</EmptyState>
+          ) : (
+            <Stack>
+              <Text size="sm" c="dimmed">
+                {t("audit.count", { count: data.pages[0]?.count ?? 0 })}
+              </Text>
+              <Table.ScrollContainer minWidth={720}>
+                <Table striped verticalSpacing="xs" data-testid="audit-log">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t("audit.time")}</Table.Th>
+                      <Table.Th>{t("audit.actor")}</Table.Th>
+                      <Table.Th>{t("audit.action")}</Table.Th>
+                      <Table.Th>{t("audit.target")}</Table.Th>
+                      <Table.Th>{t("audit.extra")}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {rows.map((entry) => (
+                      <Table.Tr key={entry.id}>
+                        <Table.Td style={{ whiteSpace: "nowrap" }}>{new Date(entry.time).toLocaleString()}</Table.Td>
+                        <Table.Td>{entry.username || "—"}</Table.Td>
+                        <Table.Td>
+                          <Badge variant="light" style={{ textTransform: "none" }}>
+                            {entry.action}
+                          </Badge>
+                        </Table.Td>
+                        <Table.Td>{auditTarget(entry.extra)}</Table.Td>
+                        <Table.Td maw={360}>
+                          <Code style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{JSON.stringify(entry.extra)}</Code>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+              {log.hasNextPage && (
+                <Button variant="default" onClick={() => void log.fetchNextPage()} loading={log.isFetchingNextPage} w="fit-content" mx="auto">
+                  {t("admin_ui.load_more")}
+                </Button>
+              )}
+            </Stack>
+          )
+        }
+      </QueryState>
+    </AdminPage>
+  );
+}

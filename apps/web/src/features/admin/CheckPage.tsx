@@ -1,0 +1,70 @@
+import { Alert, Anchor, Badge, Card, Group, Stack, Text } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { useTranslation } from "react-i18next";
+import { useTRPC } from "../../lib/trpc.ts";
+import { useCategories } from "../challenges/useCategories.ts";
+import { isFull } from "../challenges/types.ts";
+import type { CategoryView, ChallengeView } from "../challenges/types.ts";
+import { AdminPage, QueryState } from "./AdminPage.tsx";
+import { editorLink } from "./ChallengeOverviewPage.tsx";
+
+/** /admin/check: what is wrong with each challenge before the event starts, with links to fix it. */
+export function CheckPage() {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const check = useQuery(trpc.admin.selfCheck.queryOptions(undefined, { staleTime: 0 }));
+  const categories = useCategories();
+  const byId = new Map<number, { challenge: ChallengeView; category: CategoryView }>();
+  for (const category of categories.data ?? []) for (const challenge of category.challenges.filter(isFull)) byId.set(challenge.id, { challenge, category });
+
+  return (
+    <AdminPage title={t("admin.check")} intro={t("check.intro")}>
+      <QueryState query={check}>
+        {(entries) =>
+          entries.length === 0 ? (
+            <Alert color="green" title={t("check.all_passed_title")} data-testid="check-passed">
+              {t("check.all_passed")}
+            </Alert>
+          ) : (
+            <Stack gap="sm">
+              <Text size="sm" c="dimmed">
+                {t("check.count", { count: entries.length })}
+              </Text>
+              {entries.map((entry, i) => {
+                const found = byId.get(entry.challenge);
+                return (
+                  <Card key={`${entry.challenge}-${entry.issue}-${i}`} withBorder radius="md" padding="sm" data-testid="check-issue">
+                    <Group justify="space-between" wrap="wrap" gap="xs">
+                      <Stack gap={2}>
+                        <Group gap="xs">
+                          <Text fw={600}>{found?.challenge.name ?? t("check.challenge_n", { id: entry.challenge })}</Text>
+                          {found && (
+                            <Text size="sm" c="dimmed">
+                              {found.category.name}
+                            </Text>
+                          )}
+                        </Group>
+                        <Text size="sm">{entry.extra || t(`check.issues.${entry.issue}`)}</Text>
+                      </Stack>
+                      <Group gap="xs">
+                        <Badge variant="light" color="orange" style={{ textTransform: "none" }}>
+                          {entry.issue}
+                        </Badge>
+                        {found && (
+                          <Anchor component={Link} {...editorLink(found.category, found.challenge)} size="sm">
+                            {t("check.fix")}
+                          </Anchor>
+                        )}
+                      </Group>
+                    </Group>
+                  </Card>
+                );
+              })}
+            </Stack>
+          )
+        }
+      </QueryState>
+    </AdminPage>
+  );
+}

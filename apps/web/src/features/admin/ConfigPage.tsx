@@ -1,0 +1,172 @@
+import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
+import { type Config, type ConfigKey, EVENT_TIME_FORMAT, formatEventTime, parseEventTime, TIME_CONFIG_KEYS } from "@flagship/shared";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
+import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
+import { AdminPage, QueryState } from "./AdminPage.tsx";
+
+type Kind = "switch" | "number" | "text" | "time";
+
+/** Every config key of the staff spec, grouped as an organiser thinks of them, with its input. */
+const GROUPS: { id: string; fields: [ConfigKey, Kind][] }[] = [
+  { id: "event", fields: [["event_name", "text"], ["enable_maintenance_mode", "switch"], ["enable_force_admin_2fa", "switch"]] },
+  {
+    id: "dates",
+    fields: [["register_start_time", "time"], ["register_end_time", "time"], ["start_time", "time"], ["end_time", "time"], ["scoreboard_freeze_time", "time"]],
+  },
+  {
+    id: "registration",
+    fields: [
+      ["enable_registration", "switch"],
+      ["enable_login", "switch"],
+      ["invite_required", "switch"],
+      ["email_domain", "text"],
+      ["email_regex", "text"],
+      ["login_provider", "text"],
+      ["registration_provider", "text"],
+    ],
+  },
+  { id: "teams", fields: [["enable_teams", "switch"], ["team_size", "number"], ["enable_team_join", "switch"], ["enable_team_leave", "switch"]] },
+  { id: "scoring", fields: [["enable_scoring", "switch"], ["enable_scoreboard", "switch"], ["enable_solve_broadcast", "switch"], ["enable_ctftime", "switch"]] },
+  {
+    id: "flags",
+    fields: [
+      ["flag_prefix", "text"],
+      ["enable_flag_submission", "switch"],
+      ["enable_flag_submission_after_competition", "switch"],
+      ["enable_view_challenges_after_competion", "switch"],
+    ],
+  },
+  { id: "challenge_servers", fields: [["enable_challenge_server", "switch"]] },
+  { id: "integrations", fields: [["firstblood_webhook", "text"]] },
+];
+
+/** The feature toggles of the spec, kept in the `experiments` map. */
+export const EXPERIMENTS = ["showDev", "accDeletion", "accOauth", "importEntire", "advSearch", "leaderboardReload", "layoutDebug"] as const;
+
+type FormValues = Record<string, unknown>;
+
+function toForm(config: Partial<Config>): FormValues {
+  const values: FormValues = {};
+  for (const group of GROUPS) {
+    for (const [key, kind] of group.fields) values[key] = kind === "time" ? formatEventTime((config[key] as number | null) ?? null) : config[key];
+  }
+  for (const name of EXPERIMENTS) values[`experiment_${name}`] = config.experiments?.[name] === true;
+  return values;
+}
+
+/** The keys whose values differ from what was loaded, in the server's types. */
+function changes(values: FormValues, loaded: FormValues, config: Partial<Config>): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  for (const group of GROUPS) {
+    for (const [key, kind] of group.fields) {
+      if (values[key] === loaded[key]) continue;
+      patch[key] = kind === "time" ? parseEventTime(String(values[key])) : kind === "number" ? Number(values[key]) : values[key];
+    }
+  }
+  const experiments = { ...config.experiments };
+  let experimentsChanged = false;
+  for (const name of EXPERIMENTS) {
+    if (values[`experiment_${name}`] === loaded[`experiment_${name}`]) continue;
+    experiments[name] = values[`experiment_${name}`] === true;
+    experimentsChanged = true;
+  }
+  if (experimentsChanged) patch.experiments = experiments;
+  return patch;
+}
+
+/** /admin/config: every setting of the event, saved together. */
+export function ConfigPage() {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const config = useQuery(trpc.config.list.queryOptions(undefined, { staleTime: 30_000 }));
+  return (
+    <AdminPage title={t("admin.config")} intro={t("config.intro")}>
+      <QueryState query={config} rows={10}>
+        {(data) => <ConfigForm key={JSON.stringify(data)} config={data} />}
+      </QueryState>
+    </AdminPage>
+  );
+}
+
+function ConfigForm({ config }: { config: Partial<Config> }) {
+  const { t } = useTranslation();
+  const client = useTRPCClient();
+  const queryClient = useQueryClient();
+  const trpc = useTRPC();
+  const loaded = toForm(config);
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const server = useServerForm<FormValues, unknown>({
+    initialValues: loaded,
+    validate: Object.fromEntries(
+      [...TIME_CONFIG_KEYS].map((key) => [key, (value: unknown) => (parseEventTime(String(value ?? "")) === undefined ? t("config.bad_time", { format: EVENT_TIME_FORMAT }) : null)]),
+    ),
+    submit: (values) => client.config.setMany.mutate(changes(values, loaded, config)),
+    success: t("config.updated"),
+    failure: t("config.failed"),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.config.list.queryKey() }),
+  });
+  const { form } = server;
+
+  const field = (key: ConfigKey, kind: Kind) => {
+    const label = t(`config.keys.${key}`);
+    const description = t(`config.help.${key}`, { defaultValue: "" }) || undefined;
+    switch (kind) {
+      case "switch":
+        return <Switch key={key} label={label} description={description} {...form.getInputProps(key, { type: "checkbox" })} />;
+      case "number":
+        return <NumberInput key={key} label={label} description={description} min={0} allowDecimal={false} {...form.getInputProps(key)} />;
+      case "time":
+        return (
+          <TextInput
+            key={key}
+            label={label}
+            placeholder={EVENT_TIME_FORMAT}
+            description={t("config.time_help", { format: EVENT_TIME_FORMAT, zone: timeZone })}
+            {...form.getInputProps(key)}
+          />
+        );
+      default:
+        return <TextInput key={key} label={label} description={description} {...form.getInputProps(key)} />;
+    }
+  };
+
+  return (
+    <ServerFormBox server={server}>
+      <Stack gap="md">
+        {GROUPS.map((group) => (
+          <Card key={group.id} withBorder radius="md" padding="lg" component="section" aria-labelledby={`config-${group.id}`}>
+            <Title order={2} size="h4" id={`config-${group.id}`} mb="sm">
+              {t(`config.groups.${group.id}`)}
+            </Title>
+            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" verticalSpacing="md">
+              {group.fields.map(([key, kind]) => field(key, kind))}
+            </SimpleGrid>
+          </Card>
+        ))}
+        <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="config-experiments">
+          <Title order={2} size="h4" id="config-experiments" mb={4}>
+            {t("config.groups.experiments")}
+          </Title>
+          <Text size="sm" c="dimmed" mb="sm">
+            {t("config.experiments_intro")}
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
+            {EXPERIMENTS.map((name) => (
+              <Switch key={name} label={name} {...form.getInputProps(`experiment_${name}`, { type: "checkbox" })} />
+            ))}
+          </SimpleGrid>
+        </Card>
+        <Group justify="flex-end" pos="sticky" bottom={0} py="sm" bg="var(--mantine-color-body)" style={{ zIndex: 2 }}>
+          <Button variant="default" onClick={() => form.reset()} disabled={!form.isDirty()}>
+            {t("config.reset")}
+          </Button>
+          <Button type="submit" loading={server.pending} disabled={!form.isDirty()}>
+            {t("config.save")}
+          </Button>
+        </Group>
+      </Stack>
+    </ServerFormBox>
+  );
+}
