@@ -53,9 +53,10 @@ function compose(...args: string[]): string {
   return execFileSync("docker-compose", ["-p", PROJECT, "-f", "docker-compose.yml", "-f", "infra/compose.stack-test.yml", ...args], {
     cwd: ROOT,
     env: composeEnv(),
-    stdio: ["ignore", "pipe", "inherit"],
+    // Build and start-up output goes to the log; `ps` is read.
+    stdio: ["ignore", args[0] === "ps" ? "pipe" : "inherit", "inherit"],
     maxBuffer: 64 * 1024 * 1024,
-  }).toString();
+  })?.toString() ?? "";
 }
 
 async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> {

@@ -32,6 +32,12 @@ if ! have flagship-base/debian:bookworm; then
   trap 'rm -rf "$root"' EXIT
   debootstrap --variant=minbase --include=ca-certificates bookworm "$root" "$mirror" >/dev/null
   echo "deb $mirror bookworm main" > "$root/etc/apt/sources.list"
+  # The certificate authorities this machine adds to Debian's (a TLS-inspecting proxy's, say) go
+  # into the images too, so builds inside them reach the same registries.
+  if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+    cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+    chroot "$root" update-ca-certificates >/dev/null
+  fi
   rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* "$root"/usr/share/doc/* "$root"/usr/share/man/* "$root"/usr/share/locale/*
   tar -C "$root" -c . | docker import --change 'CMD ["bash"]' --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' - flagship-base/debian:bookworm >/dev/null
   rm -rf "$root"
