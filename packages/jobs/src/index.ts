@@ -48,13 +48,18 @@ export function parseJob<Q extends QueueName>(queue: Q, data: unknown): Payloads
 export class JobProducer {
   private readonly queues = new Map<QueueName, Queue>();
 
-  constructor(private readonly connection: ConnectionOptions) {}
+  /** `onError` hears the queues' connection errors (an unheard one would end the process). */
+  constructor(
+    private readonly connection: ConnectionOptions,
+    private readonly onError: (error: Error) => void = () => {},
+  ) {}
 
   async enqueue<Q extends QueueName>(queue: Q, payload: Payloads[Q], options: { jobId?: string } = {}): Promise<void> {
     const data = parseJob(queue, payload);
     let q = this.queues.get(queue);
     if (!q) {
       q = new Queue(queue, { connection: this.connection });
+      q.on("error", this.onError);
       this.queues.set(queue, q);
     }
     await q.add(queue, data, {

@@ -1,6 +1,6 @@
 import type { Db } from "@flagship/db";
 import type { Context } from "../context.ts";
-import type { AppEvent, EventPublisher } from "../events/publisher.ts";
+import { type AppEvent, type EventPublisher, RESYNC_EVENT } from "../events/publisher.ts";
 
 export type BoardKind = "user" | "team";
 
@@ -17,7 +17,7 @@ export interface BoardEntry {
  * and new or changed accounts and teams (signalled as leaderboard_changed).
  */
 const SCORE_EVENTS = new Set([1, 4, 7]);
-const BOARD_SIGNALS = new Set(["scores_changed", "leaderboard_changed", "membership_changed", "config_changed"]);
+const BOARD_SIGNALS = new Set(["scores_changed", "leaderboard_changed", "membership_changed", "config_changed", RESYNC_EVENT]);
 
 /**
  * The ordered boards, built once and reused until a solve, a score update or a visibility change
