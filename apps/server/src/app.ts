@@ -3,13 +3,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import cors from "@fastify/cors";
 import fastifyStatic from "@fastify/static";
-import { appRouter, type AppRouter, forgetActors, forgetPlayerStates, mayChangeActors, type Services } from "@flagship/api";
+import { isDatabaseUnavailable } from "@flagship/db";
+import { appRouter, type AppRouter, forgetActors, forgetPlayerStates, mayChangeActors, type Services, toTrpcError } from "@flagship/api";
 import { AppError } from "@flagship/shared";
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import type { Env } from "./env.ts";
 import { contextFor, restRoutes } from "./rest/adapter.ts";
 import { fail } from "./rest/envelope.ts";
+import { refuseNul } from "./rest/nul.ts";
 import { adminRoutes } from "./rest/routes/admin.ts";
 import { announcementRoutes } from "./rest/routes/announcements.ts";
 import { authRoutes } from "./rest/routes/auth.ts";
@@ -22,6 +24,9 @@ import { memberRoutes } from "./rest/routes/members.ts";
 import { statsRoutes } from "./rest/routes/stats.ts";
 import { teamRoutes } from "./rest/routes/teams.ts";
 import { registerWebsocket } from "./realtime/websocket.ts";
+
+/** What a 503 tells clients to wait before trying again: a database restart takes about this long. */
+const RETRY_AFTER_SECONDS = 5;
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
 
@@ -55,6 +60,12 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     return payload;
   });
 
+  // While the database is unavailable (503), clients are told when to try again.
+  app.addHook("onSend", async (_request, reply, payload) => {
+    if (reply.statusCode === 503 && !reply.hasHeader("retry-after")) void reply.header("Retry-After", String(RETRY_AFTER_SECONDS));
+    return payload;
+  });
+
   await app.register(cors, {
     origin: env.CORS_ORIGINS.length > 0 ? env.CORS_ORIGINS : false,
     allowedHeaders: ["Authorization", "Content-Type", "X-Exporting"],
@@ -70,12 +81,20 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
       api.addContentTypeParser(/^application\/json/i, { parseAs: "string" }, (_req, body, done) => {
         const text = typeof body === "string" ? body : body.toString("utf8");
         if (text.trim() === "") return done(null, {});
+        let parsed: unknown;
         try {
-          done(null, JSON.parse(text));
+          parsed = JSON.parse(text);
         } catch {
-          done(new AppError("parse_error"), undefined);
+          return done(new AppError("parse_error"), undefined);
         }
+        try {
+          refuseNul(parsed);
+        } catch (error) {
+          return done(error as AppError, undefined);
+        }
+        done(null, parsed);
       });
+      api.addHook("preValidation", async (request) => refuseNul(request.query));
       api.setErrorHandler((error, request, reply) => {
         if (error instanceof AppError) return fail(reply, error.code, error.details);
         const code = (error as { code?: string }).code;
@@ -84,6 +103,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
         if (code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH" || (error as { statusCode?: number }).statusCode === 400) {
           return fail(reply, "parse_error");
         }
+        if (isDatabaseUnavailable(error)) return fail(reply, "service_unavailable");
         request.log.error({ err: error }, "unhandled error");
         return fail(reply, "server_error");
       });
@@ -108,7 +128,17 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     prefix: "/trpc",
     trpcOptions: {
       router: appRouter,
-      createContext: async ({ req }: { req: import("fastify").FastifyRequest }) => contextFor(services, req),
+      createContext: async ({ req }: { req: import("fastify").FastifyRequest }) => {
+        try {
+          return await contextFor(services, req);
+        } catch (error) {
+          if (isDatabaseUnavailable(error)) throw toTrpcError(new AppError("service_unavailable"));
+          throw error;
+        }
+      },
+      responseMeta({ errors }) {
+        return errors.some((error) => error.code === "SERVICE_UNAVAILABLE") ? { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } } : {};
+      },
       onError({ error, path }) {
         if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof AppError)) {
           app.log.error({ err: error, path }, "tRPC error");

@@ -1,4 +1,5 @@
 import { AppError, ERRORS, errorMessage } from "@flagship/shared";
+import { isDatabaseUnavailable } from "@flagship/db";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
@@ -34,6 +35,8 @@ const appErrors = t.middleware(async ({ next }) => {
   if (!result.ok && result.error.cause instanceof AppError) {
     const app = result.error.cause;
     (result as { error: TRPCError }).error = toTrpcError(app);
+  } else if (!result.ok && isDatabaseUnavailable(result.error.cause)) {
+    (result as { error: TRPCError }).error = toTrpcError(new AppError("service_unavailable"));
   }
   return result;
 });

@@ -36,6 +36,9 @@ export class MemoryThrottleStore implements ThrottleStore {
   }
 }
 
+/** How long hits wait for the very first connection before counting alone. */
+const FIRST_CONNECT_WAIT_MS = 2000;
+
 /**
  * Shared by every server copy: INCR is atomic in Redis, so concurrent hits on different copies
  * are all counted; the key expires with its window. While Redis does not answer (within a short
@@ -46,12 +49,18 @@ export class RedisThrottleStore implements ThrottleStore {
   private readonly redis: Redis;
   private readonly fallback = new MemoryThrottleStore();
   private outage = false;
+  /** Until the first connection (at start-up), hits wait for it rather than count alone. */
+  private readonly firstReady: Promise<void>;
 
   constructor(
     url: string,
     private readonly log?: Logger,
   ) {
     this.redis = new Redis(url, REDIS_REQUEST_OPTIONS);
+    this.firstReady = new Promise<void>((resolve) => {
+      this.redis.once("ready", () => resolve());
+      setTimeout(resolve, FIRST_CONNECT_WAIT_MS).unref();
+    });
     this.redis.on("error", (error: Error) => this.noteOutage(error));
     this.redis.on("ready", () => {
       if (this.outage) this.log?.warn({}, "Redis is back: throttles are shared between server copies again");
@@ -60,6 +69,7 @@ export class RedisThrottleStore implements ThrottleStore {
   }
 
   async hit(key: string, windowSeconds: number): Promise<number> {
+    await this.firstReady;
     if (this.redis.status === "ready") {
       try {
         const results = await this.redis.multi().incr(key).expire(key, windowSeconds, "NX").exec();
