@@ -20,7 +20,7 @@ let redis: ChildProcess | null = null;
 let world: TestWorld;
 let copies: ServerCopy[] = [];
 const players: TestUser[] = [];
-let challenges: number[] = [];
+const challenges: number[] = [];
 
 function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
