@@ -24,6 +24,7 @@ import { memberRoutes } from "./rest/routes/members.ts";
 import { statsRoutes } from "./rest/routes/stats.ts";
 import { teamRoutes } from "./rest/routes/teams.ts";
 import { registerWebsocket } from "./realtime/websocket.ts";
+import { registerSecurityHeaders } from "./security.ts";
 
 /** What a 503 tells clients to wait before trying again: a database restart takes about this long. */
 const RETRY_AFTER_SECONDS = 5;
@@ -65,6 +66,8 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     if (reply.statusCode === 503 && !reply.hasHeader("retry-after")) void reply.header("Retry-After", String(RETRY_AFTER_SECONDS));
     return payload;
   });
+
+  await registerSecurityHeaders(app, { development: env.NODE_ENV === "development" });
 
   await app.register(cors, {
     origin: env.CORS_ORIGINS.length > 0 ? env.CORS_ORIGINS : false,
@@ -160,10 +163,11 @@ function registerWebApp(app: FastifyInstance, env: Env): void {
   const root = path.resolve(env.WEB_DIST ?? DEFAULT_WEB_DIST);
   const indexFile = path.join(root, "index.html");
   const hasWeb = existsSync(indexFile);
-  // Runtime settings the page reads before it starts, such as the footer text.
+  // Runtime settings the page reads before it starts, such as the footer text: a JSON data block,
+  // which is never run, so the Content-Security-Policy needs no inline script.
   const runtime = JSON.stringify({ footerText: env.FOOTER_TEXT }).replace(/</g, "\\u003c");
   const indexHtml = hasWeb
-    ? readFileSync(indexFile, "utf8").replace("</head>", `<script>window.__FLAGSHIP__=${runtime}</script></head>`)
+    ? readFileSync(indexFile, "utf8").replace("</head>", `<script type="application/json" id="flagship-runtime">${runtime}</script></head>`)
     : "<!doctype html><title>Flagship</title><p>The web app is not built. Run <code>npm run build</code>.</p>";
 
   if (hasWeb) {
