@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestServer, type TestServer } from "./testing.ts";
 
@@ -66,6 +67,15 @@ describe("security headers", () => {
     const page = (await get(server, "/")).body;
     const scripts = [...page.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1] ?? "");
     expect(scripts.filter((attributes) => !/\bsrc=/.test(attributes) && !/type="application\/json"/.test(attributes))).toEqual([]);
+  });
+
+  it("are what the nginx proxy adds to the responses it makes itself", () => {
+    const conf = readFileSync(new URL("../../../infra/nginx.conf", import.meta.url), "utf8");
+    expect(conf).toContain(`"" "${CSP}";`);
+    expect(conf).toContain(`"" "nosniff";`);
+    expect(conf).toContain(`"" "DENY";`);
+    expect(conf).toContain(`"" "strict-origin-when-cross-origin";`);
+    expect(conf).toContain(`"https:" "max-age=31536000; includeSubDomains";`);
   });
 
   it("in development, have browsers report violations, which the server logs", async () => {
