@@ -41,12 +41,7 @@ const fileName = z.string().trim().min(1).max(255);
 export const FILE_URL_MESSAGE = "Enter an http or https URL, or a path on this site starting with /.";
 export function isAllowedFileUrl(value: string): boolean {
   if (value.startsWith("/")) return !value.startsWith("//") && !value.startsWith("/\\");
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
+  return /^https?:\/\/[^/\\\s?#@]+(?:[/?#][^\s]*)?$/i.test(value);
 }
 const fileUrl = z.string().trim().min(1).max(2000).refine(isAllowedFileUrl, { message: FILE_URL_MESSAGE });
 const fileSize = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
