@@ -29,6 +29,22 @@ describe("a NUL character (U+0000) in the input", () => {
     expect(await server.world.services.db.user.count({ where: { email: "nul@example.test" } })).toBe(0);
   });
 
+  it("in tRPC input (a mutation's body or a query's input) is 400 invalid on that field", async () => {
+    const user = await createUser(server.world);
+    const login = await server.app.inject({
+      method: "POST",
+      url: "/trpc/auth.login",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify({ json: { username: "a\u0000b", password: "x" } }),
+    });
+    expect(login.statusCode).toBe(400);
+    expect(login.json().error.json.data).toMatchObject({ appCode: "invalid", details: { username: ["Null characters are not allowed."] } });
+    const input = encodeURIComponent(JSON.stringify({ json: { search: "a\u0000" } }));
+    const list = await server.app.inject({ method: "GET", url: `/trpc/users.list?input=${input}`, headers: { authorization: `Token ${user.token}` } });
+    expect(list.statusCode).toBe(400);
+    expect(list.json().error.json.data).toMatchObject({ appCode: "invalid", details: { search: ["Null characters are not allowed."] } });
+  });
+
   it("nested deeper in a field, or in a key, is refused on the top-level field", async () => {
     const staff = await createUser(server.world, { isStaff: true });
     const nested = await server.api("POST", "/challenges/categories/", { token: staff.token, body: { name: "Nested", metadata: { list: ["ok", "bad\u0000"] } } });

@@ -1,4 +1,4 @@
-import { AppError } from "@flagship/shared";
+import { AppError } from "./errors.ts";
 
 /** Django REST framework's message for the same refusal. */
 export const NUL_MESSAGE = "Null characters are not allowed.";
@@ -12,7 +12,8 @@ function holdsNul(value: unknown, depth = 0): boolean {
 
 /**
  * PostgreSQL text cannot hold a NUL character (U+0000), so input carrying one is refused up front:
- * 400 `invalid` on the first top-level field (body field or query parameter) that holds one.
+ * 400 `invalid` on the first top-level field (body field, query parameter or tRPC input field)
+ * that holds one.
  */
 export function refuseNul(input: unknown): void {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
