@@ -64,16 +64,28 @@ async function createChallenges(count: number, attemptLimit: number | null, poin
   return ids;
 }
 
-/** Plays the rounds; the correct submitter changes every round and so does its copy. */
+/**
+ * Plays the rounds, a few at a time (each round has its own challenge, so rounds in flight
+ * together also contend for the team's and members' rows); the correct submitter changes every
+ * round and so does its copy.
+ */
+const ROUNDS_IN_FLIGHT = 4;
 async function playRounds(challenges: number[]) {
-  const answers: { challenge: number; correctAnswer: { status: number; m: string }; all: { status: number; m: string }[] }[] = [];
-  for (const [round, challenge] of challenges.entries()) {
+  type Answer = { status: number; m: string };
+  const answers: { challenge: number; correctAnswer: Answer; all: Answer[] }[] = [];
+  const play = async (round: number, challenge: number) => {
     const correctIndex = round % MEMBERS;
     const all = await Promise.all(
       members.map((member, i) => submit(copies[(i + round) % 2]!, member, challenge, i === correctIndex ? "flag{right}" : `flag{wrong-${i}}`)),
     );
     answers.push({ challenge, correctAnswer: all[correctIndex]!, all });
-  }
+  };
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: ROUNDS_IN_FLIGHT }, async () => {
+      for (let round = next++; round < challenges.length; round = next++) await play(round, challenges[round]!);
+    }),
+  );
   return answers;
 }
 
