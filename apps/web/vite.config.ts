@@ -9,5 +9,12 @@ export default defineConfig({
     port: 5173,
     proxy: { "/api": { target: api, ws: true }, "/trpc": api },
   },
-  build: { outDir: "dist", sourcemap: true, chunkSizeWarningLimit: 1200 },
+  build: {
+    outDir: "dist",
+    sourcemap: true,
+    chunkSizeWarningLimit: 1200,
+    // Modules run in source order whatever chunk they land in, so main.tsx's first import (zod's
+    // jitless switch, which the Content-Security-Policy needs) runs before any schema is built.
+    rolldownOptions: { output: { strictExecutionOrder: true } },
+  },
 });

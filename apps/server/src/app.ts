@@ -3,8 +3,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import cors from "@fastify/cors";
 import fastifyStatic from "@fastify/static";
-import { appRouter, type AppRouter, forgetActors, forgetPlayerStates, mayChangeActors, type Services } from "@flagship/api";
-import { AppError } from "@flagship/shared";
+import { isDatabaseUnavailable } from "@flagship/db";
+import { appRouter, type AppRouter, forgetActors, forgetPlayerStates, mayChangeActors, type Services, toTrpcError } from "@flagship/api";
+import { AppError, refuseNul } from "@flagship/shared";
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import type { Env } from "./env.ts";
@@ -23,6 +24,10 @@ import { memberRoutes } from "./rest/routes/members.ts";
 import { statsRoutes } from "./rest/routes/stats.ts";
 import { teamRoutes } from "./rest/routes/teams.ts";
 import { registerWebsocket } from "./realtime/websocket.ts";
+import { registerSecurityHeaders } from "./security.ts";
+
+/** What a 503 tells clients to wait before trying again: a database restart takes about this long. */
+const RETRY_AFTER_SECONDS = 5;
 
 const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
 
@@ -56,6 +61,14 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     return payload;
   });
 
+  // While the database is unavailable (503), clients are told when to try again.
+  app.addHook("onSend", async (_request, reply, payload) => {
+    if (reply.statusCode === 503 && !reply.hasHeader("retry-after")) void reply.header("Retry-After", String(RETRY_AFTER_SECONDS));
+    return payload;
+  });
+
+  await registerSecurityHeaders(app, { development: env.NODE_ENV === "development" });
+
   await app.register(cors, {
     origin: env.CORS_ORIGINS.length > 0 ? env.CORS_ORIGINS : false,
     allowedHeaders: ["Authorization", "Content-Type", "X-Exporting"],
@@ -71,12 +84,20 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
       api.addContentTypeParser(/^application\/json/i, { parseAs: "string" }, (_req, body, done) => {
         const text = typeof body === "string" ? body : body.toString("utf8");
         if (text.trim() === "") return done(null, {});
+        let parsed: unknown;
         try {
-          done(null, JSON.parse(text));
+          parsed = JSON.parse(text);
         } catch {
-          done(new AppError("parse_error"), undefined);
+          return done(new AppError("parse_error"), undefined);
         }
+        try {
+          refuseNul(parsed);
+        } catch (error) {
+          return done(error as AppError, undefined);
+        }
+        done(null, parsed);
       });
+      api.addHook("preValidation", async (request) => refuseNul(request.query));
       api.setErrorHandler((error, request, reply) => {
         if (error instanceof AppError) return fail(reply, error.code, error.details);
         const code = (error as { code?: string }).code;
@@ -85,6 +106,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
         if (code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH" || (error as { statusCode?: number }).statusCode === 400) {
           return fail(reply, "parse_error");
         }
+        if (isDatabaseUnavailable(error)) return fail(reply, "service_unavailable");
         request.log.error({ err: error }, "unhandled error");
         return fail(reply, "server_error");
       });
@@ -110,7 +132,17 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     prefix: "/trpc",
     trpcOptions: {
       router: appRouter,
-      createContext: async ({ req }: { req: import("fastify").FastifyRequest }) => contextFor(services, req),
+      createContext: async ({ req }: { req: import("fastify").FastifyRequest }) => {
+        try {
+          return await contextFor(services, req);
+        } catch (error) {
+          if (isDatabaseUnavailable(error)) throw toTrpcError(new AppError("service_unavailable"));
+          throw error;
+        }
+      },
+      responseMeta({ errors }) {
+        return errors.some((error) => error.code === "SERVICE_UNAVAILABLE") ? { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } } : {};
+      },
       onError({ error, path }) {
         if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof AppError)) {
           app.log.error({ err: error, path }, "tRPC error");
@@ -156,10 +188,11 @@ function registerWebApp(app: FastifyInstance, env: Env): void {
   const root = path.resolve(env.WEB_DIST ?? DEFAULT_WEB_DIST);
   const indexFile = path.join(root, "index.html");
   const hasWeb = existsSync(indexFile);
-  // Runtime settings the page reads before it starts, such as the footer text.
+  // Runtime settings the page reads before it starts, such as the footer text: a JSON data block,
+  // which is never run, so the Content-Security-Policy needs no inline script.
   const runtime = JSON.stringify({ footerText: env.FOOTER_TEXT }).replace(/</g, "\\u003c");
   const indexHtml = hasWeb
-    ? readFileSync(indexFile, "utf8").replace("</head>", `<script>window.__FLAGSHIP__=${runtime}</script></head>`)
+    ? readFileSync(indexFile, "utf8").replace("</head>", `<script type="application/json" id="flagship-runtime">${runtime}</script></head>`)
     : "<!doctype html><title>Flagship</title><p>The web app is not built. Run <code>npm run build</code>.</p>";
 
   if (hasWeb) {

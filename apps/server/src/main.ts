@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     dataDir: env.DATA_DIR,
     log: (message) => log.info(message),
   });
-  const events = env.REDIS_URL ? new RedisPublisher(env.REDIS_URL) : undefined;
+  const events = env.REDIS_URL ? new RedisPublisher(env.REDIS_URL, log) : undefined;
   await events?.connected();
   const services = createServices({ db: database.db, log, env, ...(events && { events }) });
   const app = await buildServer({ env, services, loggerInstance: log });

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { ConfigStore, createChallengeServerTier, createMailer, createThrottle, createWebhookSender, type EventPublisher, InProcessPublisher, type Logger, type Services } from "@flagship/api";
+import { ConfigStore, createChallengeServerTier, createMailer, RESYNC_EVENT, createThrottle, createWebhookSender, type EventPublisher, InProcessPublisher, type Logger, type Services } from "@flagship/api";
 import type { Env } from "./env.ts";
 import type { Db } from "@flagship/db";
 
@@ -14,7 +14,7 @@ export function createServices(options: { db: Db; log: Logger; events?: EventPub
   const config = new ConfigStore(options.db);
   // Another server copy changed the config: drop our cached copy at once.
   events.subscribe((event) => {
-    if (event.kind === "internal" && event.name === "config_changed") config.invalidate();
+    if (event.kind === "internal" && (event.name === "config_changed" || event.name === RESYNC_EVENT)) config.invalidate();
   });
   return {
     db: options.db,
@@ -30,7 +30,7 @@ export function createServices(options: { db: Db; log: Logger; events?: EventPub
       from: options.env.MAIL_FROM,
       publicUrl: options.env.PUBLIC_URL,
     }),
-    throttle: createThrottle({ enabled: options.env.THROTTLE === "on", redisUrl: options.env.REDIS_URL, rates: options.env.THROTTLE_RATES }),
+    throttle: createThrottle({ enabled: options.env.THROTTLE === "on", redisUrl: options.env.REDIS_URL, rates: options.env.THROTTLE_RATES, log: options.log }),
     webhooks: createWebhookSender({ redisUrl: options.env.REDIS_URL, log: options.log }),
     ...(options.env.REDIS_URL && { challengeServers: createChallengeServerTier({ redisUrl: options.env.REDIS_URL, log: options.log }) }),
   };

@@ -1,3 +1,6 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { freePort } from "@flagship/db";
 import { createTestWorld, type TestWorld } from "@flagship/api/testing";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { buildServer } from "./app.ts";
@@ -51,4 +54,49 @@ export async function createTestServer(envOverrides: Record<string, string> = {}
       await world.close();
     },
   };
+}
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+
+/** A real server process (apps/server/src/main.ts) for tests that need several copies at once. */
+export interface ServerCopy {
+  port: number;
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a server copy on a free port against `env` (DATABASE_URL, REDIS_URL...), in production
+ * mode with throttles off unless `env` says otherwise; resolves once it answers.
+ */
+export async function startServerCopy(env: Record<string, string>): Promise<ServerCopy> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", THROTTLE: "off", LOG_LEVEL: "warn", ...env, PORT: String(port) },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server copy exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}/api/v2/stats/version/`);
+      if (res.ok) return { port, url, child, stop };
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error("server copy did not start");
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }

@@ -1,3 +1,4 @@
+import "./lib/zod-jitless.ts";
 import "@mantine/core/styles.css";
 import "@mantine/notifications/styles.css";
 import "./styles.css";

@@ -34,7 +34,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   const connection = redisConnection(inject("redisUrl"));
   worker = startWebhookWorker({ db: world.services.db, connection, prefix, concurrency: 2, log: { warn() {} } });
-  producer = new JobProducer(connection, prefix);
+  producer = new JobProducer(connection, { prefix });
 });
 
 afterAll(async () => {

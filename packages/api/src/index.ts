@@ -4,7 +4,7 @@ export { ConfigStore } from "./config/config-store.ts";
 export { listConfig, getConfigValue, getExperiments } from "./config/get-config.ts";
 export { setConfigValue } from "./config/set-config.ts";
 export { getCountdown } from "./stats/get-countdown.ts";
-export { InProcessPublisher, EVENT_CODES, type AppEvent, type EventPublisher } from "./events/publisher.ts";
+export { InProcessPublisher, EVENT_CODES, RESYNC_EVENT, type AppEvent, type EventPublisher } from "./events/publisher.ts";
 export { RedisPublisher } from "./events/redis-publisher.ts";
 export { parseAuthorization, resolveActor } from "./auth/resolve-actor.ts";
 export { issueToken, hashKey } from "./auth/tokens.ts";

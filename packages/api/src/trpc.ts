@@ -1,4 +1,5 @@
-import { AppError, ERRORS, errorMessage } from "@flagship/shared";
+import { AppError, ERRORS, errorMessage, refuseNul } from "@flagship/shared";
+import { isDatabaseUnavailable } from "@flagship/db";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
@@ -34,15 +35,23 @@ const appErrors = t.middleware(async ({ next }) => {
   if (!result.ok && result.error.cause instanceof AppError) {
     const app = result.error.cause;
     (result as { error: TRPCError }).error = toTrpcError(app);
+  } else if (!result.ok && isDatabaseUnavailable(result.error.cause)) {
+    (result as { error: TRPCError }).error = toTrpcError(new AppError("service_unavailable"));
   }
   return result;
+});
+
+/** PostgreSQL text cannot hold NUL: input carrying one is 400 invalid on its field, before any work. */
+const noNul = t.middleware(async ({ getRawInput, next }) => {
+  refuseNul(await getRawInput());
+  return next();
 });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
-export const publicProcedure = t.procedure.use(appErrors);
+export const publicProcedure = t.procedure.use(appErrors).use(noNul);
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: requireAuth(ctx) }));
 

@@ -4,4 +4,4 @@ export { startEmbeddedPostgres, databaseUrl, freePort, type EmbeddedDatabase } f
 export { applyMigrations, readMigrations, MIGRATIONS_DIR } from "./migrate.ts";
 export { Prisma } from "./generated/client.ts";
 export type * from "./generated/models.ts";
-export { isUniqueViolation } from "./errors.ts";
+export { isDatabaseUnavailable, isTransactionConflict, isUniqueViolation } from "./errors.ts";

@@ -67,19 +67,26 @@ export class JobProducer {
 
   constructor(
     private readonly connection: ConnectionOptions,
-    /** BullMQ's key prefix: installations (or test runs) sharing one Redis keep their queues apart. */
-    private readonly prefix?: string,
+    private readonly options: {
+      /** BullMQ's key prefix: installations (or test runs) sharing one Redis keep their queues apart. */
+      prefix?: string;
+      /** Hears the queues' connection errors (an unheard one would end the process). */
+      onError?: (error: Error) => void;
+    } = {},
   ) {}
 
-  private options() {
-    return { connection: this.connection, ...(this.prefix !== undefined && { prefix: this.prefix }) };
+  private queueOptions() {
+    return { connection: this.connection, ...(this.options.prefix !== undefined && { prefix: this.options.prefix }) };
   }
+
+  private readonly onError = (error: Error) => this.options.onError?.(error);
 
   async enqueue<Q extends QueueName>(queue: Q, payload: Payloads[Q], options: { jobId?: string; attempts?: number; backoffMs?: number } = {}): Promise<void> {
     const data = parseJob(queue, payload);
     let q = this.queues.get(queue);
     if (!q) {
-      q = new Queue(queue, this.options());
+      q = new Queue(queue, this.queueOptions());
+      q.on("error", this.onError);
       this.queues.set(queue, q);
     }
     await q.add(queue, data, {
@@ -96,7 +103,8 @@ export class JobProducer {
     const name = workerQueueName(workerId);
     let q = this.workerQueues.get(name);
     if (!q) {
-      q = new Queue(name, this.options());
+      q = new Queue(name, this.queueOptions());
+      q.on("error", this.onError);
       this.workerQueues.set(name, q);
     }
     await q.add("converge", ZWorkerTask.parse({ action: "converge" }), { removeOnComplete: true, removeOnFail: true });

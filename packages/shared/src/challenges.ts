@@ -33,7 +33,17 @@ const tag = z.union([
 ]);
 
 const fileName = z.string().trim().min(1).max(255);
-const fileUrl = z.string().trim().min(1).max(2000);
+/**
+ * Where a challenge file lives: an http(s) URL, or a path on this site (`/files/...`). Anything
+ * else (`javascript:`, `data:`, `//elsewhere`) would run or load in the player's browser from a
+ * link that looks like a download, so it is refused.
+ */
+export const FILE_URL_MESSAGE = "Enter an http or https URL, or a path on this site starting with /.";
+export function isAllowedFileUrl(value: string): boolean {
+  if (value.startsWith("/")) return !value.startsWith("//") && !value.startsWith("/\\");
+  return /^https?:\/\/[^/\\\s?#@]+(?:[/?#][^\s]*)?$/i.test(value);
+}
+const fileUrl = z.string().trim().min(1).max(2000).refine(isAllowedFileUrl, { message: FILE_URL_MESSAGE });
 const fileSize = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 export const ZFileInput = z.object({ name: fileName, url: fileUrl, size: fileSize.default(0) });
 

@@ -11,7 +11,8 @@ export type TrpcCode =
   | "CONFLICT"
   | "UNSUPPORTED_MEDIA_TYPE"
   | "TOO_MANY_REQUESTS"
-  | "INTERNAL_SERVER_ERROR";
+  | "INTERNAL_SERVER_ERROR"
+  | "SERVICE_UNAVAILABLE";
 
 interface ErrorDef {
   status: number;
@@ -34,6 +35,8 @@ export const ERRORS = {
   unsupported_media_type: def(415, "UNSUPPORTED_MEDIA_TYPE", "Unsupported media type: send JSON."),
   throttled: def(429, "TOO_MANY_REQUESTS", "You are being rate-limited."),
   server_error: def(500, "INTERNAL_SERVER_ERROR", "Unknown error occurred."),
+  // The database is restarting or unreachable: sent with Retry-After.
+  service_unavailable: def(503, "SERVICE_UNAVAILABLE", "The service is briefly unavailable. Please try again in a few seconds."),
 
   // Field validation codes (status 400; `d` carries the field map).
   required: def(400, "BAD_REQUEST", "This field is required"),

@@ -1,8 +1,9 @@
 /**
  * Flags: the flag types' pure rules (normalisation, distance, metadata shape, regex vetting) and
- * the client-side format checks. Hashing, constant-time comparison and the time-bounded regex run
- * live on the server, which needs Node's crypto and vm.
+ * the client-side format checks. Hashing, constant-time comparison and matching regex flags live
+ * on the server.
  */
+import { RE2JS } from "re2js";
 
 export const FLAG_TYPES = ["plaintext", "lenient", "long_text", "hashed", "regex", "map"] as const;
 export type FlagType = (typeof FLAG_TYPES)[number];
@@ -15,6 +16,8 @@ export function isFlagType(value: unknown): value is FlagType {
 export const MAX_FLAG_LENGTH = 65_536;
 /** The longest regex staff may save. */
 export const MAX_FLAG_REGEX_LENGTH = 1000;
+/** The longest submission a regex flag is matched against; longer ones are simply incorrect. */
+export const MAX_REGEX_SUBMISSION_LENGTH = 4096;
 /** Earth's radius the contract fixes for map flags, in km. */
 export const EARTH_RADIUS_KM = 6373;
 
@@ -79,104 +82,18 @@ export function mapFlagMatches(submission: LatLon, location: LatLon, radiusKm: n
 }
 
 /**
- * Whether an alternation may let more than one alternative match at the same position: each
- * alternative must start with a plain literal character (not optional), and no two with the same
- * one (compared case-insensitively, as an inline (?i:) group could make them equal). Anything
- * we cannot read that simply counts as ambiguous, to stay on the safe side.
- */
-function alternativesOverlap(pattern: string, starts: readonly number[], end: number): boolean {
-  const seen = new Set<string>();
-  for (let k = 0; k < starts.length; k++) {
-    const at = starts[k]!;
-    const stop = k + 1 < starts.length ? starts[k + 1]! - 1 : end;
-    if (at >= stop) return true; // An empty alternative matches alongside any other.
-    const first = pattern[at]!;
-    if ("\\()[].^$|*+?{}".includes(first)) return true;
-    const next = pattern[at + 1] ?? "";
-    if (at + 1 < stop && "?*{".includes(next)) return true; // The literal may be skipped.
-    const key = first.toLowerCase();
-    if (seen.has(key)) return true;
-    seen.add(key);
-  }
-  return false;
-}
-
-interface OpenGroup {
-  /** A quantifier occurred inside. */
-  quantified: boolean;
-  /** An alternation whose alternatives can match the same text occurred inside (or is this one). */
-  overlapping: boolean;
-  /** Where each top-level alternative starts (the first one after any `?:` style prefix). */
-  alternatives: number[];
-}
-
-/**
- * Rejects patterns that can backtrack catastrophically: a quantified group that itself contains a
- * quantifier (`(a+)+`, `(\w*)*`), a repeated group containing an alternation whose alternatives
- * can match the same text (`(a|aa)*`, `(a|a)+`), and backreferences. Together with the server's
- * time bound and the length cap on submissions, this keeps a regex flag from stalling the server.
+ * Whether staff may save `pattern` as a regex flag: it must compile with RE2 (the linear-time
+ * engine regex flags run on, so no pattern can backtrack catastrophically), which has no
+ * backreferences or lookaround; null when it may.
  */
 export function regexSafetyError(pattern: string): string | null {
   if (pattern.length === 0) return "The pattern is empty.";
   if (pattern.length > MAX_FLAG_REGEX_LENGTH) return `The pattern is longer than ${MAX_FLAG_REGEX_LENGTH} characters.`;
   try {
-    new RegExp(pattern);
+    RE2JS.compile(pattern);
   } catch (error) {
-    return `Not a valid regular expression: ${(error as Error).message}`;
-  }
-  const groups: OpenGroup[] = [];
-  let inClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === "\\") {
-      const next = pattern[i + 1] ?? "";
-      if (!inClass && (/[1-9]/.test(next) || next === "k")) return "Backreferences are not allowed in flag patterns.";
-      i += 1;
-      continue;
-    }
-    if (inClass) {
-      if (ch === "]") inClass = false;
-      continue;
-    }
-    if (ch === "[") {
-      inClass = true;
-      continue;
-    }
-    if (ch === "(") {
-      // The group's own text starts after a (?:, (?=, (?!, (?<=, (?<! or (?<name> prefix.
-      const prefix = /^\(\?(?::|=|!|<=|<!|<[A-Za-z_$][\w$]*>)/.exec(pattern.slice(i));
-      const contentStart = i + (prefix ? prefix[0].length : 1);
-      groups.push({ quantified: false, overlapping: false, alternatives: [contentStart] });
-      i = contentStart - 1;
-      continue;
-    }
-    if (ch === "|") {
-      groups.at(-1)?.alternatives.push(i + 1);
-      continue;
-    }
-    if (ch === ")") {
-      const group = groups.pop();
-      if (!group) continue;
-      if (group.alternatives.length > 1 && alternativesOverlap(pattern, group.alternatives, i)) group.overlapping = true;
-      // What happened inside a group happened inside its parent too.
-      const parent = groups.at(-1);
-      if (parent) {
-        parent.quantified ||= group.quantified;
-        parent.overlapping ||= group.overlapping;
-      }
-      const after = pattern[i + 1];
-      if (after === "*" || after === "+" || after === "{") {
-        if (group.quantified) return "Nested quantifiers such as (a+)+ can take exponential time; rewrite the pattern.";
-        if (group.overlapping) {
-          return "A repeated group whose alternatives can match the same text, such as (a|aa)*, can take exponential time; rewrite the pattern.";
-        }
-      }
-      continue;
-    }
-    if (ch === "*" || ch === "+" || (ch === "{" && /^\{\d+(,\d*)?\}/.test(pattern.slice(i)))) {
-      const group = groups.at(-1);
-      if (group) group.quantified = true;
-    }
+    const reason = (error as Error).message.replace(/^error parsing regexp: /, "");
+    return `Flag patterns use RE2 syntax (no backreferences or lookaround), and this one does not compile: ${reason}.`;
   }
   return null;
 }

@@ -17,3 +17,4 @@ export * from "./challenge-servers.ts";
 export * from "./event-time.ts";
 export * from "./stats.ts";
 export * from "./staff-warnings.ts";
+export * from "./nul.ts";

@@ -1,37 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { createTestWorld, createUser, type TestWorld } from "@flagship/api/testing";
-import { freePort } from "@flagship/db";
 import { testRedisUrl } from "@flagship/db/testing";
 import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { type ServerCopy, startServerCopy } from "../testing.ts";
 import { openSocket } from "./ws-client.ts";
 
-const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
-
-interface Copy {
-  port: number;
-  child: ChildProcess;
-}
-
-async function startCopy(databaseUrl: string, redisUrl: string): Promise<Copy> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, THROTTLE: "off", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/api/v2/stats/version/`);
-      if (res.ok) return { port, child };
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error("server copy did not start");
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+type Copy = ServerCopy;
+const startCopy = (databaseUrl: string, redisUrl: string) => startServerCopy({ DATABASE_URL: databaseUrl, REDIS_URL: redisUrl });
 
 let world: TestWorld;
 let copies: Copy[] = [];
@@ -43,8 +17,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const copy of copies) copy.child.kill("SIGTERM");
-  await Promise.all(copies.map((copy) => new Promise((r) => (copy.child.exitCode !== null ? r(null) : copy.child.once("exit", r)))));
+  await Promise.all(copies.map((copy) => copy.stop()));
   await world.close();
 });
 

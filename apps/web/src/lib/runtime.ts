@@ -3,12 +3,19 @@ interface RuntimeSettings {
   footerText: string;
 }
 
-declare global {
-  interface Window {
-    __FLAGSHIP__?: Partial<RuntimeSettings>;
+/** The server writes them as a JSON data block (not a script, which the CSP would refuse). */
+function readRuntime(): Partial<RuntimeSettings> {
+  const text = document.getElementById("flagship-runtime")?.textContent;
+  if (!text) return {};
+  try {
+    return JSON.parse(text) as Partial<RuntimeSettings>;
+  } catch {
+    return {};
   }
 }
 
+const settings = readRuntime();
+
 export const runtime: RuntimeSettings = {
-  footerText: window.__FLAGSHIP__?.footerText ?? "",
+  footerText: typeof settings.footerText === "string" ? settings.footerText : "",
 };

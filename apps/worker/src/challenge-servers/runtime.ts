@@ -79,7 +79,10 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
   await announce();
 
   const queueOptions = { connection, ...(options.prefix !== undefined && { prefix: options.prefix }) };
-  const producer = new JobProducer(connection, options.prefix);
+  const producer = new JobProducer(connection, {
+    ...(options.prefix !== undefined && { prefix: options.prefix }),
+    onError: (error) => log.warn({ err: error }, "queue connection error"),
+  });
   const wake = async (ids: Iterable<string>) => {
     for (const id of ids) {
       if (id === workerId) void converger.run();

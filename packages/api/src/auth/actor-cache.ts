@@ -1,5 +1,6 @@
 import type { Db } from "@flagship/db";
 import type { Actor, Services } from "../context.ts";
+import { isResync } from "../events/publisher.ts";
 import { resolveActor } from "./resolve-actor.ts";
 
 /**
@@ -76,7 +77,7 @@ function cacheFor(services: Pick<Services, "db" | "events">): ActorCache {
     cache = created;
     caches.set(services.db, created);
     services.events.subscribe((event) => {
-      if (event.kind === "internal" && event.name === CHANGED_EVENT) created.clear();
+      if ((event.kind === "internal" && event.name === CHANGED_EVENT) || isResync(event)) created.clear();
     });
   }
   return cache;

@@ -4,7 +4,7 @@ import { assertStrongPassword, hashPassword, verifyPassword } from "./passwords.
 
 /**
  * POST /auth/change_password/: the current password, then a strong new one. Every other session
- * of the user ends; the one making the change stays signed in.
+ * of the user ends, staff impersonating them included; the one making the change stays signed in.
  */
 export async function changePassword(ctx: AuthedContext, raw: unknown): Promise<void> {
   await ctx.throttle.check(ctx, "change_password");
@@ -15,7 +15,7 @@ export async function changePassword(ctx: AuthedContext, raw: unknown): Promise<
   const passwordHash = await hashPassword(input.password);
   await ctx.db.$transaction([
     ctx.db.user.update({ where: { id: user.id }, data: { passwordHash }, select: { id: true } }),
-    ctx.db.authToken.deleteMany({ where: { userId: user.id, impersonatorId: null, id: { not: ctx.actor.tokenId } } }),
+    ctx.db.authToken.deleteMany({ where: { userId: user.id, id: { not: ctx.actor.tokenId } } }),
   ]);
   // The ended sessions' websockets must close too, not only their HTTP tokens.
   await ctx.events.publish({ kind: "internal", name: "sessions_revoked", data: { userId: user.id } });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveActor } from "./resolve-actor.ts";
-import { callerFor, createTestWorld, createUser, type TestUser, type TestWorld } from "../testing/index.ts";
+import { callerFor, createTestWorld, createUser, TEST_PASSWORD, type TestUser, type TestWorld } from "../testing/index.ts";
+import { createEmailToken } from "./email-tokens.ts";
 
 let world: TestWorld;
 let staff: TestUser;
@@ -44,6 +45,27 @@ describe("impersonation", () => {
     const { token } = await callerFor(world, staff).auth.sudo({ id: otherStaff.id });
     const actor = (await resolveActor(world.services.db, token))!;
     await expect(callerFor(world, { actor }).auth.sudo({ id: player.id })).rejects.toMatchObject({ cause: { code: "permission_denied" } });
+  });
+
+  it("ends when the impersonated user changes their password", async () => {
+    const user = await createUser(world);
+    const { token } = await callerFor(world, staff).auth.sudo({ id: user.id });
+    expect(await resolveActor(world.services.db, token)).toMatchObject({ id: user.id, impersonatorId: staff.id });
+    await callerFor(world, user).auth.changePassword({ old_password: TEST_PASSWORD, password: "Brand-New-Quokka-Marble-93" });
+    await expect(resolveActor(world.services.db, token)).rejects.toMatchObject({ code: "authentication_failed" });
+    // The user's own session making the change stays.
+    expect(await resolveActor(world.services.db, user.token)).toMatchObject({ id: user.id, impersonatorId: null });
+  });
+
+  it("ends when the impersonated user's password is reset", async () => {
+    const user = await createUser(world);
+    const { token } = await callerFor(world, staff).auth.sudo({ id: user.id });
+    const reset = await createEmailToken(world.services.db, user.id, "password_reset", world.services.now());
+    await callerFor(world, null).auth.resetPassword({ uid: user.id, token: reset, password: "Brand-New-Quokka-Marble-94" });
+    await expect(resolveActor(world.services.db, token)).rejects.toMatchObject({ code: "authentication_failed" });
+    await expect(resolveActor(world.services.db, user.token)).rejects.toMatchObject({ code: "authentication_failed" });
+    // The staff member's own session is untouched.
+    expect(await resolveActor(world.services.db, staff.token)).toMatchObject({ id: staff.id });
   });
 
   it("logging out of an impersonation session leaves the user's own sessions alone", async () => {

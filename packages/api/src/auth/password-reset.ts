@@ -39,7 +39,8 @@ export async function resetPassword(ctx: Context, raw: unknown): Promise<{ token
   const reset = await ctx.db.$transaction(async (tx) => {
     if (!(await consumeEmailToken(tx, user.id, input.token, "password_reset", ctx.now()))) return false;
     await tx.user.update({ where: { id: user.id }, data: { passwordHash, emailVerified: true }, select: { id: true } });
-    await tx.authToken.deleteMany({ where: { userId: user.id, impersonatorId: null } });
+    // Every session ends, staff impersonating the user included.
+    await tx.authToken.deleteMany({ where: { userId: user.id } });
     return true;
   });
   if (!reset) throw new AppError("invalid_token_or_uid");

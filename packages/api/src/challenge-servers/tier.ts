@@ -24,7 +24,10 @@ export class QueueChallengeServerTier implements ChallengeServerTier {
     private readonly log: Logger,
     prefix?: string,
   ) {
-    this.producer = new JobProducer({ ...(redisConnection(redisUrl) as object), enableOfflineQueue: false }, prefix);
+    this.producer = new JobProducer(
+      { ...(redisConnection(redisUrl) as object), enableOfflineQueue: false },
+      { ...(prefix !== undefined && { prefix }), onError: (error) => log.warn({ err: error }, "challenge-server queue connection error") },
+    );
   }
 
   plan(jobId: number): void {

@@ -1,6 +1,7 @@
 import type { Db, Prisma } from "@flagship/db";
 import { entitySlug } from "@flagship/shared";
 import type { Context } from "../context.ts";
+import { isResync } from "../events/publisher.ts";
 
 /**
  * Every category and challenge with its tags, hints and files, read once and shared by all
@@ -274,7 +275,7 @@ function cacheFor(ctx: Pick<Context, "db" | "events">): CatalogCache {
     cache = created;
     caches.set(ctx.db, created);
     ctx.events.subscribe((event) => {
-      if (event.kind === "internal" && event.name === CHANGED_EVENT) created.invalidate();
+      if ((event.kind === "internal" && event.name === CHANGED_EVENT) || isResync(event)) created.invalidate();
     });
   }
   return cache;

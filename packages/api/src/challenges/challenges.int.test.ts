@@ -498,7 +498,7 @@ describe("staff writes", () => {
     }
   });
 
-  it("refuses invalid unlock expressions and unsafe regexes, changing nothing", async () => {
+  it("refuses invalid unlock expressions and regexes RE2 cannot run, changing nothing", async () => {
     const caller = callerFor(world, staff);
     const category = await createCategory(world);
     const before = await world.services.db.challenge.count();
@@ -514,8 +514,9 @@ describe("staff writes", () => {
         details: { unlock_requirements: [message] },
       });
     }
-    const regex = await errorOf(caller.challenges.create({ category: category.id, name: "X", score: 1, flag_type: "regex", flag_metadata: { flag: "(a+)+" } }));
+    const regex = await errorOf(caller.challenges.create({ category: category.id, name: "X", score: 1, flag_type: "regex", flag_metadata: { flag: "(a)\\1+" } }));
     expect(regex.appCode).toBe("invalid");
+    expect(JSON.stringify(regex.details)).toContain("RE2 syntax");
     expect(await world.services.db.challenge.count()).toBe(before);
     const existing = await createChallenge(world, category.id);
     expect((await errorOf(caller.challenges.update({ id: existing.id, patch: { flag_type: "hashed" } }))).appCode).toBe("invalid");

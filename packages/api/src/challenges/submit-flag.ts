@@ -1,8 +1,10 @@
+import { isUniqueViolation, type Prisma } from "@flagship/db";
 import { AppError, ERRORS, eventGates, parseInput, ZSubmitFlagInput } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { EVENT_CODES } from "../events/publisher.ts";
 import { hasStaffPowers, requireAuth } from "../guards.ts";
-import { recordSolve } from "../scoring/record-solve.ts";
+import { recordSolveIn, type SolveOutcome } from "../scoring/record-solve.ts";
+import { retryTransaction } from "../scoring/locking.ts";
 import { announceFirstBlood } from "../scoring/first-blood.ts";
 import { type CatalogChallenge, findChallenge, invalidateCatalog } from "./catalog.ts";
 import { flagMatches } from "./flag-match.ts";
@@ -14,18 +16,22 @@ export type SubmitFlagResult =
   | { m: "incorrect_flag" | "attempt_limit_reached"; d: { correct: false } };
 
 /**
- * Takes one attempt from the team's allowance for a challenge with an attempt limit. The
- * conditional upsert is atomic, so however many members submit at once, at most `limit`
- * attempts get through.
+ * Takes one attempt from the team's allowance for a challenge with an attempt limit, inside the
+ * submission's transaction (step 1 of the lock order in locking.ts). The conditional upsert is
+ * atomic, so however many members submit at once, at most `limit` attempts get through; and as
+ * the attempt commits with the solve or the incorrect attempt it was taken for, every attempt
+ * counted is recorded.
  */
-async function takeAttempt(ctx: Context, teamId: number, challengeId: number, limit: number): Promise<boolean> {
-  const rows = await ctx.db.$queryRaw<{ attempts: number }[]>`
+async function takeAttempt(tx: Prisma.TransactionClient, teamId: number, challengeId: number, limit: number): Promise<boolean> {
+  const rows = await tx.$queryRaw<{ attempts: number }[]>`
     INSERT INTO attempt_counters (team_id, challenge_id, attempts) VALUES (${teamId}, ${challengeId}, 1)
     ON CONFLICT (team_id, challenge_id) DO UPDATE SET attempts = attempt_counters.attempts + 1
       WHERE attempt_counters.attempts < ${limit}
     RETURNING attempts`;
   return rows.length > 0;
 }
+
+type Recorded = { kind: "limit" } | { kind: "incorrect" } | { kind: "solve"; outcome: SolveOutcome };
 
 /**
  * POST /challenges/submit_flag/, in the contract's order: a team is needed; submission switched
@@ -55,15 +61,37 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
   if (team.solved.has(challenge.id)) throw new AppError("already_solved_challenge");
   if (!isUnlocked(challenge.unlockRequirements, team.solved)) throw new AppError("challenge_not_unlocked");
 
-  if (challenge.attemptLimit !== null && challenge.attemptLimit > 0) {
-    if (!(await takeAttempt(ctx, teamId, challenge.id, challenge.attemptLimit))) {
-      return { m: "attempt_limit_reached", d: { correct: false } };
-    }
+  const correct = flagMatches(challenge.flagType, challenge.flagMetadata, flag, config.flag_prefix);
+  const limit = challenge.attemptLimit !== null && challenge.attemptLimit > 0 ? challenge.attemptLimit : null;
+  const text = typeof flag === "string" ? flag : JSON.stringify(flag);
+  // The attempt, and the solve or incorrect attempt it is spent on, commit together or not at all.
+  let recorded: Recorded;
+  try {
+    recorded = await retryTransaction(() =>
+      ctx.db.$transaction(async (tx): Promise<Recorded> => {
+        if (limit !== null && !(await takeAttempt(tx, teamId, challenge.id, limit))) return { kind: "limit" };
+        if (!correct) {
+          await tx.$executeRaw`INSERT INTO incorrect_attempts (team_id, user_id, challenge_id, flag) VALUES (${teamId}, ${actor.id}, ${challenge.id}, ${text})`;
+          return { kind: "incorrect" };
+        }
+        const outcome = await recordSolveIn(tx, {
+          challengeId: challenge.id,
+          userId: actor.id,
+          teamId,
+          scoring: config.enable_scoring && !gates.ended,
+          // Staff testing a hidden challenge must not take first blood from the first real team.
+          firstBloodAllowed: !challenge.hidden,
+        });
+        return { kind: "solve", outcome };
+      }),
+    );
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("already_solved_challenge");
+    throw error;
   }
 
-  if (!flagMatches(challenge.flagType, challenge.flagMetadata, flag, config.flag_prefix)) {
-    const text = typeof flag === "string" ? flag : JSON.stringify(flag);
-    await ctx.db.$executeRaw`INSERT INTO incorrect_attempts (team_id, user_id, challenge_id, flag) VALUES (${teamId}, ${actor.id}, ${challenge.id}, ${text})`;
+  if (recorded.kind === "limit") return { m: "attempt_limit_reached", d: { correct: false } };
+  if (recorded.kind === "incorrect") {
     await ctx.events.publish({
       kind: "socket",
       audience: { teamId },
@@ -80,14 +108,7 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
     return { m: "incorrect_flag", d: { correct: false } };
   }
 
-  const outcome = await recordSolve(ctx, {
-    challengeId: challenge.id,
-    userId: actor.id,
-    teamId,
-    scoring: config.enable_scoring && !gates.ended,
-    // Staff testing a hidden challenge must not take first blood from the first real team.
-    firstBloodAllowed: !challenge.hidden,
-  });
+  const { outcome } = recorded;
   await invalidateCatalog(ctx);
   await invalidatePlayerState(ctx, { teamId });
   await publishSolve(ctx, challenge, outcome, { id: actor.id, username: actor.username, teamId });
@@ -105,7 +126,7 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
 async function publishSolve(
   ctx: Context,
   challenge: CatalogChallenge,
-  outcome: Awaited<ReturnType<typeof recordSolve>>,
+  outcome: SolveOutcome,
   user: { id: number; username: string; teamId: number },
 ): Promise<void> {
   // A hidden challenge (solved by staff testing it) is news for the solving team only: everyone

@@ -1,5 +1,6 @@
 import type { Db } from "@flagship/db";
 import type { Context } from "../context.ts";
+import { isResync } from "../events/publisher.ts";
 
 /** What one team and user have done, for judging locks and filling in per-player fields. */
 export interface PlayerState {
@@ -87,7 +88,8 @@ function cacheFor(ctx: Pick<Context, "db" | "events">): PlayerStateCache {
     cache = created;
     caches.set(ctx.db, created);
     ctx.events.subscribe((event) => {
-      if (event.kind === "internal" && event.name === CHANGED_EVENT) created.invalidate((event.data ?? {}) as { teamId?: number; userId?: number; all?: boolean });
+      if (isResync(event)) created.invalidate({ all: true });
+      else if (event.kind === "internal" && event.name === CHANGED_EVENT) created.invalidate((event.data ?? {}) as { teamId?: number; userId?: number; all?: boolean });
     });
   }
   return cache;

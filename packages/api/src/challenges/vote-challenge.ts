@@ -26,7 +26,7 @@ export async function voteChallenge(ctx: Context, input: unknown): Promise<Votes
   const { challenge: challengeId, positive } = parseInput(ZVoteInput, input);
   const { userId } = await requireTeamSolved(ctx, challengeId);
   const votes = await ctx.db.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT id FROM challenges WHERE id = ${challengeId} FOR UPDATE`;
+    await tx.$queryRaw`SELECT id FROM challenges WHERE id = ${challengeId} FOR NO KEY UPDATE`;
     await tx.$executeRaw`
       INSERT INTO votes (user_id, challenge_id, positive, created_at) VALUES (${userId}, ${challengeId}, ${positive}, now())
       ON CONFLICT (user_id, challenge_id) DO UPDATE SET positive = EXCLUDED.positive, created_at = now()`;

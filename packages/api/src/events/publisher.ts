@@ -20,7 +20,22 @@ export type AppEvent =
   | { kind: "socket"; audience: { all: true } | { teamId: number }; payload: { event_code: number } & Record<string, unknown> }
   | { kind: "internal"; name: string; data?: Record<string, unknown> };
 
+/**
+ * Delivered to this copy's own subscribers when its link to the other copies comes back after an
+ * outage: events from the others were missed meanwhile, so every cache drops what it holds.
+ */
+export const RESYNC_EVENT = "events_resync";
+
+/** Whether an event is the resync signal (every cache listens for it besides its own signal). */
+export function isResync(event: AppEvent): boolean {
+  return event.kind === "internal" && event.name === RESYNC_EVENT;
+}
+
 export interface EventPublisher {
+  /**
+   * Sends an event to every copy's subscribers. Never rejects and never waits for a broker:
+   * callers publish after their transaction committed, and nothing may turn that into an error.
+   */
   publish(event: AppEvent): Promise<void>;
   subscribe(listener: (event: AppEvent) => void): () => void;
   close(): Promise<void>;

@@ -1,6 +1,6 @@
 import type { Db } from "@flagship/db";
 import type { Context } from "../context.ts";
-import type { AppEvent, EventPublisher } from "../events/publisher.ts";
+import { type AppEvent, type EventPublisher, RESYNC_EVENT } from "../events/publisher.ts";
 
 export type BoardKind = "user" | "team";
 
@@ -17,7 +17,7 @@ export interface BoardEntry {
  * and new or changed accounts and teams (signalled as leaderboard_changed).
  */
 const SCORE_EVENTS = new Set([1, 4, 7]);
-const BOARD_SIGNALS = new Set(["scores_changed", "leaderboard_changed", "membership_changed", "config_changed"]);
+const BOARD_SIGNALS = new Set(["scores_changed", "leaderboard_changed", "membership_changed", "config_changed", RESYNC_EVENT]);
 
 /**
  * The ordered boards, built once and reused until a solve, a score update or a visibility change
@@ -69,7 +69,8 @@ async function loadLiveBoard(db: Db, kind: BoardKind): Promise<BoardEntry[]> {
     return teams.map((t) => ({ id: t.id, name: t.name, leaderboard_points: t.leaderboardPoints, last_score: t.lastScoreAt?.toISOString() ?? null }));
   }
   const users = await db.user.findMany({
-    where: { isVisible: true, isActive: true },
+    // Staff accounts never appear on a public board.
+    where: { isVisible: true, isActive: true, isStaff: false },
     select: { id: true, username: true, leaderboardPoints: true, lastScoreAt: true },
     orderBy: order,
   });
@@ -92,7 +93,7 @@ async function loadFrozenBoard(db: Db, kind: BoardKind, frozenAt: Date): Promise
           SELECT u.id, u.username::text AS name,
             (SELECT COALESCE(SUM(r.points), 0) FROM score_records r WHERE r.user_id = u.id AND r.leaderboard AND r.timestamp <= ${frozenAt}) AS points,
             (SELECT MAX(s.timestamp) FROM solves s WHERE s.user_id = u.id AND s.scoring AND s.tiebreaker AND s.timestamp <= ${frozenAt}) AS last_score
-          FROM users u WHERE u.is_visible AND u.is_active`;
+          FROM users u WHERE u.is_visible AND u.is_active AND NOT u.is_staff`;
   return rows
     .map((r) => ({ id: r.id, name: r.name, leaderboard_points: Number(r.points ?? 0), last_score: r.last_score?.toISOString() ?? null }))
     .sort(

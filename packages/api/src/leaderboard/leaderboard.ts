@@ -1,4 +1,4 @@
-import type { Page, PageInput } from "@flagship/shared";
+import { eventGates, isUnlocked, type Page, type PageInput } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { type BoardEntry, type BoardKind, boardCache } from "./board.ts";
 import { boardView } from "./view.ts";
@@ -131,18 +131,28 @@ export interface CtftimeFeed {
   }[];
 }
 
-/** The CTFtime scoreboard feed, when enable_ctftime is on (else `{}`). Times are epoch seconds. */
+/**
+ * The CTFtime scoreboard feed, when enable_ctftime is on (else `{}`). Times are epoch seconds.
+ *
+ * It is public, so it names only what every player can see: challenges that are neither hidden nor
+ * locked behind unlock requirements (a locked challenge's solves still count in the score, under
+ * no name). Before the event starts it is `{}`. Staff see it all (locked challenges, before the start).
+ */
 export async function ctftimeFeed(ctx: Context): Promise<CtftimeFeed | Record<string, never>> {
   const view = await boardView(ctx);
-  if (view.hidden || !(await ctx.config.get("enable_ctftime"))) return {};
+  const config = await ctx.config.all();
+  if (view.hidden || !config.enable_ctftime) return {};
+  if (!view.staff && !eventGates(config, ctx.now()).started) return {};
   const entries = await boardCache(ctx).get(ctx.db, "team", view.frozenAt);
-  const [challenges, solves] = await Promise.all([
-    ctx.db.challenge.findMany({ where: { hidden: false }, select: { id: true, name: true }, orderBy: { id: "asc" } }),
+  const [all, solves] = await Promise.all([
+    ctx.db.challenge.findMany({ where: { hidden: false }, select: { id: true, name: true, unlockRequirements: true }, orderBy: { id: "asc" } }),
     ctx.db.solve.findMany({
       where: { scoring: true, ...(view.frozenAt && { timestamp: { lte: view.frozenAt } }) },
       select: { teamId: true, challengeId: true, points: true, penalty: true, timestamp: true },
     }),
   ]);
+  const nothingSolved = new Set<number>();
+  const challenges = view.staff ? all : all.filter((c) => isUnlocked(c.unlockRequirements, nothingSolved));
   const names = new Map(challenges.map((c) => [c.id, c.name]));
   const stats = new Map<number, { tasks: CtftimeFeed["standings"][number]["taskStats"]; last: number }>();
   for (const s of solves) {

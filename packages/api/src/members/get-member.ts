@@ -1,3 +1,4 @@
+import { NO_PROGRESS, scoreVisibility, showsUserScores } from "../leaderboard/score-visibility.ts";
 import { AppError } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { hasStaffPowers } from "../guards.ts";
@@ -25,15 +26,18 @@ export async function visibleMemberId(ctx: Context, id: number | "me"): Promise<
 /** A member's public profile with their solves (GET /member/{id}/); 'me' is the caller. */
 export async function getMember(ctx: Context, idOrMe: number | "me"): Promise<MemberDetail> {
   const { id, staff, self } = await visibleMemberId(ctx, idOrMe);
+  const visibility = await scoreVisibility(ctx);
+  const teamId = visibility.all ? null : ((await ctx.db.user.findUnique({ where: { id }, select: { teamId: true } }))?.teamId ?? null);
+  const scores = showsUserScores(visibility, { id, teamId });
   const [row, solves, incorrect] = await Promise.all([
     ctx.db.user.findUnique({ where: { id }, select: { ...MEMBER_PUBLIC_SELECT, ...(staff && MEMBER_STAFF_SELECT) } }),
     ctx.db.solve.findMany({
-      where: { userId: id, ...solveVisibility(staff) },
+      where: { userId: id, ...solveVisibility(staff), ...(!scores && NO_PROGRESS.solves) },
       select: SOLVE_VIEW_SELECT,
       orderBy: { timestamp: "desc" },
     }),
-    ctx.db.incorrectAttempt.count({ where: { userId: id } }),
+    ctx.db.incorrectAttempt.count({ where: { userId: id, ...(!scores && NO_PROGRESS.attempts) } }),
   ]);
   if (!row) throw new AppError("not_found");
-  return { ...toMemberSummary(row, staff, self), solves: solves.map(toSolveView), incorrect_solves: incorrect };
+  return { ...toMemberSummary(row, staff, self, scores), solves: solves.map(toSolveView), incorrect_solves: incorrect };
 }

@@ -1,3 +1,4 @@
+import { scoreVisibility, showsUserScores } from "../leaderboard/score-visibility.ts";
 import type { Prisma } from "@flagship/db";
 import { type MemberOrdering, type Page, parseInput, ZMemberListInput } from "@flagship/shared";
 import type { Context } from "../context.ts";
@@ -23,6 +24,9 @@ const ORDER: Record<MemberOrdering, Prisma.UserOrderByWithRelationInput> = {
 export async function listMembers(ctx: Context, input: unknown): Promise<Page<MemberSummary> & { limit: number; offset: number }> {
   const { limit, offset, search, ordering, ...flags } = parseInput(ZMemberListInput, input);
   const staff = await hasStaffPowers(ctx);
+  const scores = await scoreVisibility(ctx);
+  // Ordering by points would rank everyone on a hidden scoreboard.
+  const order = !scores.all && (ordering === "leaderboard_points" || ordering === "-leaderboard_points") ? "username" : (ordering ?? "username");
   const where: Prisma.UserWhereInput = {
     ...(!staff && { isVisible: true }),
     ...(staff && {
@@ -43,11 +47,11 @@ export async function listMembers(ctx: Context, input: unknown): Promise<Page<Me
     ctx.db.user.count({ where }),
     ctx.db.user.findMany({
       where,
-      select: { ...MEMBER_PUBLIC_SELECT, ...(staff && MEMBER_STAFF_SELECT) },
-      orderBy: [ORDER[ordering ?? "username"], { id: "asc" }],
+      select: { ...MEMBER_PUBLIC_SELECT, teamId: true, ...(staff && MEMBER_STAFF_SELECT) },
+      orderBy: [ORDER[order], { id: "asc" }],
       skip: offset,
       take: limit,
     }),
   ]);
-  return { count, total: count, limit, offset, results: rows.map((row) => toMemberSummary(row, staff, row.id === ctx.actor?.id)) };
+  return { count, total: count, limit, offset, results: rows.map((row) => toMemberSummary(row, staff, row.id === ctx.actor?.id, showsUserScores(scores, row))) };
 }

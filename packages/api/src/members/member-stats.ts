@@ -1,3 +1,4 @@
+import { NO_PROGRESS, scoreVisibility, showsUserScores } from "../leaderboard/score-visibility.ts";
 import type { Context } from "../context.ts";
 import { type ProgressStats, progressStats } from "../teams/progress.ts";
 import { visibleMemberId } from "./get-member.ts";
@@ -5,5 +6,8 @@ import { visibleMemberId } from "./get-member.ts";
 /** The profile page's charts: correct versus incorrect, per-category breakdown, score over time. */
 export async function getMemberStats(ctx: Context, idOrMe: number | "me"): Promise<ProgressStats> {
   const { id, staff } = await visibleMemberId(ctx, idOrMe);
-  return progressStats(ctx, staff, { solves: { userId: id }, attempts: { userId: id }, records: { userId: id } });
+  const visibility = await scoreVisibility(ctx);
+  const teamId = visibility.all ? null : ((await ctx.db.user.findUnique({ where: { id }, select: { teamId: true } }))?.teamId ?? null);
+  const shown = showsUserScores(visibility, { id, teamId });
+  return progressStats(ctx, staff, shown ? { solves: { userId: id }, attempts: { userId: id }, records: { userId: id } } : NO_PROGRESS);
 }

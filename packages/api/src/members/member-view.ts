@@ -56,7 +56,7 @@ export interface MemberSummary {
  * The public member object; staff also get email and account flags. A team that is invisible is
  * not named to non-staff, since invisible teams are hidden from them everywhere.
  */
-export function toMemberSummary(row: PublicRow & StaffRow, staff: boolean, self: boolean): MemberSummary {
+export function toMemberSummary(row: PublicRow & StaffRow, staff: boolean, self: boolean, scores = true): MemberSummary {
   const showTeam = row.team !== null && (staff || self || row.team.isVisible);
   return {
     id: row.id,
@@ -71,8 +71,8 @@ export function toMemberSummary(row: PublicRow & StaffRow, staff: boolean, self:
     reddit: row.reddit,
     team: showTeam ? row.team!.id : null,
     team_name: showTeam ? row.team!.name : null,
-    points: row.points,
-    leaderboard_points: row.leaderboardPoints,
+    points: scores ? row.points : 0,
+    leaderboard_points: scores ? row.leaderboardPoints : 0,
     date_joined: row.dateJoined.toISOString(),
     ...(staff && {
       email: row.email,

@@ -1,6 +1,7 @@
 import { isUniqueViolation, Prisma } from "@flagship/db";
 import { AppError, challengeValue, solveWorth } from "@flagship/shared";
 import type { Context } from "../context.ts";
+import { retryTransaction } from "./locking.ts";
 
 export interface SolveInput {
   challengeId: number;
@@ -45,107 +46,111 @@ function add(map: Map<number, Delta>, id: number, points: number, leaderboard: n
 /**
  * Records a correct solve and everything it changes, in one transaction: the solve row, the
  * challenge's solve count, first blood and current score, the user and team totals and score
- * records, and for decay challenges every earlier solver's re-scored totals.
- *
- * The challenge row is updated first, which locks it: concurrent solves of one challenge queue
- * up there, so solve counts and decay values are computed one at a time. The unique
- * (team, challenge) index then makes a second solve by the same team fail; we turn that into
- * already_solved_challenge and the whole transaction rolls back. User and team rows are locked
- * in id order so that overlapping re-scorings cannot deadlock.
- *
- * Before all of that the solver's own row is locked and its team checked: a concurrent leave
- * locks the same row first too, so either the leave committed (the user's team changed and we
- * refuse with permission_denied, recording nothing) or it waits for this solve and then sees it
- * (and refuses with challenge_solved). Taking the user row first matters: the solve row's foreign
- * keys share-lock the team and user rows, which a leave holding the user row while waiting for
- * the team would otherwise deadlock against.
+ * records, and for decay challenges every earlier solver's re-scored totals. A deadlock or
+ * serialization failure runs the transaction again (see locking.ts).
  */
 export async function recordSolve(ctx: Pick<Context, "db">, input: SolveInput): Promise<SolveOutcome> {
   try {
-    return await ctx.db.$transaction(async (tx) => {
-      const [solver] = await tx.$queryRaw<{ team_id: number | null }[]>`SELECT team_id FROM users WHERE id = ${input.userId} FOR UPDATE`;
-      // The user left (or was moved out of) the team while the flag was being checked.
-      if (solver?.team_id !== input.teamId) throw new AppError("permission_denied");
-      // Locks the challenge row and reads who held first blood before this solve.
-      const [before] = await tx.$queryRaw<{ first_blood_team_id: number | null }[]>`
-        SELECT first_blood_team_id FROM challenges WHERE id = ${input.challengeId} FOR UPDATE`;
-      if (!before) throw new AppError("not_found");
-      const firstBlood = input.firstBloodAllowed && before.first_blood_team_id === null;
-      const [challenge] = await tx.$queryRaw<
-        { solve_count: number; first_blood_team_id: number | null; score: number; current_score: number; points_type: string; flag_metadata: unknown; tiebreaker: boolean; name: string; post_score_explanation: string }[]
-      >`UPDATE challenges
-          SET solve_count = solve_count + 1,
-              first_blood_team_id = CASE WHEN ${firstBlood} THEN ${input.teamId}::int ELSE first_blood_team_id END
-        WHERE id = ${input.challengeId}
-        RETURNING solve_count, first_blood_team_id, score, current_score, points_type, flag_metadata, tiebreaker, name, post_score_explanation`;
-      if (!challenge) throw new AppError("not_found");
-      const points = challengeValue(challenge.points_type, challenge.score, challenge.solve_count, challenge.flag_metadata);
-      const rescored = challenge.points_type === "decay" && challenge.solve_count > 1 && points !== challenge.current_score;
-      if (points !== challenge.current_score) {
-        await tx.$executeRaw`UPDATE challenges SET current_score = ${points} WHERE id = ${input.challengeId}`;
-      }
-      const [{ penalty }] = (await tx.$queryRaw<{ penalty: number }[]>`
-        SELECT COALESCE(SUM(h.penalty), 0)::int AS penalty
-          FROM hint_uses u JOIN hints h ON h.id = u.hint_id
-         WHERE u.team_id = ${input.teamId} AND u.challenge_id = ${input.challengeId}`) as [{ penalty: number }];
-      const now = new Date();
-      const solve = await tx.solve.create({
-        data: {
-          teamId: input.teamId,
-          userId: input.userId,
-          challengeId: input.challengeId,
-          points,
-          penalty,
-          firstBlood,
-          scoring: input.scoring,
-          tiebreaker: challenge.tiebreaker,
-          timestamp: now,
-        },
-        select: { id: true },
-      });
-
-      const worth = solveWorth(points, penalty);
-      const users = new Map<number, Delta>();
-      const teams = new Map<number, Delta>();
-      add(users, input.userId, worth, input.scoring ? worth : 0, challenge.tiebreaker);
-      add(teams, input.teamId, worth, input.scoring ? worth : 0, challenge.tiebreaker);
-      const records: Prisma.ScoreRecordCreateManyInput[] = [
-        { userId: input.userId, teamId: input.teamId, solveId: solve.id, reason: "solve", points: worth, leaderboard: input.scoring, timestamp: now },
-      ];
-
-      if (rescored) {
-        const earlier = await tx.solve.findMany({
-          where: { challengeId: input.challengeId, id: { not: solve.id } },
-          select: { id: true, userId: true, teamId: true, points: true, penalty: true, scoring: true },
-        });
-        for (const old of earlier) {
-          const delta = solveWorth(points, old.penalty) - solveWorth(old.points, old.penalty);
-          if (delta === 0) continue;
-          add(users, old.userId, delta, old.scoring ? delta : 0, false);
-          add(teams, old.teamId, delta, old.scoring ? delta : 0, false);
-          records.push({ userId: old.userId, teamId: old.teamId, solveId: old.id, reason: "decay", points: delta, leaderboard: old.scoring, timestamp: now });
-        }
-        await tx.solve.updateMany({ where: { challengeId: input.challengeId, id: { not: solve.id } }, data: { points } });
-      }
-
-      await applyDeltas(tx, "users", users, now);
-      const teamName = await applyDeltas(tx, "teams", teams, now, input.teamId);
-      await tx.scoreRecord.createMany({ data: records });
-      return {
-        solveId: solve.id,
-        points,
-        penalty,
-        firstBlood,
-        rescored,
-        teamName: teamName ?? "",
-        challengeName: challenge.name,
-        explanation: challenge.post_score_explanation,
-      };
-    });
+    return await retryTransaction(() => ctx.db.$transaction((tx) => recordSolveIn(tx, input)));
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("already_solved_challenge");
     throw error;
   }
+}
+
+/**
+ * The body of recordSolve inside a caller's transaction, which takes its locks in the order
+ * locking.ts documents. The caller turns a unique violation into already_solved_challenge.
+ *
+ * The solver's own row is locked first and its team checked: a concurrent leave locks the same
+ * row first too, so either the leave committed (the user's team changed and we refuse with
+ * permission_denied, recording nothing) or it waits for this solve and then sees it (and refuses
+ * with challenge_solved).
+ *
+ * The challenge row is locked next: concurrent solves of one challenge queue up there, so solve
+ * counts and decay values are computed one at a time. The unique (team, challenge) index then
+ * makes a second solve by the same team fail. User and team rows are locked last, in id order,
+ * so that overlapping re-scorings cannot deadlock.
+ */
+export async function recordSolveIn(tx: Prisma.TransactionClient, input: SolveInput): Promise<SolveOutcome> {
+  const [solver] = await tx.$queryRaw<{ team_id: number | null }[]>`SELECT team_id FROM users WHERE id = ${input.userId} FOR NO KEY UPDATE`;
+  // The user left (or was moved out of) the team while the flag was being checked.
+  if (solver?.team_id !== input.teamId) throw new AppError("permission_denied");
+  // Locks the challenge row and reads who held first blood before this solve.
+  const [before] = await tx.$queryRaw<{ first_blood_team_id: number | null }[]>`
+    SELECT first_blood_team_id FROM challenges WHERE id = ${input.challengeId} FOR NO KEY UPDATE`;
+  if (!before) throw new AppError("not_found");
+  const firstBlood = input.firstBloodAllowed && before.first_blood_team_id === null;
+  const [challenge] = await tx.$queryRaw<
+    { solve_count: number; first_blood_team_id: number | null; score: number; current_score: number; points_type: string; flag_metadata: unknown; tiebreaker: boolean; name: string; post_score_explanation: string }[]
+  >`UPDATE challenges
+      SET solve_count = solve_count + 1,
+          first_blood_team_id = CASE WHEN ${firstBlood} THEN ${input.teamId}::int ELSE first_blood_team_id END
+    WHERE id = ${input.challengeId}
+    RETURNING solve_count, first_blood_team_id, score, current_score, points_type, flag_metadata, tiebreaker, name, post_score_explanation`;
+  if (!challenge) throw new AppError("not_found");
+  const points = challengeValue(challenge.points_type, challenge.score, challenge.solve_count, challenge.flag_metadata);
+  const rescored = challenge.points_type === "decay" && challenge.solve_count > 1 && points !== challenge.current_score;
+  if (points !== challenge.current_score) {
+    await tx.$executeRaw`UPDATE challenges SET current_score = ${points} WHERE id = ${input.challengeId}`;
+  }
+  const [{ penalty }] = (await tx.$queryRaw<{ penalty: number }[]>`
+    SELECT COALESCE(SUM(h.penalty), 0)::int AS penalty
+      FROM hint_uses u JOIN hints h ON h.id = u.hint_id
+     WHERE u.team_id = ${input.teamId} AND u.challenge_id = ${input.challengeId}`) as [{ penalty: number }];
+  const now = new Date();
+  const solve = await tx.solve.create({
+    data: {
+      teamId: input.teamId,
+      userId: input.userId,
+      challengeId: input.challengeId,
+      points,
+      penalty,
+      firstBlood,
+      scoring: input.scoring,
+      tiebreaker: challenge.tiebreaker,
+      timestamp: now,
+    },
+    select: { id: true },
+  });
+
+  const worth = solveWorth(points, penalty);
+  const users = new Map<number, Delta>();
+  const teams = new Map<number, Delta>();
+  add(users, input.userId, worth, input.scoring ? worth : 0, challenge.tiebreaker);
+  add(teams, input.teamId, worth, input.scoring ? worth : 0, challenge.tiebreaker);
+  const records: Prisma.ScoreRecordCreateManyInput[] = [
+    { userId: input.userId, teamId: input.teamId, solveId: solve.id, reason: "solve", points: worth, leaderboard: input.scoring, timestamp: now },
+  ];
+
+  if (rescored) {
+    const earlier = await tx.solve.findMany({
+      where: { challengeId: input.challengeId, id: { not: solve.id } },
+      select: { id: true, userId: true, teamId: true, points: true, penalty: true, scoring: true },
+    });
+    for (const old of earlier) {
+      const delta = solveWorth(points, old.penalty) - solveWorth(old.points, old.penalty);
+      if (delta === 0) continue;
+      add(users, old.userId, delta, old.scoring ? delta : 0, false);
+      add(teams, old.teamId, delta, old.scoring ? delta : 0, false);
+      records.push({ userId: old.userId, teamId: old.teamId, solveId: old.id, reason: "decay", points: delta, leaderboard: old.scoring, timestamp: now });
+    }
+    await tx.solve.updateMany({ where: { challengeId: input.challengeId, id: { not: solve.id } }, data: { points } });
+  }
+
+  await applyDeltas(tx, "users", users, now);
+  const teamName = await applyDeltas(tx, "teams", teams, now, input.teamId);
+  await tx.scoreRecord.createMany({ data: records });
+  return {
+    solveId: solve.id,
+    points,
+    penalty,
+    firstBlood,
+    rescored,
+    teamName: teamName ?? "",
+    challengeName: challenge.name,
+    explanation: challenge.post_score_explanation,
+  };
 }
 
 /**
@@ -159,7 +164,7 @@ async function applyDeltas(tx: Prisma.TransactionClient, table: "users" | "teams
   const touch = ids.map((id) => deltas.get(id)!.touch);
   const name = table === "teams" ? Prisma.sql`name` : Prisma.sql`username`;
   const target = Prisma.raw(table);
-  await tx.$queryRaw`SELECT id FROM ${target} WHERE id = ANY(${ids}::int[]) ORDER BY id FOR UPDATE`;
+  await tx.$queryRaw`SELECT id FROM ${target} WHERE id = ANY(${ids}::int[]) ORDER BY id FOR NO KEY UPDATE`;
   const rows = await tx.$queryRaw<{ id: number; name: string }[]>`
     UPDATE ${target} AS t
        SET points = t.points + d.points,

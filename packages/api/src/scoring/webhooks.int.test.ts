@@ -7,7 +7,7 @@ import { firstBloodMessage, QueueWebhookSender } from "./webhooks.ts";
 describe("first-blood webhook through the worker queue", () => {
   it("enqueues a validated webhooks job when Redis is configured", async () => {
     const url = testRedisUrl(inject("redisUrl"));
-    const sender = new QueueWebhookSender(url);
+    const sender = new QueueWebhookSender(url, { info() {}, warn() {}, error() {} });
     const queue = new Queue(QUEUES.webhooks, { connection: redisConnection(url) });
     try {
       const body = firstBloodMessage({ challengeName: "Queue Jumper", teamName: "Redis Rangers", username: "ada", eventName: "Test CTF" });

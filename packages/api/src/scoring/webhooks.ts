@@ -36,8 +36,14 @@ export class DirectWebhookSender implements WebhookSender {
 export class QueueWebhookSender implements WebhookSender {
   private readonly producer: JobProducer;
 
-  constructor(redisUrl: string) {
-    this.producer = new JobProducer(redisConnection(redisUrl));
+  constructor(redisUrl: string, log: Logger) {
+    let warned = false;
+    this.producer = new JobProducer(redisConnection(redisUrl), {
+      onError: (error) => {
+        if (!warned) log.warn({ err: error }, "the webhook queue cannot reach Redis");
+        warned = true;
+      },
+    });
   }
 
   async send(url: string, body: Record<string, unknown>): Promise<void> {
@@ -50,7 +56,7 @@ export class QueueWebhookSender implements WebhookSender {
 }
 
 export function createWebhookSender(options: { redisUrl?: string | undefined; log: Logger }): WebhookSender {
-  return options.redisUrl ? new QueueWebhookSender(options.redisUrl) : new DirectWebhookSender(options.log);
+  return options.redisUrl ? new QueueWebhookSender(options.redisUrl, options.log) : new DirectWebhookSender(options.log);
 }
 
 /** A Discord-compatible first-blood message. */

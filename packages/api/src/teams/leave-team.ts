@@ -17,7 +17,7 @@ export async function leaveTeam(ctx: AuthedContext): Promise<{ deletedTeam: bool
   const result = await ctx.db.$transaction(async (tx) => {
     // The user row first, as a solve takes it first: a solve racing this leave either lands before
     // (and the count below refuses the leave) or finds the user gone from the team.
-    await tx.$queryRaw`SELECT id FROM users WHERE id = ${ctx.actor.id} FOR UPDATE`;
+    await tx.$queryRaw`SELECT id FROM users WHERE id = ${ctx.actor.id} FOR NO KEY UPDATE`;
     await lockTeams(tx, [teamId]);
     const user = await tx.user.findUniqueOrThrow({
       where: { id: ctx.actor.id },

@@ -1,3 +1,4 @@
+import { scoreVisibility, showsTeamScores } from "../leaderboard/score-visibility.ts";
 import type { Prisma } from "@flagship/db";
 import { type Page, parseInput, ZTeamListInput } from "@flagship/shared";
 import type { Context } from "../context.ts";
@@ -16,6 +17,7 @@ export interface TeamListItem {
 export async function listTeams(ctx: Context, input: unknown): Promise<Page<TeamListItem> & { limit: number; offset: number }> {
   const { limit, offset, search } = parseInput(ZTeamListInput, input);
   const staff = await hasStaffPowers(ctx);
+  const scores = await scoreVisibility(ctx);
   const where: Prisma.TeamWhereInput = {
     ...(!staff && { isVisible: true }),
     ...(search && { name: { contains: search, mode: "insensitive" } }),
@@ -35,6 +37,6 @@ export async function listTeams(ctx: Context, input: unknown): Promise<Page<Team
     total: count,
     limit,
     offset,
-    results: rows.map((t) => ({ id: t.id, name: t.name, members: t._count.members, leaderboard_points: t.leaderboardPoints, is_visible: t.isVisible })),
+    results: rows.map((t) => ({ id: t.id, name: t.name, members: t._count.members, leaderboard_points: showsTeamScores(scores, t.id) ? t.leaderboardPoints : 0, is_visible: t.isVisible })),
   };
 }

@@ -9,7 +9,7 @@ export async function lockTeams(tx: Prisma.TransactionClient, ids: readonly numb
   const sorted = [...new Set(ids)].sort((a, b) => a - b);
   const found = new Set<number>();
   for (const id of sorted) {
-    const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM teams WHERE id = ${id} FOR UPDATE`;
+    const rows = await tx.$queryRaw<{ id: number }[]>`SELECT id FROM teams WHERE id = ${id} FOR NO KEY UPDATE`;
     if (rows.length > 0) found.add(id);
   }
   return found;

@@ -1,6 +1,7 @@
 import type { Prisma } from "@flagship/db";
 import { hasStaffPowers } from "../guards.ts";
 import type { Context } from "../context.ts";
+import { NO_PROGRESS, scoreVisibility, showsTeamScores } from "../leaderboard/score-visibility.ts";
 import { SOLVE_VIEW_SELECT, type SolveView, solveVisibility, toSolveView } from "./solve-view.ts";
 
 /** A team as anyone may read it. The secret is selected separately, only where it may be shown. */
@@ -56,6 +57,7 @@ export async function buildTeamView(ctx: Context, teamId: number, options: { wit
   });
   if (!team) return null;
   const seeHidden = staff || options.ownTeam;
+  const scores = showsTeamScores(await scoreVisibility(ctx), teamId) || options.ownTeam;
   const [members, solves, incorrect] = await Promise.all([
     ctx.db.user.findMany({
       where: { teamId, ...(!seeHidden && { isVisible: true }) },
@@ -63,11 +65,11 @@ export async function buildTeamView(ctx: Context, teamId: number, options: { wit
       orderBy: { id: "asc" },
     }),
     ctx.db.solve.findMany({
-      where: { teamId, ...solveVisibility(staff) },
+      where: { teamId, ...solveVisibility(staff), ...(!scores && NO_PROGRESS.solves) },
       select: SOLVE_VIEW_SELECT,
       orderBy: { timestamp: "desc" },
     }),
-    ctx.db.incorrectAttempt.count({ where: { teamId } }),
+    ctx.db.incorrectAttempt.count({ where: { teamId, ...(!scores && NO_PROGRESS.attempts) } }),
   ]);
   return {
     id: team.id,
@@ -77,8 +79,8 @@ export async function buildTeamView(ctx: Context, teamId: number, options: { wit
     members,
     solves: solves.map(toSolveView),
     incorrect_solves: incorrect,
-    points: team.points,
-    leaderboard_points: team.leaderboardPoints,
+    points: scores ? team.points : 0,
+    leaderboard_points: scores ? team.leaderboardPoints : 0,
     is_visible: team.isVisible,
     discord: team.discord,
     discordid: team.discordid,

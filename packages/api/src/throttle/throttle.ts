@@ -1,6 +1,7 @@
 import { AppError, parseThrottleRates, type ThrottleScope } from "@flagship/shared";
 import { Redis } from "ioredis";
-import type { Context } from "../context.ts";
+import type { Context, Logger } from "../context.ts";
+import { REDIS_REQUEST_OPTIONS } from "../events/redis-publisher.ts";
 
 /** Counts hits in fixed windows. `hit` returns the count in the current window, this hit included. */
 export interface ThrottleStore {
@@ -35,25 +36,63 @@ export class MemoryThrottleStore implements ThrottleStore {
   }
 }
 
+/** How long hits wait for the very first connection before counting alone. */
+const FIRST_CONNECT_WAIT_MS = 2000;
+
 /**
  * Shared by every server copy: INCR is atomic in Redis, so concurrent hits on different copies
- * are all counted; the key expires with its window.
+ * are all counted; the key expires with its window. While Redis does not answer (within a short
+ * timeout), this process counts on its own, so a Redis outage never fails or stalls a request:
+ * limits then hold per copy instead of across copies.
  */
 export class RedisThrottleStore implements ThrottleStore {
   private readonly redis: Redis;
+  private readonly fallback = new MemoryThrottleStore();
+  private outage = false;
+  /** Until the first connection (at start-up), hits wait for it rather than count alone. */
+  private readonly firstReady: Promise<void>;
 
-  constructor(url: string) {
-    this.redis = new Redis(url, { maxRetriesPerRequest: 3, lazyConnect: false });
+  constructor(
+    url: string,
+    private readonly log?: Logger,
+  ) {
+    this.redis = new Redis(url, REDIS_REQUEST_OPTIONS);
+    this.firstReady = new Promise<void>((resolve) => {
+      this.redis.once("ready", () => resolve());
+      setTimeout(resolve, FIRST_CONNECT_WAIT_MS).unref();
+    });
+    this.redis.on("error", (error: Error) => this.noteOutage(error));
+    this.redis.on("ready", () => {
+      if (this.outage) this.log?.warn({}, "Redis is back: throttles are shared between server copies again");
+      this.outage = false;
+    });
   }
 
   async hit(key: string, windowSeconds: number): Promise<number> {
-    const results = await this.redis.multi().incr(key).expire(key, windowSeconds, "NX").exec();
-    const count = results?.[0]?.[1];
-    return typeof count === "number" ? count : Number(count);
+    await this.firstReady;
+    if (this.redis.status === "ready") {
+      try {
+        const results = await this.redis.multi().incr(key).expire(key, windowSeconds, "NX").exec();
+        const count = results?.[0]?.[1];
+        return typeof count === "number" ? count : Number(count);
+      } catch (error) {
+        this.noteOutage(error);
+      }
+    } else {
+      this.noteOutage(null);
+    }
+    return this.fallback.hit(key, windowSeconds);
+  }
+
+  private noteOutage(error: unknown): void {
+    if (this.outage) return;
+    this.outage = true;
+    this.log?.warn({ err: error }, "Redis is unreachable: throttles count per server copy until it is back");
   }
 
   async close(): Promise<void> {
-    await this.redis.quit().catch(() => undefined);
+    await this.fallback.close();
+    this.redis.disconnect();
   }
 }
 
@@ -93,7 +132,7 @@ export class Throttle {
   }
 }
 
-export function createThrottle(options: { enabled: boolean; redisUrl?: string | undefined; rates?: string | undefined }): Throttle {
-  const store = options.enabled && options.redisUrl ? new RedisThrottleStore(options.redisUrl) : new MemoryThrottleStore();
+export function createThrottle(options: { enabled: boolean; redisUrl?: string | undefined; rates?: string | undefined; log?: Logger }): Throttle {
+  const store = options.enabled && options.redisUrl ? new RedisThrottleStore(options.redisUrl, options.log) : new MemoryThrottleStore();
   return new Throttle({ store, enabled: options.enabled, rates: options.rates });
 }

@@ -78,6 +78,37 @@ describe("staff writes over REST", () => {
     expect(edited.status).toBe(200);
     expect(edited.body.d.post_score_explanation).toBe("Cookies were unsigned.");
   });
+
+  it("takes file URLs over http, https or a path on this site; anything else is 400 invalid on url and changes nothing", async () => {
+    const message = "Enter an http or https URL, or a path on this site starting with /.";
+    for (const url of ["https://cdn.example.com/a.zip", "http://files.example.com/b.tar.gz", "/files/c.bin"]) {
+      const ok = await server.api("POST", "/challenges/files/", { token: staff.token, body: { challenge: challengeId, name: "ok.bin", url, size: 1 } });
+      expect({ url, status: ok.status }).toEqual({ url, status: 201 });
+      await server.api("DELETE", `/challenges/files/${ok.body.d.id}/`, { token: staff.token });
+    }
+    const before = await server.world.services.db.file.count();
+    for (const url of ["javascript:alert(document.cookie)", " JavaScript:alert(1)", "data:text/html,<script>alert(1)</script>", "//evil.example/x", "file:///etc/passwd", "vbscript:x", "files/relative.zip"]) {
+      const created = await server.api("POST", "/challenges/files/", { token: staff.token, body: { challenge: challengeId, name: "bad.bin", url, size: 1 } });
+      expect({ url, status: created.status, body: created.body }).toEqual({ url, status: 400, body: { s: false, m: "invalid", d: { url: [message] } } });
+    }
+    const file = await server.world.services.db.file.findFirstOrThrow({ where: { challengeId }, select: { id: true, url: true } });
+    const patched = await server.api("PATCH", `/challenges/files/${file.id}/`, { token: staff.token, body: { url: "javascript:alert(1)" } });
+    expect({ status: patched.status, m: patched.body.m }).toEqual({ status: 400, m: "invalid" });
+    const inline = await server.api("POST", "/challenges/", { token: staff.token, body: { category: categoryId, name: "Bad Files", score: 1, files: [{ name: "x", url: "data:text/html,hi", size: 1 }] } });
+    expect({ status: inline.status, m: inline.body.m }).toEqual({ status: 400, m: "invalid" });
+    expect(await server.world.services.db.file.count()).toBe(before);
+    expect((await server.world.services.db.file.findUniqueOrThrow({ where: { id: file.id } })).url).toBe(file.url);
+  });
+
+  it("refuses a regex flag RE2 cannot run, saying why", async () => {
+    const res = await server.api("POST", "/challenges/", {
+      token: staff.token,
+      body: { category: categoryId, name: "Lookahead", score: 1, flag_type: "regex", flag_metadata: { flag: "flag\\{(?=a)a+\\}" } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.m).toBe("invalid");
+    expect(JSON.stringify(res.body.d)).toMatch(/RE2 syntax \(no backreferences or lookaround\)/);
+  });
 });
 
 describe("player reads", () => {
