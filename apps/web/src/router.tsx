@@ -2,6 +2,7 @@ import { createRootRoute, createRoute, createRouter } from "@tanstack/react-rout
 import { authRoutes, StaffOnly } from "./features/auth/routes.tsx";
 import { challengeRoutes } from "./features/challenges/routes.tsx";
 import { debugRoutes } from "./features/debug/routes.tsx";
+import { groupRoutes } from "./features/groups/routes.tsx";
 import { ContentPage } from "./features/pages/ContentPage.tsx";
 import { leaderboardRoutes } from "./features/leaderboard/routes.tsx";
 import { profileRoutes } from "./features/profiles/routes.tsx";
@@ -31,7 +32,7 @@ const adminRoute = createRoute({
   ),
 });
 
-const routeTree = rootRoute.addChildren([homeRoute, adminRoute, ...authRoutes, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes, ...challengeRoutes]);
+const routeTree = rootRoute.addChildren([homeRoute, adminRoute, ...groupRoutes, ...authRoutes, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes, ...challengeRoutes]);
 
 export const router = createRouter({
   routeTree,

