@@ -1,8 +1,8 @@
-import { Alert, Badge, Button, Card, Group, Modal, Skeleton, Stack, Switch, Table, Text, Textarea, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Card, Group, Modal, Skeleton, Stack, Switch, Table, Text, Textarea, TextInput, Title } from "@mantine/core";
 import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX } from "@flagship/shared";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../lib/trpc.ts";
 import { errorText, serverFieldErrors } from "../teams/forms.ts";
@@ -17,6 +17,23 @@ export interface LeaderboardGroup {
 }
 
 type Draft = Omit<LeaderboardGroup, "id">;
+
+/** A centred dialog whose header is not a page banner landmark (there is one banner: the app's). */
+function Dialog({ opened, onClose, title, children }: { opened: boolean; onClose: () => void; title: string; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <Modal.Root opened={opened} onClose={onClose} centered>
+      <Modal.Overlay />
+      <Modal.Content>
+        <Modal.Header component="div">
+          <Modal.Title>{title}</Modal.Title>
+          <Modal.CloseButton aria-label={t("groups.cancel")} />
+        </Modal.Header>
+        <Modal.Body>{children}</Modal.Body>
+      </Modal.Content>
+    </Modal.Root>
+  );
+}
 const EMPTY: Draft = { name: "", description: "", is_self_assignable: true, has_own_leaderboard: true };
 
 /** The create/edit dialog: one form for both, the server's field errors under their fields. */
@@ -113,7 +130,7 @@ export function LeaderboardGroupsAdmin() {
         </Button>
       </Alert>
     );
-  else if (groups.data.results.length === 0) body = <Text c="dimmed">{t("groups.empty")}</Text>;
+  else if (groups.data.results.length === 0) body = <Text>{t("groups.empty")}</Text>;
   else
     body = (
       <Table.ScrollContainer minWidth={560}>
@@ -132,21 +149,13 @@ export function LeaderboardGroupsAdmin() {
                 <Table.Td>
                   <Text fw={600}>{group.name}</Text>
                   {group.description && (
-                    <Text size="sm" c="dimmed">
+                    <Text size="sm">
                       {group.description}
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={group.is_self_assignable ? "green" : "gray"}>
-                    {t(group.is_self_assignable ? "groups.yes" : "groups.no")}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={group.has_own_leaderboard ? "green" : "gray"}>
-                    {t(group.has_own_leaderboard ? "groups.yes" : "groups.no")}
-                  </Badge>
-                </Table.Td>
+                <Table.Td>{t(group.is_self_assignable ? "groups.yes" : "groups.no")}</Table.Td>
+                <Table.Td>{t(group.has_own_leaderboard ? "groups.yes" : "groups.no")}</Table.Td>
                 <Table.Td>
                   <Group gap="xs" wrap="nowrap">
                     <Button size="xs" variant="light" onClick={() => setEditing(group)} aria-label={t("groups.edit", { name: group.name })}>
@@ -169,7 +178,7 @@ export function LeaderboardGroupsAdmin() {
       <Group justify="space-between" align="flex-end">
         <div>
           <Title order={1}>{t("groups.admin_title")}</Title>
-          <Text c="dimmed" size="sm" mt={4}>
+          <Text size="sm" mt={4}>
             {t("groups.admin_intro")}
           </Text>
         </div>
@@ -178,10 +187,10 @@ export function LeaderboardGroupsAdmin() {
       <Card withBorder padding="md">
         {body}
       </Card>
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t(editing === "new" ? "groups.add_title" : "groups.edit_title")} centered>
+      <Dialog opened={editing !== null} onClose={() => setEditing(null)} title={t(editing === "new" ? "groups.add_title" : "groups.edit_title")}>
         {editing !== null && <GroupForm key={editing === "new" ? "new" : editing.id} editing={editing} onClose={() => setEditing(null)} />}
-      </Modal>
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t("groups.delete_title")} centered>
+      </Dialog>
+      <Dialog opened={deleting !== null} onClose={() => setDeleting(null)} title={t("groups.delete_title")}>
         <Stack gap="md">
           <Text>{t("groups.delete_confirm", { name: deleting?.name ?? "" })}</Text>
           <Group justify="flex-end">
@@ -193,7 +202,7 @@ export function LeaderboardGroupsAdmin() {
             </Button>
           </Group>
         </Stack>
-      </Modal>
+      </Dialog>
     </Stack>
   );
 }

@@ -4,7 +4,6 @@ import i18next from "i18next";
 export const groupTexts = {
   groups: {
     picker: "Leaderboard group",
-    picker_hint: "The division your team competes in. Staff can change it later.",
     none: "No group",
     admin_title: "Leaderboard groups",
     admin_intro: "Divisions of the team leaderboard, for example Students and Open. A team picks one when it is created; staff can move teams between them.",

@@ -90,7 +90,6 @@ export function CreateTeamPage() {
           {offered.length > 0 && (
             <Select
               label={t("groups.picker")}
-              description={t("groups.picker_hint")}
               placeholder={t("groups.none")}
               data={offered.map((g) => ({ value: String(g.id), label: g.name }))}
               value={group}
