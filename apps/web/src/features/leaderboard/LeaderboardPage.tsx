@@ -22,6 +22,7 @@ function useReload() {
 function Board({ kind, group }: { kind: "team" | "user"; group?: number }) {
   const { t } = useTranslation();
   const trpc = useTRPC();
+  const { config } = useAppData();
   const [limit, setLimit] = useState(PAGE);
   const refetchInterval = useReload();
   const input = { limit, offset: 0, ...(group !== undefined && { group }) };
@@ -54,7 +55,7 @@ function Board({ kind, group }: { kind: "team" | "user"; group?: number }) {
     <Stack gap="lg">
       {series.length > 0 && (
         <Card withBorder padding="sm">
-          <ScoreGraph series={series} label={t("leaderboard.graph_label")} />
+          <ScoreGraph series={series} label={t("leaderboard.graph_label")} startTime={config?.start_time ?? null} />
         </Card>
       )}
       <BoardTable rows={rows} total={data.count} kind={kind} onLoadMore={() => setLimit((l) => l + PAGE)} loadingMore={query.isFetching} />
