@@ -32,6 +32,14 @@ describe("RACTF's client: what every page load reads", () => {
     expect((await server.api("GET", "/config/login_provider/")).body.d).toBe("basic_auth");
   });
 
+  it("POST /config/{key}/ takes switches and times as its form strings", async () => {
+    expect((await server.api("POST", "/config/enable_scoreboard/", { token: staff.token, body: { value: "false" } })).body.d).toBe(false);
+    expect((await server.api("POST", "/config/enable_scoreboard/", { token: staff.token, body: { value: "true" } })).body.d).toBe(true);
+    expect((await server.api("POST", "/config/end_time/", { token: staff.token, body: { value: "4102444800" } })).body.d).toBe(4_102_444_800);
+    expect((await server.api("POST", "/config/end_time/", { token: staff.token, body: { value: null } })).body.d).toBeNull();
+    expect((await server.api("POST", "/config/team_size/", { token: staff.token, body: { value: "four" } })).status).toBe(400);
+  });
+
   it("GET /stats/countdown/ gives server_timestamp as a date `new Date(...)` reads", async () => {
     server.world.setNow(1_767_225_600); // 2026-01-01T00:00:00Z
     const res = await server.api("GET", "/stats/countdown/");
