@@ -1,21 +1,19 @@
 // `npm start`: builds the web app and the compiled server and worker, then starts the server in
 // production mode. Without DATABASE_URL the server runs its own embedded PostgreSQL under
-// DATA_DIR (default ./data).
-import { spawn, spawnSync } from "node:child_process";
+// DATA_DIR (default ./data). Signals reach the build or the server, and this process exits when
+// the server does.
 import { fileURLToPath } from "node:url";
+import { run, stopRequested } from "./supervise.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const build = spawnSync("npx", ["--no-install", "turbo", "run", "build", "--output-logs=errors-only"], {
+const build = await run("npx", ["--no-install", "turbo", "run", "build", "--output-logs=errors-only"], {
   cwd: root,
-  stdio: "inherit",
   env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", DO_NOT_TRACK: "1" },
 });
-if (build.status !== 0) process.exit(build.status ?? 1);
+if (build !== 0 || stopRequested()) process.exit(build);
 
-const server = spawn(process.execPath, ["--enable-source-maps", "apps/server/dist/main.js"], {
+const server = await run(process.execPath, ["--enable-source-maps", "apps/server/dist/main.js"], {
   cwd: root,
-  stdio: "inherit",
   env: { NODE_ENV: "production", ...process.env },
 });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
-server.on("exit", (code) => process.exit(code ?? 0));
+process.exit(server);

@@ -16,6 +16,8 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default("127.0.0.1"),
   DATABASE_URL: optionalUrl(/^postgres(ql)?$/, "postgresql://user:pass@host:5432/db"),
   DATA_DIR: z.string().min(1).default("./data"),
+  /** The embedded PostgreSQL's port (without DATABASE_URL); unset: the one it had, else a free one. */
+  EMBEDDED_DATABASE_PORT: z.coerce.number({ error: "must be a port number" }).int().min(1).max(65535).optional(),
   REDIS_URL: optionalUrl(/^rediss?$/, "redis://127.0.0.1:6379"),
   /** Workers this process starts beside itself when REDIS_URL is set (challenge servers on the local Docker engine). */
   WORKERS: z.coerce.number({ error: "must be a number" }).int().min(0).max(16).default(1),

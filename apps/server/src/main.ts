@@ -1,5 +1,5 @@
 import { RedisPublisher } from "@flagship/api";
-import { connectDatabase } from "@flagship/db";
+import { connectDatabase, EmbeddedPostgresError } from "@flagship/db";
 import pino from "pino";
 import { buildServer } from "./app.ts";
 import { loadEnv } from "./env.ts";
@@ -15,11 +15,30 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const log = pino({ level: env.LOG_LEVEL });
-  const database = await connectDatabase({
-    databaseUrl: env.DATABASE_URL,
-    dataDir: env.DATA_DIR,
-    log: (message) => log.info(message),
-  });
+  // A signal while the database starts stops the start; the handlers below take over once it is up.
+  let stopping = false;
+  const early = () => {
+    stopping = true;
+  };
+  process.once("SIGTERM", early).once("SIGINT", early);
+  let database;
+  try {
+    database = await connectDatabase({
+      databaseUrl: env.DATABASE_URL,
+      dataDir: env.DATA_DIR,
+      embeddedPort: env.EMBEDDED_DATABASE_PORT,
+      log: (message) => log.info(message),
+    });
+  } catch (error) {
+    // The real cause and what to do, not a stack (nor `undefined`).
+    console.error(error instanceof EmbeddedPostgresError ? error.message : error);
+    process.exit(1);
+  }
+  process.off("SIGTERM", early).off("SIGINT", early);
+  if (stopping) {
+    await database.close();
+    process.exit(0);
+  }
   const events = env.REDIS_URL ? new RedisPublisher(env.REDIS_URL, log) : undefined;
   await events?.connected();
   const services = createServices({ db: database.db, log, env, ...(events && { events }) });

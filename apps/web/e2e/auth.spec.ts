@@ -70,6 +70,8 @@ test("enrol in 2FA with the wizard, then log in with a computed code", async ({ 
   await expect(page.getByTestId("backup-codes").locator("p, div").filter({ hasText: /^[a-z2-9]{8}$/ })).toHaveCount(10);
 
   await page.goto("/logout");
+  // Logged out once the server has ended the session and this browser forgot the token.
+  await expect(page.getByText("You have been logged out.")).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Log in" })).toBeVisible();
   await page.goto("/login");
   await page.getByLabel("Username or email").fill(user.username);
@@ -104,6 +106,8 @@ test("reset a forgotten password through the mailed link", async ({ page }) => {
   await expectLoggedIn(page);
 
   await page.goto("/logout");
+  // Logged out once the server has ended the session and this browser forgot the token.
+  await expect(page.getByText("You have been logged out.")).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Log in" })).toBeVisible();
   await page.goto("/login");
   await page.getByLabel("Username or email").fill(user.email);

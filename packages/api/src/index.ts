@@ -19,6 +19,7 @@ export { leaveTeam } from "./teams/leave-team.ts";
 export { getOwnTeam, getTeam } from "./teams/get-team.ts";
 export { updateOwnTeam, updateTeamAsStaff } from "./teams/update-team.ts";
 export { listTeams } from "./teams/list-teams.ts";
+export { listLeaderboardGroups, createLeaderboardGroup, updateLeaderboardGroup, deleteLeaderboardGroup, type LeaderboardGroupView } from "./teams/groups.ts";
 export { SOLVE_VIEW_SELECT, toSolveView, solveVisibility, type SolveView } from "./teams/solve-view.ts";
 export { listMembers } from "./members/list-members.ts";
 export { getMember } from "./members/get-member.ts";

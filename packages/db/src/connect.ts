@@ -30,6 +30,8 @@ export async function ensureDatabase(baseUrl: string, name: string): Promise<voi
 export async function connectDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir: string;
+  /** The embedded PostgreSQL's port; unset: the one it had, or a free one. */
+  embeddedPort?: number | undefined;
   poolSize?: number;
   log?: (message: string) => void;
 }): Promise<Database> {
@@ -38,7 +40,7 @@ export async function connectDatabase(options: {
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!url) {
     log(`Starting the embedded PostgreSQL under ${options.dataDir}`);
-    const server = await startEmbeddedPostgres({ dataDir: options.dataDir });
+    const server = await startEmbeddedPostgres({ dataDir: options.dataDir, port: options.embeddedPort, log });
     stopEmbedded = server.stop;
     await ensureDatabase(server.baseUrl, EMBEDDED_DATABASE);
     url = databaseUrl(server.baseUrl, EMBEDDED_DATABASE);

@@ -101,7 +101,7 @@ export function linkUserId(uid: number | string): number | null {
 export const ZPasswordResetInput = ZEmailTokenInput.extend({ password });
 export type PasswordResetInput = z.infer<typeof ZPasswordResetInput>;
 
-export const ZSudoInput = z.object({ id: z.coerce.number().int().positive() });
+export const ZSudoInput = z.object({ id: z.number().int().positive() });
 export type SudoInput = z.infer<typeof ZSudoInput>;
 
 /**
@@ -141,9 +141,9 @@ export const ZDeleteAccountInput = z.object({ password });
 export type DeleteAccountInput = z.infer<typeof ZDeleteAccountInput>;
 
 export const ZGenerateInvitesInput = z.object({
-  amount: z.coerce.number().int().min(1).max(LIMITS.inviteBatchMax),
-  max_uses: z.coerce.number().int().min(1).max(1_000_000).optional(),
-  auto_team: z.coerce.number().int().positive().optional().nullable(),
+  amount: z.number().int().min(1).max(LIMITS.inviteBatchMax),
+  max_uses: z.number().int().min(1).max(1_000_000).optional(),
+  auto_team: z.number().int().positive().optional().nullable(),
 });
 export type GenerateInvitesInput = z.infer<typeof ZGenerateInvitesInput>;
 

@@ -12,7 +12,7 @@ import {
   parseMapSubmission,
   regexSafetyError,
 } from "./flags.ts";
-import { challengeValue, decayParams, decayValue, solveWorth } from "./scoring.ts";
+import { challengeValue, decayParams, decayValue, graphStart, solveWorth } from "./scoring.ts";
 import { isUnlocked, parseUnlock, unlockChallengeIds, unlockError } from "./unlocks.ts";
 
 describe("unlock expressions", () => {
@@ -201,5 +201,21 @@ describe("challenge input", () => {
   });
   it("accepts map flags as pairs and ids as digit strings", () => {
     expect(ZSubmitFlagInput.parse({ challenge: "4", flag: [1, 2] })).toEqual({ challenge: 4, flag: [1, 2] });
+  });
+});
+
+describe("graphStart", () => {
+  const first = Date.parse("2026-03-01T10:00:00Z");
+  it("starts at the first solve when no start time is set, never at 1970", () => {
+    expect(graphStart([first + 60_000, first], null)).toBe(first);
+  });
+  it("starts at the start time when it is set", () => {
+    expect(graphStart([first], first / 1000 - 3600)).toBe(first - 3_600_000);
+  });
+  it("starts at a solve made before the start time (staff testing)", () => {
+    expect(graphStart([first], first / 1000 + 3600)).toBe(first);
+  });
+  it("has no start without solves or a start time", () => {
+    expect(graphStart([], null)).toBeNull();
   });
 });

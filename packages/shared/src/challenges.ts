@@ -15,6 +15,11 @@ export const CAMPAIGN_COLUMNS = 7;
 
 const typeName = z.string().trim().min(1).max(64).regex(/^[A-Za-z][\w-]*$/, { message: "Invalid type name." });
 const jsonObject = z.record(z.string(), z.unknown());
+/** Metadata objects; RACTF's client sends `null` for none, read as `{}`. */
+const metadata = z
+  .record(z.string(), z.unknown())
+  .nullable()
+  .transform((value) => value ?? {});
 
 const unlockRequirements = z
   .string()
@@ -56,7 +61,7 @@ const challengeFields = {
   name: z.string().trim().min(1).max(255),
   description: z.string().max(100_000),
   challenge_type: typeName,
-  challenge_metadata: jsonObject,
+  challenge_metadata: metadata,
   flag_type: z.enum(FLAG_TYPES),
   flag_metadata: jsonObject,
   author: z.string().max(255),
@@ -114,7 +119,7 @@ export const ZCategoryInput = z.object({
   contained_type: typeName.default("jeopardy"),
   description: z.string().max(100_000).default(""),
   display_order: z.number().int().min(-1_000_000).max(1_000_000).default(0),
-  metadata: jsonObject.default({}),
+  metadata: metadata.default({}),
 });
 export type CategoryInput = z.infer<typeof ZCategoryInput>;
 
@@ -123,7 +128,7 @@ export const ZUpdateCategoryInput = z.object({
   contained_type: typeName.optional(),
   description: z.string().max(100_000).optional(),
   display_order: z.number().int().min(-1_000_000).max(1_000_000).optional(),
-  metadata: jsonObject.optional(),
+  metadata: metadata.optional(),
 });
 export type UpdateCategoryInput = z.infer<typeof ZUpdateCategoryInput>;
 

@@ -7,6 +7,15 @@ import { z } from "zod";
 const time = z.number().int().nonnegative().nullable();
 const bool = z.boolean();
 const text = z.string().max(10_000);
+/**
+ * The login and registration screens RACTF's own client renders: it registers its built-in ones as
+ * `basic_auth`; `basic` (our earlier default) is read as that alias.
+ */
+const provider = z
+  .string()
+  .min(1)
+  .max(64)
+  .transform((name) => (name === "basic" ? "basic_auth" : name));
 
 export const CONFIG_SCHEMA = {
   register_start_time: time,
@@ -36,8 +45,8 @@ export const CONFIG_SCHEMA = {
   enable_teams: bool,
   team_size: z.number().int().min(0).max(100_000),
   enable_ctftime: bool,
-  login_provider: z.string().min(1).max(64),
-  registration_provider: z.string().min(1).max(64),
+  login_provider: provider,
+  registration_provider: provider,
   firstblood_webhook: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]),
   experiments: z.record(z.string().max(64), z.boolean()),
 } as const;
@@ -73,8 +82,8 @@ export const CONFIG_DEFAULTS: Config = {
   enable_teams: true,
   team_size: 0,
   enable_ctftime: true,
-  login_provider: "basic",
-  registration_provider: "basic",
+  login_provider: "basic_auth",
+  registration_provider: "basic_auth",
   firstblood_webhook: "",
   experiments: {},
 };
@@ -116,7 +125,8 @@ export interface Countdown {
   countdown_timestamp: number | null;
   registration_open: number | null;
   competition_end: number | null;
-  server_timestamp: number;
+  /** The server's clock as an ISO 8601 string (RACTF's client reads it with `new Date(...)`). */
+  server_timestamp: string;
 }
 
 /** The event gates, judged against `now` (seconds since the epoch). Null times are no gate. */

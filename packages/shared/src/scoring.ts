@@ -37,3 +37,14 @@ export function challengeValue(pointsType: string, score: number, solves: number
 export function solveWorth(points: number, penalty: number): number {
   return Math.max(points - penalty, 0);
 }
+
+/**
+ * Where a score-over-time graph starts (ms since the epoch): the event's start time when it is set
+ * (or the first solve, should staff have scored before it), else the first solve; null when
+ * nothing was scored. Never the epoch itself, which an unset start time would otherwise give.
+ */
+export function graphStart(solveTimes: readonly number[], startTime: number | null): number | null {
+  if (solveTimes.length === 0) return startTime === null ? null : startTime * 1000;
+  const first = Math.min(...solveTimes);
+  return startTime === null ? first : Math.min(first, startTime * 1000);
+}

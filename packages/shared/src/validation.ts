@@ -71,9 +71,82 @@ function issueMessage(code: ErrorCode, issue: z.core.$ZodIssue): string {
   }
 }
 
-/** Parses input with a schema, throwing the contract's validation AppError on failure. */
+/**
+ * Parses input with a schema (read leniently, see readLenient), throwing the contract's validation AppError on failure. */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(readLenient(schema, input));
   if (!result.success) throw validationError(result.error, input);
   return result.data;
+}
+
+type Scalar = "number" | "boolean" | null;
+type Def = { type: string; [key: string]: unknown };
+const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.def;
+
+const WRAPPERS = new Set(["optional", "nullable", "default", "prefault", "catch", "readonly", "nonoptional"]);
+
+/** Looks through wrappers and pipes to the schema that decides the shape of a value. */
+function core(schema: unknown): Def {
+  let def = defOf(schema);
+  for (let depth = 0; depth < 20; depth++) {
+    if (WRAPPERS.has(def.type)) def = defOf(def.innerType);
+    // A preprocess is a pipe from a transform: the value meets the pipe's output schema.
+    else if (def.type === "pipe") def = defOf(defOf(def.in).type === "transform" ? def.out : def.in);
+    else if (def.type === "lazy") def = defOf((def.getter as () => unknown)());
+    else break;
+  }
+  return def;
+}
+
+/** The scalar a schema reads: a number, a boolean, or neither (unions must agree). */
+function scalarOf(def: Def): Scalar {
+  if (def.type === "number" || def.type === "int") return "number";
+  if (def.type === "boolean") return "boolean";
+  if (def.type === "union") {
+    const kinds = new Set<Scalar>();
+    for (const option of def.options as unknown[]) {
+      const inner = core(option);
+      if (inner.type === "null" || inner.type === "undefined") continue;
+      kinds.add(scalarOf(inner));
+    }
+    return kinds.size === 1 ? [...kinds][0]! : null;
+  }
+  return null;
+}
+
+// Django REST framework's reading of form values: a plain decimal number, no exponent, no blank.
+const NUMERIC = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)\s*$/;
+
+/**
+ * Reads input the way RACTF's own server does (the REST contract's Input rule): where the schema
+ * wants a number, a numeric string ("100", "0.2") is that number; where it wants a boolean, the
+ * strings "true" and "false" are booleans. Anything else is left for the schema to refuse.
+ */
+export function readLenient(schema: unknown, value: unknown): unknown {
+  const def = core(schema);
+  if (typeof value === "string") {
+    const scalar = scalarOf(def);
+    if (scalar === "number" && NUMERIC.test(value)) return Number(value);
+    if (scalar === "boolean" && (value === "true" || value === "false")) return value === "true";
+    return value;
+  }
+  if (Array.isArray(value)) {
+    if (def.type === "array") return value.map((item) => readLenient(def.element, item));
+    if (def.type === "tuple") return value.map((item, i) => ((def.items as unknown[])[i] ? readLenient((def.items as unknown[])[i], item) : item));
+    return value;
+  }
+  if (value !== null && typeof value === "object") {
+    if (def.type === "object") {
+      const shape = def.shape as Record<string, unknown>;
+      const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+      for (const key of Object.keys(out)) if (Object.hasOwn(shape, key)) out[key] = readLenient(shape[key], out[key]);
+      return out;
+    }
+    if (def.type === "record") {
+      const out: Record<string, unknown> = {};
+      for (const [key, item] of Object.entries(value)) out[key] = readLenient(def.valueType, item);
+      return out;
+    }
+  }
+  return value;
 }

@@ -56,12 +56,23 @@ export async function seedUser(options: { isStaff?: boolean; username?: string; 
   return { id, username, email, password: E2E_PASSWORD, token };
 }
 
-/** Sets a config key as staff would (the value as JSON). */
+let configStaff: Promise<SeededUser> | undefined;
+
+/**
+ * Sets a config key as staff do, through the server: its config cache is dropped at once and the
+ * change is announced, so the very next page load sees it (a write behind the server's back would
+ * stay unseen for up to the cache's lifetime, and a journey could load the old value).
+ */
 export async function setConfig(key: string, value: unknown): Promise<void> {
-  await database().query(
-    `INSERT INTO config (key, value, updated_at) VALUES ($1, $2::jsonb, now()) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-    [key, JSON.stringify(value)],
-  );
+  configStaff ??= seedUser({ isStaff: true });
+  const staff = await configStaff;
+  const port = Number(process.env.E2E_PORT ?? 8181);
+  const response = await fetch(`http://127.0.0.1:${port}/api/v2/config/${key}/`, {
+    method: "POST",
+    headers: { authorization: `Token ${staff.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ value }),
+  });
+  if (response.status !== 201) throw new Error(`setting ${key} failed: ${response.status} ${await response.text()}`);
 }
 
 /** Opens the app already signed in as `user` (the token the app keeps in local storage). */

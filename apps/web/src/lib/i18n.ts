@@ -88,6 +88,7 @@ export const en = {
     port: "Import/Export",
     check: "Pre-Event Check",
     jobs: "Challenge Servers",
+    leaderboard_groups: "Leaderboard Groups",
   },
   home: {
     tagline: "A capture-the-flag competition",

@@ -13,7 +13,7 @@ interface Entry {
 /** The sidebar: entries for the audience (logged out, player, staff), each shown only when enabled. */
 export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const { t } = useTranslation();
-  const { config, me } = useAppData();
+  const { config, me, loading } = useAppData();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const teams = config?.enable_teams !== false;
 
@@ -31,7 +31,8 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
       { to: "/settings", label: t("nav.settings") },
       { to: "/logout", label: t("nav.logout") },
     );
-  } else {
+  } else if (!loading) {
+    // Only once the session is known: a signed-in player must not see 'Log in' flash on each load.
     if (config?.enable_login !== false) entries.push({ to: "/login", label: t("nav.login") });
     if (config?.enable_registration !== false) entries.push({ to: "/register", label: t("nav.register") });
   }

@@ -113,7 +113,7 @@ describe("countdown", () => {
       countdown_timestamp: null,
       registration_open: null,
       competition_end: 1_800_086_400,
-      server_timestamp: 1_800_000_000,
+      server_timestamp: new Date(1_800_000_000_000).toISOString(),
     });
     world.setNow(null);
   });

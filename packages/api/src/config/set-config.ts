@@ -1,4 +1,4 @@
-import { AppError, CONFIG_SCHEMA, type Config, type ConfigKey, isConfigKey, parseInput, validationError } from "@flagship/shared";
+import { AppError, CONFIG_SCHEMA, type Config, type ConfigKey, isConfigKey, parseInput, readLenient, validationError } from "@flagship/shared";
 import { z } from "zod";
 import { writeAudit } from "../audit/write-audit.ts";
 import type { StaffContext } from "../guards.ts";
@@ -7,7 +7,7 @@ import type { StaffContext } from "../guards.ts";
 export async function setConfigValue(ctx: StaffContext, key: string, value: unknown): Promise<unknown> {
   if (!isConfigKey(key)) throw new AppError("not_found");
   if (value === undefined) throw AppError.field("required", "value", "This field is required");
-  const parsed = CONFIG_SCHEMA[key].safeParse(value);
+  const parsed = CONFIG_SCHEMA[key].safeParse(readLenient(CONFIG_SCHEMA[key], value));
   if (!parsed.success) throw validationError(parsed.error.issues.length ? withPath(parsed.error) : parsed.error, { value });
   const old = await ctx.config.get(key);
   await ctx.db.$transaction(async (tx) => {

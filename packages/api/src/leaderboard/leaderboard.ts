@@ -1,6 +1,6 @@
 import { eventGates, isUnlocked, type Page, type PageInput } from "@flagship/shared";
 import type { Context } from "../context.ts";
-import { type BoardEntry, type BoardKind, boardCache } from "./board.ts";
+import { type BoardEntry, type BoardKind, boardCache, groupBoard } from "./board.ts";
 import { boardView } from "./view.ts";
 
 export interface UserRow {
@@ -12,14 +12,21 @@ export interface TeamRow {
   id: number;
   name: string;
   leaderboard_points: number;
+  /** The team's leaderboard group (division), null without one. */
+  leaderboard_group_name: string | null;
+}
+
+/** Board filters: `group` narrows a board to one leaderboard group (division). */
+export interface BoardFilter {
+  group?: number | undefined;
 }
 
 export type Hidden = { hidden: true };
 
-async function board(ctx: Context, kind: BoardKind): Promise<BoardEntry[] | null> {
+async function board(ctx: Context, kind: BoardKind, filter: BoardFilter = {}): Promise<BoardEntry[] | null> {
   const view = await boardView(ctx);
   if (view.hidden) return null;
-  return boardCache(ctx).get(ctx.db, kind, view.frozenAt);
+  return groupBoard(await boardCache(ctx).get(ctx.db, kind, view.frozenAt), filter.group);
 }
 
 // Pages of a board, kept while the board itself is: the same page is the same object, so the
@@ -45,10 +52,10 @@ export async function userLeaderboard(ctx: Context, input: PageInput): Promise<P
   return page(entries, input, (e) => ({ id: e.id, username: e.name, leaderboard_points: e.leaderboard_points }));
 }
 
-export async function teamLeaderboard(ctx: Context, input: PageInput): Promise<Page<TeamRow> | Hidden> {
-  const entries = await board(ctx, "team");
+export async function teamLeaderboard(ctx: Context, input: PageInput, filter: BoardFilter = {}): Promise<Page<TeamRow> | Hidden> {
+  const entries = await board(ctx, "team", filter);
   if (!entries) return { hidden: true };
-  return page(entries, input, (e) => ({ id: e.id, name: e.name, leaderboard_points: e.leaderboard_points }));
+  return page(entries, input, (e) => ({ id: e.id, name: e.name, leaderboard_points: e.leaderboard_points, leaderboard_group_name: e.group_name }));
 }
 
 export interface GraphPoint {
@@ -57,17 +64,20 @@ export interface GraphPoint {
 }
 export interface LeaderboardGraph {
   user: (GraphPoint & { user_name: string; user_id: number })[];
-  team?: (GraphPoint & { team_name: string; team_id: number })[];
+  team?: (GraphPoint & { team_name: string; team_id: number; leaderboard_group_name: string | null })[];
 }
 
 const TOP = 10;
 
-/** One point per scoring solve of the top 10 users and teams (its value when solved), oldest first. */
-export async function leaderboardGraph(ctx: Context): Promise<LeaderboardGraph | Hidden> {
+/**
+ * One point per scoring solve of the top 10 users and teams (its value when solved), oldest first;
+ * with a group, of the top 10 of that group (users by their team's group).
+ */
+export async function leaderboardGraph(ctx: Context, filter: BoardFilter = {}): Promise<LeaderboardGraph | Hidden> {
   const view = await boardView(ctx);
   if (view.hidden) return { hidden: true };
   const cache = boardCache(ctx);
-  const topUsers = (await cache.get(ctx.db, "user", view.frozenAt)).slice(0, TOP);
+  const topUsers = groupBoard(await cache.get(ctx.db, "user", view.frozenAt), filter.group).slice(0, TOP);
   const until = view.frozenAt ? { lte: view.frozenAt } : undefined;
   const userRecords = await ctx.db.scoreRecord.findMany({
     where: { userId: { in: topUsers.map((u) => u.id) }, leaderboard: true, reason: "solve", ...(until && { timestamp: until }) },
@@ -79,19 +89,25 @@ export async function leaderboardGraph(ctx: Context): Promise<LeaderboardGraph |
     user: userRecords.map((r) => ({ points: r.points, timestamp: r.timestamp.toISOString(), user_name: userNames.get(r.userId!) ?? "", user_id: r.userId! })),
   };
   if (view.teams) {
-    const topTeams = (await cache.get(ctx.db, "team", view.frozenAt)).slice(0, TOP);
+    const topTeams = groupBoard(await cache.get(ctx.db, "team", view.frozenAt), filter.group).slice(0, TOP);
     const teamRecords = await ctx.db.scoreRecord.findMany({
       where: { teamId: { in: topTeams.map((t) => t.id) }, leaderboard: true, reason: "solve", ...(until && { timestamp: until }) },
       select: { teamId: true, points: true, timestamp: true },
       orderBy: [{ timestamp: "asc" }, { id: "asc" }],
     });
-    const teamNames = new Map(topTeams.map((t) => [t.id, t.name]));
-    graph.team = teamRecords.map((r) => ({ points: r.points, timestamp: r.timestamp.toISOString(), team_name: teamNames.get(r.teamId!) ?? "", team_id: r.teamId! }));
+    const teams = new Map(topTeams.map((t) => [t.id, t]));
+    graph.team = teamRecords.map((r) => ({
+      points: r.points,
+      timestamp: r.timestamp.toISOString(),
+      team_name: teams.get(r.teamId!)?.name ?? "",
+      team_id: r.teamId!,
+      leaderboard_group_name: teams.get(r.teamId!)?.group_name ?? null,
+    }));
   }
   return graph;
 }
 
-export interface MatrixRow extends TeamRow {
+export interface MatrixRow extends Omit<TeamRow, "leaderboard_group_name"> {
   solve_ids: number[];
 }
 
@@ -138,12 +154,12 @@ export interface CtftimeFeed {
  * locked behind unlock requirements (a locked challenge's solves still count in the score, under
  * no name). Before the event starts it is `{}`. Staff see it all (locked challenges, before the start).
  */
-export async function ctftimeFeed(ctx: Context): Promise<CtftimeFeed | Record<string, never>> {
+export async function ctftimeFeed(ctx: Context, filter: BoardFilter = {}): Promise<CtftimeFeed | Record<string, never>> {
   const view = await boardView(ctx);
   const config = await ctx.config.all();
   if (view.hidden || !config.enable_ctftime) return {};
   if (!view.staff && !eventGates(config, ctx.now()).started) return {};
-  const entries = await boardCache(ctx).get(ctx.db, "team", view.frozenAt);
+  const entries = groupBoard(await boardCache(ctx).get(ctx.db, "team", view.frozenAt), filter.group);
   const [all, solves] = await Promise.all([
     ctx.db.challenge.findMany({ where: { hidden: false }, select: { id: true, name: true, unlockRequirements: true }, orderBy: { id: "asc" } }),
     ctx.db.solve.findMany({

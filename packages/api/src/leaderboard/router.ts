@@ -1,10 +1,10 @@
-import { ZPageInput } from "@flagship/shared";
+import { ZGroupFilter, ZPageInput } from "@flagship/shared";
 import { publicProcedure, router } from "../trpc.ts";
 import { leaderboardGraph, leaderboardMatrix, teamLeaderboard, userLeaderboard } from "./leaderboard.ts";
 
 export const leaderboardRouter = router({
   users: publicProcedure.input(ZPageInput).query(({ ctx, input }) => userLeaderboard(ctx, input)),
-  teams: publicProcedure.input(ZPageInput).query(({ ctx, input }) => teamLeaderboard(ctx, input)),
-  graph: publicProcedure.query(({ ctx }) => leaderboardGraph(ctx)),
+  teams: publicProcedure.input(ZPageInput.extend(ZGroupFilter.shape)).query(({ ctx, input }) => teamLeaderboard(ctx, input, input)),
+  graph: publicProcedure.input(ZGroupFilter.optional()).query(({ ctx, input }) => leaderboardGraph(ctx, input ?? {})),
   matrix: publicProcedure.input(ZPageInput).query(({ ctx, input }) => leaderboardMatrix(ctx, input)),
 });

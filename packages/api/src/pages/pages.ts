@@ -7,19 +7,18 @@ import type { StaffContext } from "../guards.ts";
 
 const ADMIN_URL = "Overwriting admin pages is forbidden.";
 
-/** A page lives at `/url`; leading and trailing slashes are normalised away. */
+/**
+ * A page's url is stored and returned exactly as given (RACTF's client uses it as a route path, so
+ * `/rules` stays `/rules`); our web app serves it with or without the leading slash.
+ */
 const url = z
   .string()
   .trim()
+  .min(1)
   .max(200)
-  .transform((u) => u.replace(/^\/+|\/+$/g, ""))
-  .pipe(
-    z
-      .string()
-      .min(1)
-      .regex(/^[A-Za-z0-9._~\-/]+$/, "Use letters, digits, dashes, dots and slashes only.")
-      .refine((u) => !u.toLowerCase().startsWith("admin"), { message: ADMIN_URL }),
-  );
+  .regex(/^[A-Za-z0-9._~\-/]+$/, "Use letters, digits, dashes, dots and slashes only.")
+  .refine((u) => /[^/]/.test(u), { message: "Enter a path, for example /rules." })
+  .refine((u) => !u.replace(/^\/+/, "").toLowerCase().startsWith("admin"), { message: ADMIN_URL });
 
 export const ZPageInput = z.object({
   url,
@@ -36,15 +35,27 @@ export async function listPages(ctx: Context): Promise<PageView[]> {
   return ctx.db.page.findMany({ select: pageSelect, orderBy: { url: "asc" } });
 }
 
+const URL_TAKEN = "A page with this URL already exists.";
+
 function uniqueUrl(error: unknown): never {
-  if (isUniqueViolation(error)) throw AppError.field("unique", "url", "A page with this URL already exists.");
+  if (isUniqueViolation(error)) throw AppError.field("unique", "url", URL_TAKEN);
   throw error;
+}
+
+/** The path a url serves at: `/rules/`, `rules` and `/rules` are one page. */
+const servedAt = (url: string) => url.replace(/^\/+|\/+$/g, "");
+
+/** Refuses a url that serves at the same path as another page (pages are few: staff write them). */
+async function assertFreeUrl(tx: Pick<Context["db"], "page">, url: string, except?: number): Promise<void> {
+  const pages = await tx.page.findMany({ select: { id: true, url: true } });
+  if (pages.some((p) => p.id !== except && servedAt(p.url) === servedAt(url))) throw AppError.field("unique", "url", URL_TAKEN);
 }
 
 export async function createPage(ctx: StaffContext, input: unknown): Promise<PageView> {
   const data = parseInput(ZPageInput, input);
   return ctx.db
     .$transaction(async (tx) => {
+      await assertFreeUrl(tx, data.url);
       const page = await tx.page.create({ data, select: pageSelect });
       await writeAudit(tx, ctx.actor, "create_page", { id: page.id, url: page.url });
       return page;
@@ -58,6 +69,7 @@ export async function updatePage(ctx: StaffContext, id: number, input: unknown):
     .$transaction(async (tx) => {
       const found = await tx.page.findUnique({ where: { id }, select: { id: true } });
       if (!found) throw new AppError("not_found");
+      if (data.url !== undefined) await assertFreeUrl(tx, data.url, id);
       const page = await tx.page.update({ where: { id }, data, select: pageSelect });
       await writeAudit(tx, ctx.actor, "update_page", { id, fields: Object.keys(data) });
       return page;

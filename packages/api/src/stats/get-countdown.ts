@@ -7,6 +7,6 @@ export async function getCountdown(ctx: Context): Promise<Countdown> {
     countdown_timestamp: config.start_time,
     registration_open: config.register_start_time,
     competition_end: config.end_time,
-    server_timestamp: ctx.now(),
+    server_timestamp: new Date(ctx.now() * 1000).toISOString(),
   };
 }

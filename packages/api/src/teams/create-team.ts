@@ -1,6 +1,7 @@
 import { isUniqueViolation } from "@flagship/db";
 import { AppError, parseInput, ZCreateTeamInput } from "@flagship/shared";
 import type { AuthedContext } from "../guards.ts";
+import { checkGroupChoice } from "./groups.ts";
 import { LOCKING_TX, shiftMemberPoints } from "./lock.ts";
 import { buildTeamView, type TeamView } from "./team-view.ts";
 
@@ -10,11 +11,13 @@ export const TEAM_NAME_TAKEN = "A team with that name already exists.";
 export async function createTeam(ctx: AuthedContext, input: unknown): Promise<TeamView> {
   if (!(await ctx.config.get("enable_teams"))) throw new AppError("permission_denied");
   if (ctx.actor.teamId !== null) throw new AppError("already_in_team");
-  const { name, password } = parseInput(ZCreateTeamInput, input);
+  const { name, password, leaderboard_group: groupId } = parseInput(ZCreateTeamInput, input);
+  // A team picks its division when it is created; players only those offered to them.
+  await checkGroupChoice(ctx.db, groupId, { staff: false });
 
   const teamId = await ctx.db
     .$transaction(async (tx) => {
-      const team = await tx.team.create({ data: { name, password, ownerId: ctx.actor.id }, select: { id: true } });
+      const team = await tx.team.create({ data: { name, password, ownerId: ctx.actor.id, leaderboardGroupId: groupId ?? null }, select: { id: true } });
       // Conditional on having no team, so a second request racing this one cannot put the caller
       // in two teams: the loser's transaction rolls back its team as well.
       const moved = await tx.user.updateMany({ where: { id: ctx.actor.id, teamId: null }, data: { teamId: team.id } });

@@ -18,6 +18,7 @@ export const TEAM_PUBLIC_SELECT = {
   points: true,
   leaderboardPoints: true,
   createdAt: true,
+  leaderboardGroupId: true,
 } satisfies Prisma.TeamSelect;
 
 export interface TeamMemberView {
@@ -41,6 +42,8 @@ export interface TeamView {
   twitter: string;
   reddit: string;
   date_created: string;
+  /** The leaderboard group (division) id, or null. */
+  leaderboard_group: number | null;
   /** The team secret: only for its own members and staff. */
   password?: string;
 }
@@ -87,6 +90,7 @@ export async function buildTeamView(ctx: Context, teamId: number, options: { wit
     twitter: team.twitter,
     reddit: team.reddit,
     date_created: team.createdAt.toISOString(),
+    leaderboard_group: team.leaderboardGroupId,
     ...("password" in team && typeof team.password === "string" && { password: team.password }),
   };
 }

@@ -9,6 +9,7 @@ import {
 import { writeAudit } from "../audit/write-audit.ts";
 import type { AuthedContext, StaffContext } from "../guards.ts";
 import { TEAM_NAME_TAKEN } from "./create-team.ts";
+import { checkGroupChoice } from "./groups.ts";
 import { LOCKING_TX, lockTeams } from "./lock.ts";
 import { buildTeamView, type TeamView } from "./team-view.ts";
 
@@ -18,8 +19,10 @@ const NOT_A_MEMBER = "The new owner must be a member of the team.";
 async function applyTeamUpdate(tx: Prisma.TransactionClient, teamId: number, input: StaffUpdateTeamInput): Promise<Record<string, unknown>> {
   const current = await tx.team.findUniqueOrThrow({
     where: { id: teamId },
-    select: { name: true, description: true, password: true, ownerId: true, isVisible: true },
+    select: { name: true, description: true, password: true, ownerId: true, isVisible: true, leaderboardGroupId: true },
   });
+  // Only staff change a team's group (the owner's patch schema has no such field).
+  await checkGroupChoice(tx, input.leaderboard_group, { staff: true });
   if (input.owner !== undefined && input.owner !== current.ownerId) {
     const member = await tx.user.count({ where: { id: input.owner, teamId } });
     if (member === 0) throw AppError.field("invalid", "owner", NOT_A_MEMBER);
@@ -30,6 +33,7 @@ async function applyTeamUpdate(tx: Prisma.TransactionClient, teamId: number, inp
     ...(input.password !== undefined && { password: input.password }),
     ...(input.owner !== undefined && { ownerId: input.owner }),
     ...(input.is_visible !== undefined && { isVisible: input.is_visible }),
+    ...(input.leaderboard_group !== undefined && { leaderboardGroupId: input.leaderboard_group }),
   };
   await tx.team.update({ where: { id: teamId }, data, select: { id: true } });
   const changes: Record<string, unknown> = {};
@@ -39,6 +43,9 @@ async function applyTeamUpdate(tx: Prisma.TransactionClient, teamId: number, inp
   if (input.password !== undefined && input.password !== current.password) changes.password = true;
   if (input.owner !== undefined && input.owner !== current.ownerId) changes.owner = { old: current.ownerId, new: input.owner };
   if (input.is_visible !== undefined && input.is_visible !== current.isVisible) changes.is_visible = input.is_visible;
+  if (input.leaderboard_group !== undefined && input.leaderboard_group !== current.leaderboardGroupId) {
+    changes.leaderboard_group = { old: current.leaderboardGroupId, new: input.leaderboard_group };
+  }
   return changes;
 }
 

@@ -30,7 +30,7 @@ describe("GET /leaderboard/team/ and /leaderboard/user/", () => {
     expect(res.status).toBe(200);
     expect(res.body.d.count).toBe(3);
     expect(res.body.d.total).toBe(3);
-    expect(res.body.d.results).toEqual([{ id: expect.any(Number), name: "alpha", leaderboard_points: 100 }]);
+    expect(res.body.d.results).toEqual([{ id: expect.any(Number), name: "alpha", leaderboard_points: 100, leaderboard_group_name: null }]);
     expect(res.body.d.next).toMatch(/^http:\/\/.+\/api\/v2\/leaderboard\/team\/\?limit=1&offset=2$/);
     expect(res.body.d.previous).toMatch(/offset=0$/);
   });
@@ -44,7 +44,7 @@ describe("GET /leaderboard/team/ and /leaderboard/user/", () => {
 describe("GET /leaderboard/graph/", () => {
   it("answers user and team series", async () => {
     const res = await server.api("GET", "/leaderboard/graph/");
-    expect(res.body.d.team).toContainEqual({ points: 500, timestamp: at.toISOString(), team_name: "bravo" });
+    expect(res.body.d.team).toContainEqual({ points: 500, timestamp: at.toISOString(), team_name: "bravo", leaderboard_group_name: null });
     expect(res.body.d.user[0]).toEqual({ points: expect.any(Number), timestamp: expect.any(String), user_name: expect.any(String) });
   });
 });

@@ -1,5 +1,5 @@
 import { ctftimeFeed, leaderboardGraph, leaderboardMatrix, teamLeaderboard, userLeaderboard } from "@flagship/api";
-import { type Page, type PageInput, ZPageInput } from "@flagship/shared";
+import { type Page, type PageInput, parseInput, ZGroupFilter, ZPageInput } from "@flagship/shared";
 import type { FastifyRequest } from "fastify";
 import { pageBody, type RestResult, type RestRoutes } from "../adapter.ts";
 
@@ -36,14 +36,14 @@ export function leaderboardRoutes(rest: RestRoutes): void {
     GET: async ({ ctx, query, request }) => {
       await ctx.throttle.check(ctx, "leaderboard");
       const input = ZPageInput.parse(query);
-      const page = await teamLeaderboard(ctx, input);
+      const page = await teamLeaderboard(ctx, input, parseInput(ZGroupFilter, { group: query.group || undefined }));
       return "hidden" in page ? { d: {} } : pageEnvelope(request, page, input);
     },
   });
   rest.route("/leaderboard/graph/", {
-    GET: async ({ ctx }) => {
+    GET: async ({ ctx, query }) => {
       await ctx.throttle.check(ctx, "leaderboard");
-      const graph = await leaderboardGraph(ctx);
+      const graph = await leaderboardGraph(ctx, parseInput(ZGroupFilter, { group: query.group || undefined }));
       if ("hidden" in graph) return { d: {} };
       const strip = <T extends object>(rows: T[], key: "user_id" | "team_id") =>
         rows.map((row) => Object.fromEntries(Object.entries(row).filter(([k]) => k !== key)));
@@ -58,5 +58,5 @@ export function leaderboardRoutes(rest: RestRoutes): void {
       return { d: "hidden" in page ? {} : pageBody(request, page, input) };
     },
   });
-  rest.route("/leaderboard/ctftime/", { GET: async ({ ctx }) => ({ raw: await ctftimeFeed(ctx) }) });
+  rest.route("/leaderboard/ctftime/", { GET: async ({ ctx, query }) => ({ raw: await ctftimeFeed(ctx, parseInput(ZGroupFilter, { group: query.group || undefined })) }) });
 }

@@ -14,10 +14,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 describe("/pages/", () => {
-  it("lets staff create a page (201, audited) that anyone can list", async () => {
-    const res = await server.api("POST", "/pages/", { token: staff.token, body: { url: "/conduct/", title: "Code of Conduct", content: "Be **kind**." } });
+  it("lets staff create a page (201, audited) that anyone can list, its url exactly as given", async () => {
+    // RACTF's client routes to page.url as is: `/rules` must come back as `/rules`.
+    const res = await server.api("POST", "/pages/", { token: staff.token, body: { url: "/conduct", title: "Code of Conduct", content: "Be **kind**." } });
     expect(res.status).toBe(201);
-    expect(res.body.d).toEqual({ id: expect.any(Number), url: "conduct", title: "Code of Conduct", content: "Be **kind**." });
+    expect(res.body.d).toEqual({ id: expect.any(Number), url: "/conduct", title: "Code of Conduct", content: "Be **kind**." });
     expect((await server.api("GET", "/pages/")).body.d).toContainEqual(res.body.d);
     expect(await server.world.services.db.auditLog.count({ where: { action: "create_page" } })).toBe(1);
   });
@@ -28,8 +29,9 @@ describe("/pages/", () => {
     expect(res.body).toEqual({ s: false, m: "invalid", d: { url: ["Overwriting admin pages is forbidden."] } });
   });
 
-  it("refuses a URL already taken with 400 unique", async () => {
-    const res = await server.api("POST", "/pages/", { token: staff.token, body: { url: "conduct", title: "Again", content: "z" } });
+  it("refuses a URL already taken, with or without its slashes, with 400 unique", async () => {
+    expect((await server.api("POST", "/pages/", { token: staff.token, body: { url: "/conduct", title: "Again", content: "z" } })).body.m).toBe("unique");
+    const res = await server.api("POST", "/pages/", { token: staff.token, body: { url: "conduct/", title: "Again", content: "z" } });
     expect(res.status).toBe(400);
     expect(res.body.m).toBe("unique");
   });

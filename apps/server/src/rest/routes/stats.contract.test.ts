@@ -17,7 +17,7 @@ describe("GET /stats/version/", () => {
 });
 
 describe("GET /stats/countdown/", () => {
-  it("answers the gates in epoch seconds, null when unset", async () => {
+  it("answers the gates in epoch seconds, null when unset, and the server time in ISO 8601", async () => {
     server.world.setNow(1_700_000_000);
     const staff = await createUser(server.world, { isStaff: true });
     await server.api("POST", "/config/start_time/", { token: staff.token, body: { value: 1_700_000_600 } });
@@ -26,8 +26,10 @@ describe("GET /stats/countdown/", () => {
       countdown_timestamp: 1_700_000_600,
       registration_open: null,
       competition_end: null,
-      server_timestamp: 1_700_000_000,
+      server_timestamp: "2023-11-14T22:13:20.000Z",
     });
+    // RACTF's client learns its clock offset with `new Date(server_timestamp)`.
+    expect(new Date(res.body.d.server_timestamp).getTime()).toBe(1_700_000_000_000);
     server.world.setNow(null);
   });
 });

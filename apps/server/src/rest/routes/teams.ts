@@ -1,12 +1,16 @@
 import {
+  createLeaderboardGroup,
   createTeam,
+  deleteLeaderboardGroup,
   getOwnTeam,
   getTeam,
   joinTeam,
   leaveTeam,
+  listLeaderboardGroups,
   listTeams,
   requireAuth,
   requireStaff,
+  updateLeaderboardGroup,
   updateOwnTeam,
   updateTeamAsStaff,
 } from "@flagship/api";
@@ -43,6 +47,20 @@ export function teamRoutes(rest: RestRoutes): void {
   rest.route("/team/leave/", {
     POST: async ({ ctx }) => {
       await leaveTeam(requireAuth(ctx));
+      return { d: "" };
+    },
+  });
+  rest.route("/team/groups/", {
+    GET: async ({ ctx, query, request }) => {
+      const page = await listLeaderboardGroups(ctx, query);
+      return { d: pageBody(request, page, page) };
+    },
+    POST: async ({ ctx, body }) => ({ d: await createLeaderboardGroup(await requireStaff(ctx), body), status: 201 }),
+  });
+  rest.route("/team/groups/:id/", {
+    PATCH: async ({ ctx, params, body }) => ({ d: await updateLeaderboardGroup(await requireStaff(ctx), pathId(params.id), body) }),
+    DELETE: async ({ ctx, params }) => {
+      await deleteLeaderboardGroup(await requireStaff(ctx), pathId(params.id));
       return { d: "" };
     },
   });

@@ -1,6 +1,7 @@
 import type { ComponentType } from "react";
 import { OutboxPage } from "../auth/OutboxPage.tsx";
 import { JobsPage } from "../challenge-servers/JobsPage.tsx";
+import { LeaderboardGroupsAdmin } from "../groups/LeaderboardGroupsAdmin.tsx";
 import { AnnouncementsPage } from "./AnnouncementsPage.tsx";
 import { AuditLogPage } from "./AuditLogPage.tsx";
 import { ChallengeOverviewPage } from "./ChallengeOverviewPage.tsx";
@@ -37,5 +38,6 @@ export const ADMIN_PAGES: AdminEntry[] = [
   { page: "allChallenges", label: "admin.allChallenges", component: ChallengeOverviewPage },
   { page: "check", label: "admin.check", component: CheckPage },
   { page: "jobs", label: "admin.jobs", component: JobsPage },
+  { page: "leaderboard-groups", label: "admin.leaderboard_groups", component: LeaderboardGroupsAdmin },
   { page: "outbox", label: "admin.outbox", component: OutboxPage },
 ];

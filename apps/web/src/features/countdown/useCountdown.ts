@@ -11,7 +11,7 @@ export function useCountdown() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { data, dataUpdatedAt, isError } = useQuery(trpc.stats.countdown.queryOptions(undefined, { staleTime: 60_000, refetchInterval: 300_000 }));
-  const offset = useMemo(() => (data ? data.server_timestamp - dataUpdatedAt / 1000 : 0), [data, dataUpdatedAt]);
+  const offset = useMemo(() => (data ? Date.parse(data.server_timestamp) / 1000 - dataUpdatedAt / 1000 : 0), [data, dataUpdatedAt]);
   const [now, setNow] = useState(() => Date.now() / 1000 + offset);
   const [zeroSince, setZeroSince] = useState<number | null>(null);
 

@@ -46,7 +46,8 @@ export function BoardTable({
               <Table.Tr key={row.id}>
                 <Table.Td fw={i < 3 ? 700 : undefined}>{i + 1}</Table.Td>
                 <Table.Td>
-                  <Anchor component={Link} to={kind === "team" ? `/team/${row.id}` : `/profile/${row.id}`}>
+                  {/* The text colour: the link blue lacks contrast on the striped rows. */}
+                  <Anchor component={Link} to={kind === "team" ? `/team/${row.id}` : `/profile/${row.id}`} c="inherit" fw={500}>
                     {row.name}
                   </Anchor>
                 </Table.Td>

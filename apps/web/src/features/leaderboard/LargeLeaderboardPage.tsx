@@ -60,7 +60,7 @@ export function LargeLeaderboardPage() {
         </Table>
         {series.length > 0 && (
           <Stack miw={320}>
-            <ScoreGraph series={series} label={t("leaderboard.graph_label")} />
+            <ScoreGraph series={series} label={t("leaderboard.graph_label")} startTime={config?.start_time ?? null} />
           </Stack>
         )}
       </Group>

@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useLocation, useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import "../groups/texts.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { BoardTable } from "./BoardTable.tsx";
@@ -17,15 +18,17 @@ function useReload() {
   return data?.leaderboardReload ? TIMINGS.leaderboardReloadMs : false;
 }
 
-function Board({ kind }: { kind: "team" | "user" }) {
+/** A board: teams or users; `group` narrows the team board and its graph to one division. */
+function Board({ kind, group }: { kind: "team" | "user"; group?: number }) {
   const { t } = useTranslation();
   const trpc = useTRPC();
+  const { config } = useAppData();
   const [limit, setLimit] = useState(PAGE);
   const refetchInterval = useReload();
-  const input = { limit, offset: 0 };
+  const input = { limit, offset: 0, ...(group !== undefined && { group }) };
   const teams = useQuery(trpc.leaderboard.teams.queryOptions(input, { enabled: kind === "team", placeholderData: keepPreviousData, refetchInterval }));
   const users = useQuery(trpc.leaderboard.users.queryOptions(input, { enabled: kind === "user", placeholderData: keepPreviousData, refetchInterval }));
-  const graph = useQuery(trpc.leaderboard.graph.queryOptions(undefined, { refetchInterval }));
+  const graph = useQuery(trpc.leaderboard.graph.queryOptions(group === undefined ? undefined : { group }, { refetchInterval }));
   const query = kind === "team" ? teams : users;
 
   if (query.isPending) return <Skeleton h={320} />;
@@ -52,7 +55,7 @@ function Board({ kind }: { kind: "team" | "user" }) {
     <Stack gap="lg">
       {series.length > 0 && (
         <Card withBorder padding="sm">
-          <ScoreGraph series={series} label={t("leaderboard.graph_label")} />
+          <ScoreGraph series={series} label={t("leaderboard.graph_label")} startTime={config?.start_time ?? null} />
         </Card>
       )}
       <BoardTable rows={rows} total={data.count} kind={kind} onLoadMore={() => setLimit((l) => l + PAGE)} loadingMore={query.isFetching} />
@@ -60,14 +63,21 @@ function Board({ kind }: { kind: "team" | "user" }) {
   );
 }
 
-/** /leaderboard: team and user tabs when teams are on (the tab kept in the URL hash). */
+/**
+ * /leaderboard: team and user tabs when teams are on, and a tab per leaderboard group that has its
+ * own board (the tab kept in the URL hash: `user`, `group-3`).
+ */
 export function LeaderboardPage() {
   const { t } = useTranslation();
+  const trpc = useTRPC();
   const { config } = useAppData();
   const navigate = useNavigate();
   const hash = useLocation({ select: (l) => l.hash });
   const teams = config?.enable_teams !== false;
-  const tab = teams && hash !== "user" ? "team" : "user";
+  const groups = useQuery(trpc.teams.groups.list.queryOptions(undefined, { staleTime: 60_000, enabled: teams }));
+  const boards = (groups.data?.results ?? []).filter((g) => g.has_own_leaderboard);
+  const known = hash === "user" || boards.some((g) => `group-${g.id}` === hash);
+  const tab = teams ? (known ? hash : "team") : "user";
   return (
     <Stack maw={1100} mx="auto" gap="md">
       <Group justify="space-between">
@@ -81,6 +91,11 @@ export function LeaderboardPage() {
           <Tabs.List mb="md">
             <Tabs.Tab value="team">{t("leaderboard.teams")}</Tabs.Tab>
             <Tabs.Tab value="user">{t("leaderboard.users")}</Tabs.Tab>
+            {boards.map((g) => (
+              <Tabs.Tab key={g.id} value={`group-${g.id}`}>
+                {g.name}
+              </Tabs.Tab>
+            ))}
           </Tabs.List>
           <Tabs.Panel value="team">
             <Board kind="team" />
@@ -88,6 +103,11 @@ export function LeaderboardPage() {
           <Tabs.Panel value="user">
             <Board kind="user" />
           </Tabs.Panel>
+          {boards.map((g) => (
+            <Tabs.Panel key={g.id} value={`group-${g.id}`}>
+              <Board kind="team" group={g.id} />
+            </Tabs.Panel>
+          ))}
         </Tabs>
       ) : (
         <Board kind="user" />

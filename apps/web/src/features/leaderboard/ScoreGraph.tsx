@@ -1,3 +1,4 @@
+import { graphStart } from "@flagship/shared";
 import type { EChartsCoreOption } from "echarts/core";
 import { useMemo } from "react";
 import { Chart } from "../../lib/Chart.tsx";
@@ -7,12 +8,14 @@ export interface Series {
   points: { points: number; timestamp: string }[];
 }
 
-/** Running totals over time, one line per competitor. */
-export function ScoreGraph({ series, label }: { series: Series[]; label: string }) {
+/** Running totals over time, one line per competitor, from the start time (when set). */
+export function ScoreGraph({ series, label, startTime = null }: { series: Series[]; label: string; startTime?: number | null }) {
   const option = useMemo<EChartsCoreOption>(() => {
-    // Every line runs from the first score on the board (at 0) to now (at its total), so a
-    // competitor with one solve still draws a line rather than a lone point.
-    const first = Math.min(...series.flatMap((s) => s.points.map((p) => Date.parse(p.timestamp))));
+    // Every line runs from the start (at 0) to now (at its total), so a competitor with one solve
+    // still draws a line rather than a lone point. The start is the event's start time when it is
+    // set, else the first score on the board.
+    const times = series.flatMap((s) => s.points.map((p) => Date.parse(p.timestamp)));
+    const first = graphStart(times, startTime) ?? Date.now();
     const now = Date.now();
     return {
       tooltip: { trigger: "axis" },
@@ -28,7 +31,7 @@ export function ScoreGraph({ series, label }: { series: Series[]; label: string 
         return { name: s.name, type: "line", step: "end", showSymbol: false, data };
       }),
     };
-  }, [series]);
+  }, [series, startTime]);
   return <Chart option={option} label={label} />;
 }
 

@@ -10,6 +10,9 @@ import { NotFoundPage } from "../../shell/NotFound.tsx";
 /** Pages the product always has; each says it is not set until staff write it. */
 const DEFAULT_PAGES: Record<string, string> = { conduct: "pages.conduct", privacy: "pages.privacy", terms: "pages.terms" };
 
+/** Pages are stored as given (`/rules` or `rules`); both serve at /rules. */
+const pagePath = (url: string) => url.replace(/^\/+|\/+$/g, "");
+
 /**
  * Any URL no route claims: a staff-defined page when one has this URL, a default page's 'not set'
  * notice, or 'Page not found'.
@@ -18,10 +21,10 @@ export function ContentPage() {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
-  const url = pathname.replace(/^\/+|\/+$/g, "");
+  const url = pagePath(pathname);
   const { data, isPending } = useQuery(trpc.pages.list.queryOptions(undefined, { staleTime: 60_000 }));
   if (isPending) return <LoadingScreen />;
-  const page = data?.find((p) => p.url === url);
+  const page = data?.find((p) => pagePath(p.url) === url);
   if (page) {
     return (
       <Stack maw={860} mx="auto" component="article">

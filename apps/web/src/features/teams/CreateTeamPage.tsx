@@ -1,12 +1,13 @@
-import { Alert, Anchor, Button, Card, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Card, PasswordInput, Select, Stack, Text, TextInput, Title } from "@mantine/core";
 import { LIMITS } from "@flagship/shared";
 import { notifications } from "@mantine/notifications";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, Navigate, useNavigate } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
+import "../groups/texts.ts";
 import { errorText, serverFieldErrors } from "./forms.ts";
 
 /** Client checks of the create form, with the specs' messages. */
@@ -26,6 +27,10 @@ export function CreateTeamPage() {
   const { me } = useAppData();
   const [name, setName] = useState("");
   const [secret, setSecret] = useState("");
+  const [group, setGroup] = useState<string | null>(null);
+  // The divisions a team may pick for itself; the picker shows only when there are some.
+  const groups = useQuery(trpc.teams.groups.list.queryOptions(undefined, { staleTime: 60_000 }));
+  const offered = (groups.data?.results ?? []).filter((g) => g.is_self_assignable);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const create = useMutation(
     trpc.teams.create.mutationOptions({
@@ -43,7 +48,7 @@ export function CreateTeamPage() {
     event.preventDefault();
     const found = validateCreate(name, secret);
     setErrors(Object.fromEntries(Object.entries(found).map(([k, v]) => [k, t(v)])));
-    if (Object.keys(found).length === 0) create.mutate({ name: name.trim(), password: secret });
+    if (Object.keys(found).length === 0) create.mutate({ name: name.trim(), password: secret, leaderboard_group: group === null ? null : Number(group) });
   };
   const formError = create.isError && Object.keys(serverFieldErrors(create.error)).length === 0 ? errorText(create.error) : null;
 
@@ -82,6 +87,18 @@ export function CreateTeamPage() {
             error={errors.password}
             required
           />
+          {offered.length > 0 && (
+            <Select
+              label={t("groups.picker")}
+              placeholder={t("groups.none")}
+              data={offered.map((g) => ({ value: String(g.id), label: g.name }))}
+              value={group}
+              onChange={setGroup}
+              error={errors.leaderboard_group}
+              clearable
+              allowDeselect
+            />
+          )}
           <Button type="submit" loading={create.isPending} fullWidth>
             {t("teams.create")}
           </Button>

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, Modal, PasswordInput, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from "@mantine/core";
+import { Alert, Badge, Button, Group, Modal, PasswordInput, SimpleGrid, Skeleton, Stack, Switch, Text, Textarea, TextInput } from "@mantine/core";
 import { LIMITS, NOTIFICATION_KINDS, type NotificationKind } from "@flagship/shared";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -47,17 +47,39 @@ function Counted(props: { label: string; value: string; max: number; onChange: (
   );
 }
 
+type ProfileFields = { discord: string; discordid: string; twitter: string; reddit: string; bio: string };
+
+/**
+ * The profile form, shown once the account has loaded: it starts from the saved values and is never
+ * overwritten by a later reload, so nothing typed is lost to a refetch.
+ */
 export function ProfileCard() {
   const { t } = useTranslation();
-  const trpc = useTRPC();
   const self = useSelf();
+  if (!self.data) {
+    return (
+      <SettingsSection title={t("settings.profile")} intro={t("settings.profile_intro")} testId="settings-profile">
+        {self.isError ? (
+          <Alert color="red" role="alert">
+            {errorText(self.error)}
+          </Alert>
+        ) : (
+          <Skeleton h={220} />
+        )}
+      </SettingsSection>
+    );
+  }
+  const { discord, discordid, twitter, reddit, bio } = self.data;
+  return <ProfileForm initial={{ discord, discordid, twitter, reddit, bio }} />;
+}
+
+function ProfileForm({ initial }: { initial: ProfileFields }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
   const invalidate = useInvalidateAccount();
-  const [form, setForm] = useState({ discord: "", discordid: "", twitter: "", reddit: "", bio: "" });
+  const [form, setForm] = useState<ProfileFields>(initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const update = useMutation(trpc.account.update.mutationOptions());
-  useEffect(() => {
-    if (self.data) setForm({ discord: self.data.discord, discordid: self.data.discordid, twitter: self.data.twitter, reddit: self.data.reddit, bio: self.data.bio });
-  }, [self.data]);
   const set = (field: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -98,7 +120,7 @@ export function ProfileCard() {
             </Alert>
           )}
           <Group justify="flex-end">
-            <Button type="submit" loading={update.isPending} disabled={!self.data}>
+            <Button type="submit" loading={update.isPending}>
               {t("settings.save")}
             </Button>
           </Group>
@@ -248,9 +270,11 @@ export function UsernameCard() {
   const [username, setUsername] = useState("");
   const [error, setError] = useState<string | null>(null);
   const update = useMutation(trpc.account.update.mutationOptions());
+  // Follows the saved username only when it changes, not on every reload of the session.
+  const saved = me?.username;
   useEffect(() => {
-    if (me) setUsername(me.username);
-  }, [me]);
+    if (saved !== undefined) setUsername(saved);
+  }, [saved]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const value = username.trim();
