@@ -22,7 +22,9 @@ import { memberRoutes } from "./rest/routes/members.ts";
 import { statsRoutes } from "./rest/routes/stats.ts";
 import { teamRoutes } from "./rest/routes/teams.ts";
 import { registerWebsocket } from "./realtime/websocket.ts";
+import { registerFileRoutes } from "./files.ts";
 
+const TRPC_BODY_LIMIT = 20 * 1024 * 1024;
 const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
 
 export interface BuildOptions {
@@ -104,7 +106,12 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     { prefix: "/api/v2" },
   );
 
-  await app.register(fastifyTRPCPlugin, {
+  // Staff import whole events through tRPC: its routes take bodies up to 20 MB (REST keeps 2 MB).
+  await app.register(async (scope) => {
+    scope.addHook("onRoute", (route) => {
+      route.bodyLimit = TRPC_BODY_LIMIT;
+    });
+    await scope.register(fastifyTRPCPlugin, {
     prefix: "/trpc",
     trpcOptions: {
       router: appRouter,
@@ -115,8 +122,10 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
         }
       },
     } satisfies FastifyTRPCPluginOptions<AppRouter>["trpcOptions"],
+    });
   });
 
+  await registerFileRoutes(app, services, env.DATA_DIR);
   registerWebApp(app, env);
   return app;
 }

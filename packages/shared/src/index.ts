@@ -13,3 +13,4 @@ export * from "./challenges.ts";
 export * from "./countdown.ts";
 export * from "./campaign.ts";
 export * from "./self-check.ts";
+export * from "./port.ts";
