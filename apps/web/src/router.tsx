@@ -7,6 +7,7 @@ import { leaderboardRoutes } from "./features/leaderboard/routes.tsx";
 import { profileRoutes } from "./features/profiles/routes.tsx";
 import { teamRoutes } from "./features/teams/routes.tsx";
 import { HomePage } from "./pages/HomePage.tsx";
+import { PortPage } from "./features/authoring/PortPage.tsx";
 import { PageFailedScreen } from "./shell/ErrorScreen.tsx";
 import { Layout } from "./shell/Layout.tsx";
 import { LoadingScreen } from "./shell/LoadingScreen.tsx";
@@ -31,7 +32,17 @@ const adminRoute = createRoute({
   ),
 });
 
-const routeTree = rootRoute.addChildren([homeRoute, adminRoute, ...authRoutes, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes, ...challengeRoutes]);
+const portRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: "/admin/port",
+  component: () => (
+    <StaffOnly>
+      <PortPage />
+    </StaffOnly>
+  ),
+});
+
+const routeTree = rootRoute.addChildren([homeRoute, adminRoute, portRoute, ...authRoutes, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes, ...challengeRoutes]);
 
 export const router = createRouter({
   routeTree,

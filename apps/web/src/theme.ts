@@ -64,6 +64,6 @@ const toVariables = (palette: Record<PaletteName, string>) =>
 export const cssVariablesResolver: CSSVariablesResolver = () => ({
   variables: {},
   // Mantine's default dimmed grey and error red are under 4.5:1 on white; these meet WCAG AA.
-  light: { ...toVariables(PALETTES.light), "--mantine-color-dimmed": "#5c636a", "--mantine-color-error": "#c92a2a" },
+  light: { ...toVariables(PALETTES.light), "--mantine-color-dimmed": "#5c636a", "--mantine-color-error": "#c92a2a", "--mantine-color-placeholder": "#6b7178" },
   dark: toVariables(PALETTES.dark),
 });

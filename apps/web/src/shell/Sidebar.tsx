@@ -5,7 +5,7 @@ import { useAppData } from "./useAppData.ts";
 import { CampaignNav } from "../features/challenges/CampaignNav.tsx";
 
 /** The staff pages built so far; the admin submenu lists only these. */
-const ADMIN_PAGES = ["outbox"] as const;
+const ADMIN_PAGES = ["outbox", "port"] as const;
 
 interface Entry {
   to: string;
