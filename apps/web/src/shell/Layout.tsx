@@ -21,6 +21,8 @@ import { RealtimeProvider } from "../features/realtime/RealtimeProvider.tsx";
 import { useTranslation } from "react-i18next";
 import { runtime } from "../lib/runtime.ts";
 import { Sidebar } from "./Sidebar.tsx";
+import { EventTheme } from "../features/theming/EventTheme.tsx";
+import "../features/theming/theming.css";
 import { useAppData } from "./useAppData.ts";
 
 function ThemeToggle() {
@@ -49,6 +51,7 @@ export function Layout() {
   return (
     <RealtimeProvider>
       <SessionWatcher />
+      <EventTheme />
       {BARE_PAGES.has(pathname) ? <Outlet /> : <Shell />}
     </RealtimeProvider>
   );

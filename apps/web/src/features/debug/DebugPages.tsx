@@ -8,6 +8,8 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
 import { PALETTES } from "../../theme.ts";
+import { THEME_COLOURS } from "@flagship/shared";
+import { SynthwaveToggle, ThemeBuilder } from "../theming/ThemeBuilder.tsx";
 import { useRealtimeState } from "../realtime/RealtimeProvider.tsx";
 
 const PAGES = ["theme", "state", "ws", "ui", "loading", "experiments"] as const;
@@ -32,10 +34,29 @@ export function DebugIndexPage() {
 export function DebugThemePage() {
   const { t } = useTranslation();
   const scheme = useComputedColorScheme("light");
+  const { me, config } = useAppData();
   return (
-    <Stack maw={720} mx="auto">
+    <Stack maw={960} mx="auto">
       <Title order={1}>{t("debug.theme")}</Title>
       <Text c="dimmed">{t("debug.scheme", { scheme })}</Text>
+      <SynthwaveToggle />
+      {config?.theme && (
+        <Card withBorder data-testid="event-palette">
+          <Text fw={600} mb="sm">
+            {t("theme.palette_event")}
+          </Text>
+          <Group>
+            {THEME_COLOURS.map((colour) => (
+              <Stack key={colour} gap={4} align="center">
+                <ColorSwatch color={config.theme![colour]} size={40} />
+                <Text size="xs">{colour}</Text>
+                <Code>{config.theme![colour]}</Code>
+              </Stack>
+            ))}
+          </Group>
+        </Card>
+      )}
+      {me?.isStaff && <ThemeBuilder />}
       {(["light", "dark"] as const).map((name) => (
         <Card key={name} withBorder>
           <Text fw={600} mb="sm">
