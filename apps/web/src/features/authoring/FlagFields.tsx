@@ -1,5 +1,6 @@
-import { FLAG_TYPES } from "@flagship/shared";
-import { Group, NumberInput, Select, Stack, Textarea, TextInput } from "@mantine/core";
+import { Select, Stack, Textarea, TextInput } from "@mantine/core";
+import { flagTypes } from "../../plugins/extensions.tsx";
+import { MissingRenderer } from "../../shell/MissingRenderer.tsx";
 import { useTranslation } from "react-i18next";
 import { parseJsonObject } from "./MarkdownField.tsx";
 
@@ -11,27 +12,23 @@ export function FlagFields({ flagType, metadata, onFlagType, onMetadata, error }
   const { t } = useTranslation();
   const parsed = parseJsonObject(metadata);
   const set = (patch: Record<string, unknown>) => onMetadata(JSON.stringify({ ...parsed, ...patch }, null, 2));
-  const location = Array.isArray(parsed?.location) ? (parsed.location as unknown[]) : [];
+  const entry = flagTypes.get(flagType);
+  const Fields = entry?.Fields;
   const flag = typeof parsed?.flag === "string" ? parsed.flag : "";
   return (
     <Stack gap="sm">
       <Select
         label={t("editor.flag_type")}
-        data={[...FLAG_TYPES]}
+        data={flagTypes.names().includes(flagType) ? flagTypes.names() : [...flagTypes.names(), flagType]}
         value={flagType}
         onChange={(v) => v && onFlagType(v)}
         allowDeselect={false}
         comboboxProps={{ withinPortal: true }}
         data-testid="flag-type"
       />
-      {parsed && flagType === "map" && (
-        <Group grow wrap="wrap" align="flex-start">
-          <NumberInput label={t("editor.latitude")} min={-90} max={90} decimalScale={6} value={typeof location[0] === "number" ? location[0] : ""} onChange={(v) => set({ location: [Number(v) || 0, typeof location[1] === "number" ? location[1] : 0] })} miw={120} />
-          <NumberInput label={t("editor.longitude")} min={-180} max={180} decimalScale={6} value={typeof location[1] === "number" ? location[1] : ""} onChange={(v) => set({ location: [typeof location[0] === "number" ? location[0] : 0, Number(v) || 0] })} miw={120} />
-          <NumberInput label={t("editor.radius")} min={0} decimalScale={3} value={typeof parsed.radius === "number" ? parsed.radius : ""} onChange={(v) => set({ radius: Number(v) || 0 })} miw={120} />
-        </Group>
-      )}
-      {parsed && flagType !== "map" && (
+      {parsed && Fields && <Fields metadata={parsed} onChange={set} />}
+      {parsed && !entry && <MissingRenderer kind="flag" type={flagType} />}
+      {parsed && entry && !Fields && (
         <TextInput
           label={flagType === "hashed" ? t("editor.flag_hash") : flagType === "regex" ? t("editor.flag_regex") : t("editor.flag")}
           description={t(`editor.flag_help_${flagType}`)}

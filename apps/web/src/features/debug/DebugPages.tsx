@@ -10,6 +10,7 @@ import { useAppData } from "../../shell/useAppData.ts";
 import { PALETTES } from "../../theme.ts";
 import { THEME_COLOURS } from "@flagship/shared";
 import { SynthwaveToggle, ThemeBuilder } from "../theming/ThemeBuilder.tsx";
+import { showPopup } from "../../plugins/screens.tsx";
 import { useRealtimeState } from "../realtime/RealtimeProvider.tsx";
 
 const PAGES = ["theme", "state", "ws", "ui", "loading", "experiments"] as const;
@@ -121,6 +122,14 @@ export function DebugUiPage() {
       <Button variant="light" onClick={() => notifications.show({ title: "A popup", message: "It dismisses itself after 10 seconds.", autoClose: 10_000 })}>
         {t("debug.show_popup")}
       </Button>
+      <Group>
+        <Button variant="default" onClick={() => showPopup("medal", { data: { medal: "gold" } })}>
+          Medal popup
+        </Button>
+        <Button variant="default" onClick={() => showPopup("medal", { data: { medal: "platinum" } })}>
+          Unknown medal popup
+        </Button>
+      </Group>
       <Anchor component={Link} to="/debug">
         {t("debug.title")}
       </Anchor>
