@@ -22,6 +22,7 @@ import { useTranslation } from "react-i18next";
 import { runtime } from "../lib/runtime.ts";
 import { Sidebar } from "./Sidebar.tsx";
 import { EventTheme } from "../features/theming/EventTheme.tsx";
+import { FakeTerminal } from "../features/terminal/FakeTerminal.tsx";
 import "../features/theming/theming.css";
 import { useAppData } from "./useAppData.ts";
 
@@ -52,6 +53,7 @@ export function Layout() {
     <RealtimeProvider>
       <SessionWatcher />
       <EventTheme />
+      <FakeTerminal />
       {BARE_PAGES.has(pathname) ? <Outlet /> : <Shell />}
     </RealtimeProvider>
   );
