@@ -7,7 +7,7 @@ import { leaderboardRoutes } from "./features/leaderboard/routes.tsx";
 import { profileRoutes } from "./features/profiles/routes.tsx";
 import { teamRoutes } from "./features/teams/routes.tsx";
 import { HomePage } from "./pages/HomePage.tsx";
-import { PortPage } from "./features/authoring/PortPage.tsx";
+import { PortPage } from "./features/authoring/lazy.tsx";
 import { PageFailedScreen } from "./shell/ErrorScreen.tsx";
 import { Layout } from "./shell/Layout.tsx";
 import { LoadingScreen } from "./shell/LoadingScreen.tsx";

@@ -8,7 +8,7 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { errorText } from "../auth/errors.ts";
 import type { CategoryView } from "../challenges/types.ts";
-import { CategoryForm } from "./CategoryForm.tsx";
+import { CategoryForm } from "./lazy.tsx";
 import "./texts.ts";
 
 /** The URL hash without '#': 'edit' opens the staff editors. */

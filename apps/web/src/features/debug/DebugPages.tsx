@@ -9,7 +9,8 @@ import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
 import { PALETTES } from "../../theme.ts";
 import { THEME_COLOURS } from "@flagship/shared";
-import { SynthwaveToggle, ThemeBuilder } from "../theming/ThemeBuilder.tsx";
+import { ThemeBuilder } from "../authoring/lazy.tsx";
+import { SynthwaveToggle } from "../theming/SynthwaveToggle.tsx";
 import { showPopup } from "../../plugins/screens.tsx";
 import { useRealtimeState } from "../realtime/RealtimeProvider.tsx";
 

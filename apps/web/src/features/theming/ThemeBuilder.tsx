@@ -1,5 +1,5 @@
 import { SIDEBAR_TYPES, THEME_COLOURS, type Theme, ZTheme } from "@flagship/shared";
-import { Alert, Button, Card, ColorInput, Group, SegmentedControl, SimpleGrid, Stack, Switch, Text, Title } from "@mantine/core";
+import { Alert, Button, Card, ColorInput, Group, SegmentedControl, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
@@ -8,7 +8,7 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { errorText } from "../auth/errors.ts";
 import "../authoring/texts.ts";
-import { setSynthwave, setThemePreview, THEME_PRESETS, useSynthwave } from "./themeState.ts";
+import { setThemePreview, THEME_PRESETS } from "./themeState.ts";
 
 /**
  * The theme builder: the palette's colours and the sidebar style, previewed live for the staff
@@ -99,11 +99,4 @@ export function ThemeBuilder() {
       </Stack>
     </Card>
   );
-}
-
-/** This browser's synthwave countdown toggle. */
-export function SynthwaveToggle() {
-  const { t } = useTranslation();
-  const on = useSynthwave();
-  return <Switch label={t("theme.synthwave")} description={t("theme.synthwave_help")} checked={on} onChange={(e) => setSynthwave(e.currentTarget.checked)} data-testid="synthwave-toggle" />;
 }
