@@ -129,10 +129,15 @@ test("staff remove a challenge and a category; errors on the server are shown be
   await edit.getByTestId("flag-type").click();
   await page.getByRole("option", { name: "regex" }).click();
   await edit.getByTestId("flag-value").fill("(a+)+$");
+  await edit.getByRole("textbox", { name: "Score", exact: true }).fill("999");
   await edit.getByRole("button", { name: "Save challenge" }).click();
   await expect(edit.getByText(/Nested quantifiers/).first()).toBeVisible();
   await expect(page.getByTestId("editor-error")).toContainText("Error saving challenge:");
   await expect(page).toHaveURL(/#edit$/);
+  // The optimistic update is gone again: the challenge still has its old score.
+  await edit.getByRole("link", { name: "Stop editing" }).click();
+  await expect(page.getByTestId("challenge-points")).toHaveText("50 points");
+  await page.getByTestId("edit-challenge").click();
 
   await edit.getByRole("button", { name: "Remove challenge" }).click();
   await page.getByRole("dialog", { name: "Remove challenge" }).getByRole("button", { name: "Remove" }).click();

@@ -1,30 +1,12 @@
-import { parseUnlock, unlockError } from "@flagship/shared";
+import { unlockError } from "@flagship/shared";
 import { Button, Group, Select, Stack, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { describeUnlock } from "./draft.ts";
 
 export interface UnlockOption {
   id: number;
   name: string;
-}
-
-/** The expression read as words ('A AND (B OR C)'), or null when it does not parse. */
-export function describeUnlock(expression: string, names: ReadonlyMap<number, string>): string | null {
-  const parsed = parseUnlock(expression);
-  if (!parsed.ok) return null;
-  const stack: string[] = [];
-  for (const token of parsed.tokens) {
-    if (token.kind === "id") stack.push(names.get(token.id) ?? `#${token.id}`);
-    else {
-      const right = stack.pop()!;
-      const left = stack.pop()!;
-      stack.push(`(${left} ${token.op} ${right})`);
-    }
-  }
-  const result = stack[0];
-  if (result === undefined) return null;
-  // The outermost operation needs no brackets.
-  return parsed.tokens.at(-1)?.kind === "op" ? result.slice(1, -1) : result;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { CODE_LANGUAGES, parseFlagMetadata, unlockError } from "@flagship/shared";
+import { CODE_LANGUAGES, parseFlagMetadata, parseUnlock, unlockError } from "@flagship/shared";
 import i18next from "i18next";
 import type { ChallengeView } from "../challenges/types.ts";
 import type { FileDraft, HintDraft } from "./HintsFilesEditors.tsx";
@@ -142,4 +142,23 @@ export function prefillFromHash(hash: string): { draft: ChallengeDraft | null; i
   } catch {
     return { draft: null, invalid: true };
   }
+}
+
+/** The expression read as words ('A AND (B OR C)'), or null when it does not parse. */
+export function describeUnlock(expression: string, names: ReadonlyMap<number, string>): string | null {
+  const parsed = parseUnlock(expression);
+  if (!parsed.ok) return null;
+  const stack: string[] = [];
+  for (const token of parsed.tokens) {
+    if (token.kind === "id") stack.push(names.get(token.id) ?? `#${token.id}`);
+    else {
+      const right = stack.pop()!;
+      const left = stack.pop()!;
+      stack.push(`(${left} ${token.op} ${right})`);
+    }
+  }
+  const result = stack[0];
+  if (result === undefined) return null;
+  // The outermost operation needs no brackets.
+  return parsed.tokens.at(-1)?.kind === "op" ? result.slice(1, -1) : result;
 }

@@ -9,7 +9,7 @@ export const authoringTexts = {
     edit: "Edit",
     edit_details: "Edit details",
     stop_editing: "Stop editing",
-    editing_banner: "Edit mode: you see locked and hidden challenges. Drag tiles to move them.",
+    editing_banner: "Edit mode: you see locked and hidden challenges. Drag a tile, or press Alt and an arrow key on it, to move it.",
     editing_banner_jeopardy: "Edit mode: you see locked and hidden challenges.",
     show_locked: "Show locked challenges",
     new_challenge: "New challenge",
