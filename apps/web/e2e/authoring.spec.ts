@@ -4,6 +4,8 @@ import { expectNoAxeViolations, shootBoth } from "./support/axe.ts";
 import { database, seedUser, signIn, unique } from "./support/db.ts";
 
 test("staff create a category, then a challenge with hints, a file and an unlock, then edit it", async ({ page, request }) => {
+  // A long journey with several accessibility scans: more than the default minute on a busy machine.
+  test.setTimeout(180_000);
   const staff = await seedUser({ isStaff: true });
   await signIn(page, staff);
   const categoryName = unique("Crypto ");

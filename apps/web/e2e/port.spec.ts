@@ -12,6 +12,8 @@ async function choose(page: Page, input: Locator, files: Parameters<import("@pla
 }
 
 test("staff export a category as JSON, import it back, refuse bad files and export CSVs", async ({ page, request }) => {
+  // A long journey with several accessibility scans: more than the default minute on a busy machine.
+  test.setTimeout(180_000);
   const staff = await seedUser({ isStaff: true });
   await seedTeam();
   const name = unique("Forensics ");

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, NumberInput, Select, Stack, Textarea, TextInput } from "@mantine/core";
+import { Alert, Button, Group, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -73,10 +73,10 @@ export function CategoryForm({ category, onSaved, onCancel }: { category?: Categ
           comboboxProps={{ withinPortal: true }}
         />
         <MarkdownField label={t("editor.description")} value={description} onChange={setDescription} error={errors.description} minRows={4} />
-        <Group grow align="flex-start" wrap="wrap">
-          <TextInput label={t("editor.slug")} description={t("editor.slug_help")} value={slug} onChange={(e) => setSlug(e.currentTarget.value)} error={errors["metadata.category_slug"]} maxLength={100} miw={200} />
-          <NumberInput label={t("editor.display_order")} value={order} onChange={(v) => setOrder(typeof v === "number" ? v : Number(v) || 0)} allowDecimal={false} error={errors.display_order} miw={140} />
-        </Group>
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <TextInput label={t("editor.slug")} description={t("editor.slug_help")} value={slug} onChange={(e) => setSlug(e.currentTarget.value)} error={errors["metadata.category_slug"]} maxLength={100} />
+          <NumberInput label={t("editor.display_order")} value={order} onChange={(v) => setOrder(typeof v === "number" ? v : Number(v) || 0)} allowDecimal={false} error={errors.display_order} />
+        </SimpleGrid>
         <Textarea label={t("editor.metadata")} value={metadata} onChange={(e) => setMetadata(e.currentTarget.value)} error={errors.metadata} autosize minRows={2} styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }} />
         {errors.form && !Object.keys(errors).some((k) => k !== "form") && (
           <Alert color="red" role="alert">
