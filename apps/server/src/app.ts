@@ -28,7 +28,9 @@ import { registerSecurityHeaders } from "./security.ts";
 
 /** What a 503 tells clients to wait before trying again: a database restart takes about this long. */
 const RETRY_AFTER_SECONDS = 5;
+import { registerFileRoutes } from "./files.ts";
 
+const TRPC_BODY_LIMIT = 20 * 1024 * 1024;
 const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
 
 export interface BuildOptions {
@@ -128,7 +130,12 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     { prefix: "/api/v2" },
   );
 
-  await app.register(fastifyTRPCPlugin, {
+  // Staff import whole events through tRPC: its routes take bodies up to 20 MB (REST keeps 2 MB).
+  await app.register(async (scope) => {
+    scope.addHook("onRoute", (route) => {
+      route.bodyLimit = TRPC_BODY_LIMIT;
+    });
+    await scope.register(fastifyTRPCPlugin, {
     prefix: "/trpc",
     trpcOptions: {
       router: appRouter,
@@ -149,9 +156,11 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
         }
       },
     } satisfies FastifyTRPCPluginOptions<AppRouter>["trpcOptions"],
+    });
   });
 
   registerProbes(app, services);
+  await registerFileRoutes(app, services, env.DATA_DIR);
   registerWebApp(app, env);
   return app;
 }

@@ -10,6 +10,7 @@ import { configRouter } from "./config/router.ts";
 import { leaderboardRouter } from "./leaderboard/router.ts";
 import { usersRouter } from "./members/public-router.ts";
 import { pagesRouter } from "./pages/router.ts";
+import { portRouter } from "./port/router.ts";
 import { statsRouter } from "./stats/router.ts";
 import { teamsRouter } from "./teams/router.ts";
 import { createCallerFactory, router } from "./trpc.ts";
@@ -26,6 +27,7 @@ export const appRouter = router({
   leaderboard: leaderboardRouter,
   mail: mailRouter,
   pages: pagesRouter,
+  port: portRouter,
   stats: statsRouter,
   teams: teamsRouter,
   users: usersRouter,

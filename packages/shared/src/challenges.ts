@@ -57,7 +57,8 @@ const hintPenalty = z.number().int().min(0).max(1_000_000);
 const hintText = z.string().max(20_000);
 export const ZHintFields = z.object({ name: hintName, penalty: hintPenalty.default(0), text: hintText.default("") });
 
-const challengeFields = {
+/** The Challenge entity's editable fields, shared by create, update and import. */
+export const CHALLENGE_FIELDS = {
   name: z.string().trim().min(1).max(255),
   description: z.string().max(100_000),
   challenge_type: typeName,
@@ -86,21 +87,21 @@ function checkFlagMetadata(value: { flag_type?: string; flag_metadata?: Record<s
 export const ZCreateChallengeInput = z
   .object({
     category: z.number().int().positive(),
-    ...challengeFields,
-    description: challengeFields.description.default(""),
-    challenge_type: challengeFields.challenge_type.default("default"),
-    challenge_metadata: challengeFields.challenge_metadata.default({}),
-    flag_type: challengeFields.flag_type.default("plaintext"),
-    flag_metadata: challengeFields.flag_metadata.default({}),
-    author: challengeFields.author.default(""),
-    points_type: challengeFields.points_type.default("basic"),
+    ...CHALLENGE_FIELDS,
+    description: CHALLENGE_FIELDS.description.default(""),
+    challenge_type: CHALLENGE_FIELDS.challenge_type.default("default"),
+    challenge_metadata: CHALLENGE_FIELDS.challenge_metadata.default({}),
+    flag_type: CHALLENGE_FIELDS.flag_type.default("plaintext"),
+    flag_metadata: CHALLENGE_FIELDS.flag_metadata.default({}),
+    author: CHALLENGE_FIELDS.author.default(""),
+    points_type: CHALLENGE_FIELDS.points_type.default("basic"),
     unlock_requirements: unlockRequirements.default(""),
-    hidden: challengeFields.hidden.default(false),
-    maintenance: challengeFields.maintenance.default(false),
-    tiebreaker: challengeFields.tiebreaker.default(true),
-    post_score_explanation: challengeFields.post_score_explanation.default(""),
-    attempt_limit: challengeFields.attempt_limit.default(null),
-    tags: challengeFields.tags.default([]),
+    hidden: CHALLENGE_FIELDS.hidden.default(false),
+    maintenance: CHALLENGE_FIELDS.maintenance.default(false),
+    tiebreaker: CHALLENGE_FIELDS.tiebreaker.default(true),
+    post_score_explanation: CHALLENGE_FIELDS.post_score_explanation.default(""),
+    attempt_limit: CHALLENGE_FIELDS.attempt_limit.default(null),
+    tags: CHALLENGE_FIELDS.tags.default([]),
     files: z.array(z.union([z.number().int().positive(), ZFileInput])).max(100).default([]),
     hints: z.array(ZHintFields).max(100).default([]),
   })
@@ -110,8 +111,8 @@ export type CreateChallengeInput = z.infer<typeof ZCreateChallengeInput>;
 /** PATCH: any subset; flag metadata is checked against the stored flag type by the server. */
 export const ZUpdateChallengeInput = z.object({
   category: z.number().int().positive().optional(),
-  ...Object.fromEntries(Object.entries(challengeFields).map(([k, v]) => [k, v.optional()])),
-} as { category: z.ZodOptional<z.ZodNumber> } & { [K in keyof typeof challengeFields]: z.ZodOptional<(typeof challengeFields)[K]> });
+  ...Object.fromEntries(Object.entries(CHALLENGE_FIELDS).map(([k, v]) => [k, v.optional()])),
+} as { category: z.ZodOptional<z.ZodNumber> } & { [K in keyof typeof CHALLENGE_FIELDS]: z.ZodOptional<(typeof CHALLENGE_FIELDS)[K]> });
 export type UpdateChallengeInput = z.infer<typeof ZUpdateChallengeInput>;
 
 export const ZCategoryInput = z.object({

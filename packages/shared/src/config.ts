@@ -16,6 +16,16 @@ const provider = z
   .min(1)
   .max(64)
   .transform((name) => (name === "basic" ? "basic_auth" : name));
+const hexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: "Use a colour like #1f6feb." });
+
+/** The theme builder's colours and sidebar style. */
+export const THEME_COLOURS = ["primary", "secondary", "success", "info", "warning", "danger", "dark", "light"] as const;
+export const SIDEBAR_TYPES = ["light", "dark", "primary"] as const;
+export const ZTheme = z.object({
+  ...(Object.fromEntries(THEME_COLOURS.map((name) => [name, hexColour])) as Record<(typeof THEME_COLOURS)[number], typeof hexColour>),
+  sidebarType: z.enum(SIDEBAR_TYPES),
+});
+export type Theme = z.infer<typeof ZTheme>;
 
 export const CONFIG_SCHEMA = {
   register_start_time: time,
@@ -49,6 +59,8 @@ export const CONFIG_SCHEMA = {
   registration_provider: provider,
   firstblood_webhook: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]),
   experiments: z.record(z.string().max(64), z.boolean()),
+  /** The event's theme from the theme builder; null keeps the built-in light and dark palettes. */
+  theme: ZTheme.nullable(),
 } as const;
 
 export type ConfigKey = keyof typeof CONFIG_SCHEMA;
@@ -86,6 +98,7 @@ export const CONFIG_DEFAULTS: Config = {
   registration_provider: "basic_auth",
   firstblood_webhook: "",
   experiments: {},
+  theme: null,
 };
 
 export const CONFIG_KEYS = Object.keys(CONFIG_SCHEMA) as ConfigKey[];

@@ -18,3 +18,4 @@ export * from "./event-time.ts";
 export * from "./stats.ts";
 export * from "./staff-warnings.ts";
 export * from "./nul.ts";
+export * from "./port.ts";

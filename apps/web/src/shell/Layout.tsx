@@ -22,6 +22,9 @@ import { RealtimeProvider } from "../features/realtime/RealtimeProvider.tsx";
 import { useTranslation } from "react-i18next";
 import { runtime } from "../lib/runtime.ts";
 import { Sidebar } from "./Sidebar.tsx";
+import { EventTheme } from "../features/theming/EventTheme.tsx";
+import { FakeTerminal } from "../features/terminal/FakeTerminal.tsx";
+import "../features/theming/theming.css";
 import { useAppData } from "./useAppData.ts";
 
 function ThemeToggle() {
@@ -50,6 +53,8 @@ export function Layout() {
   return (
     <RealtimeProvider>
       <SessionWatcher />
+      <EventTheme />
+      <FakeTerminal />
       {BARE_PAGES.has(pathname) ? <Outlet /> : <Shell />}
     </RealtimeProvider>
   );

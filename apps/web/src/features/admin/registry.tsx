@@ -1,5 +1,6 @@
 import type { ComponentType } from "react";
 import { OutboxPage } from "../auth/OutboxPage.tsx";
+import { PortPage } from "../authoring/lazy.tsx";
 import { JobsPage } from "../challenge-servers/JobsPage.tsx";
 import { LeaderboardGroupsAdmin } from "../groups/LeaderboardGroupsAdmin.tsx";
 import { AnnouncementsPage } from "./AnnouncementsPage.tsx";
@@ -37,6 +38,7 @@ export const ADMIN_PAGES: AdminEntry[] = [
   { page: "audit_log", label: "admin.audit_log", component: AuditLogPage },
   { page: "allChallenges", label: "admin.allChallenges", component: ChallengeOverviewPage },
   { page: "check", label: "admin.check", component: CheckPage },
+  { page: "port", label: "admin.port", component: PortPage },
   { page: "jobs", label: "admin.jobs", component: JobsPage },
   { page: "leaderboard-groups", label: "admin.leaderboard_groups", component: LeaderboardGroupsAdmin },
   { page: "outbox", label: "admin.outbox", component: OutboxPage },

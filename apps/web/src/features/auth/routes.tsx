@@ -4,7 +4,7 @@ import { rootRoute } from "../../router.tsx";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
 import { LoggedOutOnly, RequireLogin } from "./guards.tsx";
-import { LoginPage } from "./LoginPage.tsx";
+import { LoginScreen } from "../../plugins/screens.tsx";
 import { LogoutPage } from "./LogoutPage.tsx";
 import { PasswordResetPage } from "./PasswordResetPage.tsx";
 import { RegisterEmailPage } from "./RegisterEmailPage.tsx";
@@ -29,7 +29,7 @@ export const authRoutes = [
     path: "/login",
     component: () => (
       <LoggedOutOnly>
-        <LoginPage />
+        <LoginScreen />
       </LoggedOutOnly>
     ),
   }),

@@ -1,6 +1,7 @@
 import "./challenges.css";
 import { CAMPAIGN_COLUMNS, placeTiles, tileLinks, type TileInput } from "@flagship/shared";
 import { Box, Button, Group, Modal, ScrollArea, Stack, Text } from "@mantine/core";
+import { useNavigate } from "@tanstack/react-router";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChallengeBody } from "./ChallengeBody.tsx";
@@ -22,13 +23,19 @@ function stateOf(challenge: AnyChallengeView): TileState {
  * The campaign layout: tiles auto-placed over 7 columns by score (or at challenge_metadata x and
  * y), linked where one unlocks the other. A tile opens its challenge in a modal with Back.
  */
-export function CampaignGrid({ category }: CategoryRendererProps) {
+export function CampaignGrid({ category, editing }: CategoryRendererProps) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [dragging, setDragging] = useState<number | null>(null);
   const [search, setSearch] = useState("");
   const [tag, setTag] = useState<string | null>(null);
   const [openId, setOpenId] = useState<number | null>(null);
+  const challenges = useMemo(
+    () => (editing && !editing.showLocked ? category.challenges.filter((c) => isFull(c) && (c.unlocked || c.solved)) : category.challenges),
+    [category.challenges, editing],
+  );
   const { placed, links, rows } = useMemo(() => {
-    const tiles: TileInput[] = category.challenges.map((c) => ({
+    const tiles: TileInput[] = challenges.map((c) => ({
       id: c.id,
       x: c.challenge_metadata.x,
       y: c.challenge_metadata.y,
@@ -37,9 +44,18 @@ export function CampaignGrid({ category }: CategoryRendererProps) {
       solved: isFull(c) && c.solved,
     }));
     const placed = placeTiles(tiles, CAMPAIGN_COLUMNS);
-    return { placed, links: tileLinks(tiles, placed), rows: Math.max(1, ...placed.map((p) => p.y + 1)) };
-  }, [category.challenges]);
-  const byId = new Map(category.challenges.map((c) => [c.id, c]));
+    // Staff get a spare row to drag tiles into.
+    return { placed, links: tileLinks(tiles, placed), rows: Math.max(1, ...placed.map((p) => p.y + 1)) + (editing ? 1 : 0) };
+  }, [challenges, editing]);
+  const byId = new Map(challenges.map((c) => [c.id, c]));
+  const positionOf = new Map(placed.map((p) => [p.id, p]));
+  /** Moves a tile to (x, y); a tile already there takes the moved tile's old place. */
+  const moveTo = (id: number, x: number, y: number) => {
+    const from = positionOf.get(id);
+    if (!editing || !from || x < 0 || y < 0 || x >= CAMPAIGN_COLUMNS || (from.x === x && from.y === y)) return;
+    const other = at.get(`${x},${y}`);
+    editing.onMove(other === undefined ? [{ id, x, y }] : [{ id, x, y }, { id: other, x: from.x, y: from.y }]);
+  };
   const at = new Map(placed.map((p) => [`${p.x},${p.y}`, p.id]));
   const filtering = search.trim() !== "" || tag !== null;
   const open = openId === null ? undefined : byId.get(openId);
@@ -62,8 +78,42 @@ export function CampaignGrid({ category }: CategoryRendererProps) {
             const id = at.get(`${x},${y}`);
             const challenge = id === undefined ? undefined : byId.get(id);
             return (
-              <div key={`${x},${y}`} className="campaign-cell" style={{ gridColumn: x + 1, gridRow: y + 1 }}>
-                {challenge && <Tile challenge={challenge} dimmed={filtering && !matchesFilter(challenge, search, tag)} onOpen={() => setOpenId(challenge.id)} />}
+              <div
+                key={`${x},${y}`}
+                className="campaign-cell"
+                style={{ gridColumn: x + 1, gridRow: y + 1 }}
+                data-cell={`${x},${y}`}
+                data-drop={editing && dragging !== null ? "true" : undefined}
+                onDragOver={editing ? (e) => e.preventDefault() : undefined}
+                onDrop={
+                  editing
+                    ? (e) => {
+                        e.preventDefault();
+                        const id = Number(e.dataTransfer.getData("text/plain"));
+                        setDragging(null);
+                        if (Number.isInteger(id)) moveTo(id, x, y);
+                      }
+                    : undefined
+                }
+              >
+                {challenge && (
+                  <Tile
+                    challenge={challenge}
+                    dimmed={filtering && !matchesFilter(challenge, search, tag)}
+                    onOpen={() =>
+                      editing && isFull(challenge)
+                        ? void navigate({ to: `/campaign/${category.slug}/${challenge.slug || challenge.id}`, hash: "edit" })
+                        : setOpenId(challenge.id)
+                    }
+                    {...(editing && {
+                      drag: {
+                        onStart: () => setDragging(challenge.id),
+                        onEnd: () => setDragging(null),
+                        onKeyMove: (dx: number, dy: number) => moveTo(challenge.id, x + dx, y + dy),
+                      },
+                    })}
+                  />
+                )}
                 {links
                   .filter((link) => link.from === id)
                   .map((link) => (
@@ -90,9 +140,37 @@ export function CampaignGrid({ category }: CategoryRendererProps) {
   );
 }
 
-function Tile({ challenge, dimmed, onOpen }: { challenge: AnyChallengeView; dimmed: boolean; onOpen(): void }) {
+interface TileDrag {
+  onStart(): void;
+  onEnd(): void;
+  /** Alt + arrow keys move the tile by one cell. */
+  onKeyMove(dx: number, dy: number): void;
+}
+
+const KEY_MOVES: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+function Tile({ challenge, dimmed, onOpen, drag }: { challenge: AnyChallengeView; dimmed: boolean; onOpen(): void; drag?: TileDrag }) {
   const { t } = useTranslation();
   const state = stateOf(challenge);
+  const dragProps = drag
+    ? {
+        draggable: true,
+        onDragStart: (e: React.DragEvent) => {
+          e.dataTransfer.setData("text/plain", String(challenge.id));
+          e.dataTransfer.effectAllowed = "move";
+          drag.onStart();
+        },
+        onDragEnd: drag.onEnd,
+        onKeyDown: (e: React.KeyboardEvent) => {
+          const move = KEY_MOVES[e.key];
+          if (!move || !e.altKey) return;
+          e.preventDefault();
+          drag.onKeyMove(move[0], move[1]);
+        },
+        "aria-keyshortcuts": "Alt+ArrowLeft Alt+ArrowRight Alt+ArrowUp Alt+ArrowDown",
+        "data-testid": `tile-${challenge.id}`,
+      }
+    : {};
   if (!isFull(challenge)) {
     return (
       <Box className="campaign-tile" data-state="locked" data-dimmed={dimmed} aria-label={t("challenges.locked_tile")} role="img">
@@ -102,7 +180,7 @@ function Tile({ challenge, dimmed, onOpen }: { challenge: AnyChallengeView; dimm
     );
   }
   return (
-    <button type="button" className="campaign-tile" data-state={state} data-dimmed={dimmed} onClick={onOpen} aria-label={`${challenge.name}, ${t(`challenges.${state}`)}`}>
+    <button type="button" className="campaign-tile" data-state={state} data-dimmed={dimmed} onClick={onOpen} aria-label={`${challenge.name}, ${t(`challenges.${state}`)}`} {...dragProps}>
       <Text size="sm" fw={600} lineClamp={2} style={{ wordBreak: "break-word" }}>
         {challenge.name}
       </Text>

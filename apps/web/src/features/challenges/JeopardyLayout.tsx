@@ -17,13 +17,15 @@ const sorters: Record<Sort, (a: ChallengeView, b: ChallengeView) => number> = {
 };
 
 /** The jeopardy layout: cards with search, sorting by Points, Solves or Rating, and filters. */
-export function JeopardyLayout({ category }: CategoryRendererProps) {
+export function JeopardyLayout({ category, editing }: CategoryRendererProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [search, setSearch] = useState("");
   const [sort, setSort] = useState<Sort>("points");
   const [showSolved, setShowSolved] = useState(true);
-  const [showLocked, setShowLocked] = useState(false);
+  const [showLockedChoice, setShowLocked] = useState(false);
+  // In staff edit mode the edit bar's toggle decides.
+  const showLocked = editing ? editing.showLocked : showLockedChoice;
   const shown = useMemo(() => {
     const open = category.challenges.filter(isFull).filter((c) => (c.unlocked || showLocked) && (!c.solved || showSolved) && matchesFilter(c, search, null));
     return open.sort((a, b) => sorters[sort](a, b) || a.id - b.id);
@@ -46,7 +48,7 @@ export function JeopardyLayout({ category }: CategoryRendererProps) {
             ]}
           />
           <Switch label={t("challenges.show_solved")} checked={showSolved} onChange={(e) => setShowSolved(e.currentTarget.checked)} />
-          <Switch label={t("challenges.show_locked")} checked={showLocked} onChange={(e) => setShowLocked(e.currentTarget.checked)} />
+          {!editing && <Switch label={t("challenges.show_locked")} checked={showLocked} onChange={(e) => setShowLocked(e.currentTarget.checked)} />}
         </Group>
       </Group>
       {shown.length === 0 && lockedCount === 0 ? (
@@ -56,7 +58,7 @@ export function JeopardyLayout({ category }: CategoryRendererProps) {
       ) : (
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3, xl: 4 }} spacing="md">
           {shown.map((challenge) => (
-            <ChallengeCard key={challenge.id} challenge={challenge} onOpen={() => void navigate({ to: "/campaign/$tabId/$chalId", params: { tabId: category.slug, chalId: challengeKey(challenge) } })} />
+            <ChallengeCard key={challenge.id} challenge={challenge} onOpen={() => void navigate({ to: "/campaign/$tabId/$chalId", params: { tabId: category.slug, chalId: challengeKey(challenge) }, ...(editing && { hash: "edit" }) })} />
           ))}
           {Array.from({ length: lockedCount }, (_, i) => (
             <Card key={`locked-${i}`} withBorder padding="lg" opacity={0.6}>

@@ -1,6 +1,10 @@
 import { Alert, Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
 import { LockIcon } from "./icons.tsx";
 import { Link, Navigate, useParams } from "@tanstack/react-router";
+import { useState } from "react";
+import { CategoryStaffBar, useHash, useStaffEditing } from "../authoring/CategoryEditMode.tsx";
+import { ChallengeEditor, NewChallengeEditor } from "../authoring/lazy.tsx";
+import { useMoveTile } from "../authoring/useMoveTile.ts";
 import { useTranslation } from "react-i18next";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { errorCode } from "../../lib/trpc.ts";
@@ -60,7 +64,7 @@ function TeamWarning() {
   return (
     <Alert color="yellow" variant="light" data-testid="team-warning">
       {t("errors.team_required")}{" "}
-      <Anchor component={Link} to="/welcome">
+      <Anchor component={Link} to="/welcome" c="inherit" fw={600} underline="always">
         {t("challenges.team_needed_action")}
       </Anchor>
     </Alert>
@@ -70,12 +74,20 @@ function TeamWarning() {
 /** /campaign: the categories as cards, each with how much of it the team has solved. */
 export function CampaignPage() {
   const { t } = useTranslation();
+  const { me } = useAppData();
   return (
     <Stack gap="lg" maw={1200} mx="auto">
-      <Stack gap={4}>
-        <Title order={1}>{t("challenges.campaign_title")}</Title>
-        <Text c="dimmed">{t("challenges.campaign_intro")}</Text>
-      </Stack>
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <Stack gap={4}>
+          <Title order={1}>{t("challenges.campaign_title")}</Title>
+          <Text c="dimmed">{t("challenges.campaign_intro")}</Text>
+        </Stack>
+        {me?.isStaff && (
+          <Button component={Link} to="/campaign/new" variant="light">
+            {t("editor.new_category")}
+          </Button>
+        )}
+      </Group>
       <TeamWarning />
       <WithCategories>
         {(categories) =>
@@ -131,29 +143,41 @@ export function CampaignPage() {
 
 /** /campaign/{tabId}: the category in its layout (a registered category type). */
 export function CategoryPage() {
-  const { t } = useTranslation();
   const { tabId } = useParams({ strict: false }) as { tabId: string };
   return (
     <WithCategories>
       {(categories) => {
         const category = findCategory(categories, tabId);
         if (!category) return <Navigate to={NOT_FOUND_PATH} replace />;
-        const Renderer = categoryRenderer(category.contained_type);
-        return (
-          <Stack gap="lg" maw={1200} mx="auto">
-            <Stack gap={4}>
-              <Anchor component={Link} to="/campaign" size="sm">
-                ← {t("challenges.back_to_categories")}
-              </Anchor>
-              <Title order={1}>{category.name}</Title>
-              {category.description && <Markdown>{category.description}</Markdown>}
-            </Stack>
-            <TeamWarning />
-            {Renderer ? <Renderer category={category} /> : <MissingRenderer kind="category" type={category.contained_type} />}
-          </Stack>
-        );
+        return <CategoryScreen category={category} />;
       }}
     </WithCategories>
+  );
+}
+
+function CategoryScreen({ category }: { category: CategoryView }) {
+  const { t } = useTranslation();
+  const { staff, editing } = useStaffEditing();
+  const [showLocked, setShowLocked] = useState(true);
+  const moveTile = useMoveTile(category);
+  const Renderer = categoryRenderer(category.contained_type);
+  return (
+    <Stack gap="lg" maw={1200} mx="auto">
+      <Stack gap={4}>
+        <Anchor component={Link} to="/campaign" size="sm">
+          ← {t("challenges.back_to_categories")}
+        </Anchor>
+        <Title order={1}>{category.name}</Title>
+        {category.description && <Markdown>{category.description}</Markdown>}
+      </Stack>
+      {staff && <CategoryStaffBar category={category} editing={editing} showLocked={showLocked} onShowLocked={setShowLocked} />}
+      <TeamWarning />
+      {Renderer ? (
+        <Renderer category={category} {...(editing && { editing: { showLocked, onMove: moveTile } })} />
+      ) : (
+        <MissingRenderer kind="category" type={category.contained_type} />
+      )}
+    </Stack>
   );
 }
 
@@ -161,17 +185,43 @@ export function CategoryPage() {
 export function ChallengePage() {
   const { t } = useTranslation();
   const { tabId, chalId } = useParams({ strict: false }) as { tabId: string; chalId: string };
+  const { staff, editing } = useStaffEditing();
+  const hash = useHash();
   return (
     <WithCategories>
       {(categories) => {
         const category = findCategory(categories, tabId);
+        if (category && staff && chalId === "new") {
+          return (
+            <Stack gap="md" maw={900} mx="auto">
+              <NewChallengeEditor category={category} hash={hash} />
+            </Stack>
+          );
+        }
         const challenge = category ? findChallenge(category, chalId) : undefined;
         if (!category || !challenge) return <Navigate to={NOT_FOUND_PATH} replace />;
+        if (editing && isFull(challenge)) {
+          return (
+            <Stack gap="md" maw={900} mx="auto">
+              <Anchor component={Link} to={`/campaign/${category.slug}`} hash="edit" size="sm">
+                ← {category.name}
+              </Anchor>
+              <ChallengeEditor key={challenge.id} category={category} challenge={challenge} />
+            </Stack>
+          );
+        }
         return (
           <Stack gap="md" maw={900} mx="auto">
-            <Anchor component={Link} to={`/campaign/${category.slug}`} size="sm">
-              ← {category.name}
-            </Anchor>
+            <Group justify="space-between">
+              <Anchor component={Link} to={`/campaign/${category.slug}`} size="sm">
+                ← {category.name}
+              </Anchor>
+              {staff && (
+                <Button component={Link} to={`/campaign/${category.slug}/${chalId}`} hash="edit" variant="light" size="xs" data-testid="edit-challenge">
+                  {t("editor.edit")}
+                </Button>
+              )}
+            </Group>
             {isFull(challenge) ? (
               <Card withBorder padding="xl" radius="md">
                 <ChallengeBody challenge={challenge} />

@@ -1,4 +1,5 @@
 import type { ComponentType } from "react";
+import type { ChallengeDraft } from "../authoring/draft.ts";
 import type { CategoryView, ChallengeView } from "./types.ts";
 
 /**
@@ -9,6 +10,8 @@ import type { CategoryView, ChallengeView } from "./types.ts";
 
 export interface CategoryRendererProps {
   category: CategoryView;
+  /** Present in staff edit mode (#edit). */
+  editing?: CategoryEditing;
 }
 
 export interface FlagInputProps {
@@ -27,8 +30,23 @@ export interface ChallengeTypeRenderer {
   canSubmit(challenge: ChallengeView, value: string | [number, number] | null, flagPrefix: string): boolean;
 }
 
+/** A challenge type's own fields in the staff editor (e.g. a code challenge's language). */
 export interface EditorRendererProps {
-  challenge: ChallengeView;
+  draft: ChallengeDraft;
+  onChange(patch: Partial<ChallengeDraft>): void;
+}
+
+export interface TileMove {
+  id: number;
+  x: number;
+  y: number;
+}
+
+/** Staff edit mode of a category: locked challenges shown or not, and tile moves. */
+export interface CategoryEditing {
+  showLocked: boolean;
+  /** Moves tiles of the campaign layout (one, or two when they swap cells). */
+  onMove(moves: TileMove[]): void;
 }
 
 const categoryTypes = new Map<string, ComponentType<CategoryRendererProps>>();

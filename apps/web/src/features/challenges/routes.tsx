@@ -6,6 +6,7 @@ import { rootRoute } from "../../router.tsx";
 import { LoginOnly } from "../teams/guards.tsx";
 import { EventGate } from "./EventGate.tsx";
 import { CampaignPage, CategoryPage, ChallengePage } from "./pages.tsx";
+import { NewCategoryPage } from "../authoring/lazy.tsx";
 
 function gated(Page: () => React.ReactNode) {
   return function Gated() {
@@ -21,6 +22,7 @@ function gated(Page: () => React.ReactNode) {
 
 export const challengeRoutes = [
   createRoute({ getParentRoute: () => rootRoute, path: "/campaign", component: gated(CampaignPage) }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/campaign/new", component: gated(() => <NewCategoryPage />) }),
   createRoute({ getParentRoute: () => rootRoute, path: "/campaign/$tabId", component: gated(CategoryPage) }),
   createRoute({ getParentRoute: () => rootRoute, path: "/campaign/$tabId/$chalId", component: gated(ChallengePage) }),
 ];

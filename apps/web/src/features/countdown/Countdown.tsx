@@ -1,12 +1,14 @@
 import { Badge, Group, Text, Tooltip } from "@mantine/core";
 import { countdownHint, formatCountdown } from "@flagship/shared";
 import { useTranslation } from "react-i18next";
+import { useSynthwave } from "../theming/themeState.ts";
 import { useCountdown } from "./useCountdown.ts";
 
 /** The header countdown: days:hh:mm:ss to the start, then to the end; nothing when past or unset. */
 export function Countdown() {
   const { t } = useTranslation();
   const { target, showLoading } = useCountdown();
+  const synthwave = useSynthwave();
   if (showLoading) {
     return (
       <Text size="sm" c="dimmed" role="status">
@@ -28,7 +30,7 @@ export function Countdown() {
             {t(`countdown.hint_${target.kind}`)}
           </Text>
         )}
-        <Badge variant={hint ? "filled" : "light"} color={hint ? "orange" : "flagship"} size="lg" ff="monospace" style={{ textTransform: "none" }}>
+        <Badge variant={hint ? "filled" : "light"} color={hint ? "orange" : "flagship"} size="lg" ff="monospace" style={{ textTransform: "none" }} className={synthwave ? "countdown-synthwave" : undefined}>
           {formatCountdown(target.remaining)}
         </Badge>
       </Group>

@@ -8,6 +8,10 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
 import { PALETTES } from "../../theme.ts";
+import { THEME_COLOURS } from "@flagship/shared";
+import { ThemeBuilder } from "../authoring/lazy.tsx";
+import { SynthwaveToggle } from "../theming/SynthwaveToggle.tsx";
+import { showPopup } from "../../plugins/screens.tsx";
 import { useRealtimeState } from "../realtime/RealtimeProvider.tsx";
 
 const PAGES = ["theme", "state", "ws", "ui", "loading", "experiments"] as const;
@@ -32,10 +36,29 @@ export function DebugIndexPage() {
 export function DebugThemePage() {
   const { t } = useTranslation();
   const scheme = useComputedColorScheme("light");
+  const { me, config } = useAppData();
   return (
-    <Stack maw={720} mx="auto">
+    <Stack maw={960} mx="auto">
       <Title order={1}>{t("debug.theme")}</Title>
       <Text c="dimmed">{t("debug.scheme", { scheme })}</Text>
+      <SynthwaveToggle />
+      {config?.theme && (
+        <Card withBorder data-testid="event-palette">
+          <Text fw={600} mb="sm">
+            {t("theme.palette_event")}
+          </Text>
+          <Group>
+            {THEME_COLOURS.map((colour) => (
+              <Stack key={colour} gap={4} align="center">
+                <ColorSwatch color={config.theme![colour]} size={40} />
+                <Text size="xs">{colour}</Text>
+                <Code>{config.theme![colour]}</Code>
+              </Stack>
+            ))}
+          </Group>
+        </Card>
+      )}
+      {me?.isStaff && <ThemeBuilder />}
       {(["light", "dark"] as const).map((name) => (
         <Card key={name} withBorder>
           <Text fw={600} mb="sm">
@@ -100,6 +123,14 @@ export function DebugUiPage() {
       <Button variant="light" onClick={() => notifications.show({ title: "A popup", message: "It dismisses itself after 10 seconds.", autoClose: 10_000 })}>
         {t("debug.show_popup")}
       </Button>
+      <Group>
+        <Button variant="default" onClick={() => showPopup("medal", { data: { medal: "gold" } })}>
+          Medal popup
+        </Button>
+        <Button variant="default" onClick={() => showPopup("medal", { data: { medal: "platinum" } })}>
+          Unknown medal popup
+        </Button>
+      </Group>
       <Anchor component={Link} to="/debug">
         {t("debug.title")}
       </Anchor>

@@ -6,6 +6,7 @@ import { Markdown } from "../../lib/Markdown.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
 import { NotFoundPage } from "../../shell/NotFound.tsx";
+import { pluginPage } from "../../plugins/screens.tsx";
 
 /** Pages the product always has; each says it is not set until staff write it. */
 const DEFAULT_PAGES: Record<string, string> = { conduct: "pages.conduct", privacy: "pages.privacy", terms: "pages.terms" };
@@ -23,6 +24,8 @@ export function ContentPage() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const url = pagePath(pathname);
   const { data, isPending } = useQuery(trpc.pages.list.queryOptions(undefined, { staleTime: 60_000 }));
+  const Plugin = pluginPage(url)?.component;
+  if (Plugin) return <Plugin />;
   if (isPending) return <LoadingScreen />;
   const page = data?.find((p) => pagePath(p.url) === url);
   if (page) {

@@ -1,0 +1,57 @@
+import { expect, test } from "@playwright/test";
+import { shootBoth } from "./support/axe.ts";
+import { database, seedUser, setConfig, signIn } from "./support/db.ts";
+
+async function configValue(key: string): Promise<unknown> {
+  const { rows } = await database().query<{ value: unknown }>("SELECT value FROM config WHERE key = $1", [key]);
+  return rows[0]?.value ?? null;
+}
+
+test("staff build a theme with a live preview and save it for everyone; players keep their own light or dark choice", async ({ page, browser }) => {
+  const staff = await seedUser({ isStaff: true });
+  const player = await seedUser();
+  const before = { theme: await configValue("theme"), start: await configValue("start_time") };
+  await signIn(page, staff);
+  try {
+    await page.goto("/debug/theme");
+    const builder = page.getByRole("region", { name: "Theme builder" });
+    await expect(builder).toBeVisible();
+    await shootBoth(page, "theme-builder");
+
+    // The dark preset previews at once, before anything is saved.
+    await builder.getByRole("button", { name: "Dark preset" }).click();
+    await expect(page.getByTestId("event-theme")).toBeAttached();
+    await expect.poll(() => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--fs-primary").trim())).toBe("#4493f8");
+    expect(await configValue("theme")).toEqual(before.theme);
+
+    await builder.getByTestId("theme-primary").fill("#8a2be2");
+    await builder.getByText("Primary colour").click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.sidebar)).toBe("primary");
+    await builder.getByRole("button", { name: "Save theme" }).click();
+    await expect(page.getByText("Theme saved")).toBeVisible();
+    expect(await configValue("theme")).toMatchObject({ primary: "#8a2be2", dark: "#0d1117", light: "#e6edf3", sidebarType: "primary" });
+
+    // Another browser: the saved theme applies; the player's own dark choice swaps the page colours.
+    const other = await browser.newPage();
+    await signIn(other, player);
+    await other.goto("/leaderboard");
+    await expect.poll(() => other.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--fs-primary").trim())).toBe("#8a2be2");
+    await expect.poll(() => other.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(230, 237, 243)");
+    await other.getByRole("button", { name: "Toggle dark mode" }).click();
+    await expect.poll(() => other.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(13, 17, 23)");
+    await other.screenshot({ path: "test-results/theme-player-dark.png" });
+    await other.close();
+
+    // The synthwave countdown is this browser's choice.
+    await setConfig("start_time", Math.floor(Date.now() / 1000) + 86_400 * 3);
+    await page.reload();
+    await page.getByTestId("synthwave-toggle").click();
+    await expect(page.getByTestId("countdown").locator(".countdown-synthwave")).toBeVisible();
+
+    await page.getByRole("button", { name: "Use built-in theme" }).click();
+    await expect.poll(() => configValue("theme")).toBeNull();
+  } finally {
+    await setConfig("theme", before.theme);
+    await setConfig("start_time", before.start);
+  }
+});

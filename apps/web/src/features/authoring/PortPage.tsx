@@ -1,0 +1,296 @@
+import { parseJsonText, validateCategoryData, validateChallengeData, validateEventData } from "@flagship/shared";
+import { Alert, Button, Card, FileInput, Group, Select, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
+import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
+import { PageFailedScreen } from "../../shell/ErrorScreen.tsx";
+import { errorText } from "../auth/errors.ts";
+import { isFull } from "../challenges/types.ts";
+import { useCategories } from "../challenges/useCategories.ts";
+import "./texts.ts";
+
+/** Hands the browser a file to save. */
+function download(filename: string, text: string, type: string) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+const downloadJson = (filename: string, value: unknown) => download(filename, `${JSON.stringify(value, null, 2)}\n`, "application/json");
+
+/** The server's message for a failed call (e.g. 'No teams to export!'). */
+function serverMessage(error: unknown): string {
+  return error instanceof Error && error.message ? error.message : errorText(error);
+}
+
+/** A JSON file's content, or 'Failed to parse JSON.' */
+async function readJson(file: File): Promise<{ ok: true; value: unknown } | { ok: false; message: string }> {
+  return parseJsonText(await file.text());
+}
+
+function Section({ title, intro, children }: { title: string; intro?: string; children: React.ReactNode }) {
+  return (
+    <Card withBorder padding="lg" component="section" aria-label={title}>
+      <Stack gap="md">
+        <Stack gap={2}>
+          <Title order={2} size="h4">
+            {title}
+          </Title>
+          {intro && (
+            <Text size="sm" c="dimmed">
+              {intro}
+            </Text>
+          )}
+        </Stack>
+        {children}
+      </Stack>
+    </Card>
+  );
+}
+
+/** /admin/port: JSON import and export of challenges, categories and the event; CSV exports. */
+export function PortPage() {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const categories = useCategories();
+  const experiments = useQuery(trpc.config.experiments.queryOptions());
+  return (
+    <Stack maw={1000} mx="auto" gap="lg">
+      <Stack gap={4}>
+        <Title order={1}>{t("port.title")}</Title>
+        <Text c="dimmed">{t("port.intro")}</Text>
+      </Stack>
+      {categories.isPending ? (
+        <LoadingScreen />
+      ) : categories.error ? (
+        <PageFailedScreen error={categories.error} reset={() => void categories.refetch()} />
+      ) : (
+        <ContentPort categories={categories.data} />
+      )}
+      <DataExports />
+      {experiments.data?.importEntire === true && <EventPort />}
+    </Stack>
+  );
+}
+
+type Categories = NonNullable<ReturnType<typeof useCategories>["data"]>;
+
+function ContentPort({ categories }: { categories: Categories }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const queryClient = useQueryClient();
+  const [exportCategory, setExportCategory] = useState<string | null>(null);
+  const [exportChallenge, setExportChallenge] = useState<string | null>(null);
+  const [categoryFile, setCategoryFile] = useState<File | null>(null);
+  const [challengeFile, setChallengeFile] = useState<File | null>(null);
+  const [target, setTarget] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const categoryOptions = categories.map((c) => ({ value: String(c.id), label: c.name }));
+  const challengeOptions = categories.map((c) => ({ group: c.name, items: c.challenges.filter(isFull).map((ch) => ({ value: String(ch.id), label: ch.name })) })).filter((g) => g.items.length > 0);
+
+  async function run(name: string, work: () => Promise<void>) {
+    setBusy(name);
+    try {
+      await work();
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  const failExport = (error: unknown) => notifications.show({ color: "red", title: t("port.export_failed"), message: serverMessage(error) });
+
+  const exportOneCategory = () =>
+    run("export-category", async () => {
+      try {
+        const data = await client.port.exportCategory.query({ id: Number(exportCategory) });
+        downloadJson(`category-${categories.find((c) => String(c.id) === exportCategory)?.slug ?? exportCategory}.json`, data);
+      } catch (error) {
+        failExport(error);
+      }
+    });
+
+  const exportOneChallenge = () =>
+    run("export-challenge", async () => {
+      try {
+        const data = await client.port.exportChallenge.query({ id: Number(exportChallenge) });
+        downloadJson(`challenge-${exportChallenge}.json`, data);
+      } catch (error) {
+        failExport(error);
+      }
+    });
+
+  const importOneCategory = () =>
+    run("import-category", async () => {
+      const fail = (message: string): void => void notifications.show({ color: "red", title: t("port.import_category_failed"), message });
+      if (!categoryFile) return;
+      const parsed = await readJson(categoryFile);
+      if (!parsed.ok) return fail(parsed.message);
+      const valid = validateCategoryData(parsed.value);
+      if (!valid.ok) return fail(valid.message);
+      try {
+        await client.port.importCategory.mutate(parsed.value);
+        await queryClient.invalidateQueries({ queryKey: trpc.challenges.categories.queryKey() });
+        setCategoryFile(null);
+        notifications.show({ color: "green", message: t("port.imported_category") });
+      } catch (error) {
+        fail(serverMessage(error));
+      }
+    });
+
+  const importOneChallenge = () =>
+    run("import-challenge", async () => {
+      const fail = (message: string): void => void notifications.show({ color: "red", title: t("port.import_challenge_failed"), message });
+      if (!challengeFile || !target) return;
+      const parsed = await readJson(challengeFile);
+      if (!parsed.ok) return fail(parsed.message);
+      const valid = validateChallengeData(parsed.value);
+      if (!valid.ok) return fail(valid.message);
+      try {
+        await client.port.importChallenge.mutate({ category: Number(target), data: parsed.value });
+        await queryClient.invalidateQueries({ queryKey: trpc.challenges.categories.queryKey() });
+        setChallengeFile(null);
+        notifications.show({ color: "green", message: t("port.imported_challenge") });
+      } catch (error) {
+        fail(serverMessage(error));
+      }
+    });
+
+  return (
+    <Section title={t("port.challenges")}>
+      {categories.length === 0 && (
+        <Alert color="gray" variant="light">
+          {t("port.no_categories")}
+        </Alert>
+      )}
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <Stack gap="xs">
+          <Select label={t("port.export_category")} placeholder={t("port.category")} data={categoryOptions} value={exportCategory} onChange={setExportCategory} searchable comboboxProps={{ withinPortal: true }} />
+          <Group>
+            <Button variant="light" disabled={!exportCategory} loading={busy === "export-category"} onClick={() => void exportOneCategory()}>
+              {t("port.download")}
+            </Button>
+          </Group>
+        </Stack>
+        <Stack gap="xs">
+          <Select label={t("port.export_challenge")} placeholder={t("port.challenge")} data={challengeOptions} value={exportChallenge} onChange={setExportChallenge} searchable comboboxProps={{ withinPortal: true }} />
+          <Group>
+            <Button variant="light" disabled={!exportChallenge} loading={busy === "export-challenge"} onClick={() => void exportOneChallenge()}>
+              {t("port.download")}
+            </Button>
+          </Group>
+        </Stack>
+        <Stack gap="xs">
+          <FileInput label={t("port.import_category")} placeholder={t("port.choose_file")} accept="application/json,.json" value={categoryFile} onChange={setCategoryFile} clearable data-testid="import-category-file" />
+          <Group>
+            <Button disabled={!categoryFile} loading={busy === "import-category"} onClick={() => void importOneCategory()}>
+              {t("port.import")}
+            </Button>
+          </Group>
+        </Stack>
+        <Stack gap="xs">
+          <FileInput label={t("port.import_challenge")} placeholder={t("port.choose_file")} accept="application/json,.json" value={challengeFile} onChange={setChallengeFile} clearable data-testid="import-challenge-file" />
+          <Select label={t("port.import_into")} placeholder={t("port.category")} data={categoryOptions} value={target} onChange={setTarget} comboboxProps={{ withinPortal: true }} />
+          <Group>
+            <Button disabled={!challengeFile || !target} loading={busy === "import-challenge"} onClick={() => void importOneChallenge()}>
+              {t("port.import")}
+            </Button>
+          </Group>
+        </Stack>
+      </SimpleGrid>
+    </Section>
+  );
+}
+
+function DataExports() {
+  const { t } = useTranslation();
+  const client = useTRPCClient();
+  const [busy, setBusy] = useState<string | null>(null);
+  const exports = [
+    { key: "players", label: t("port.export_players"), load: () => client.port.playersCsv.query() },
+    { key: "teams", label: t("port.export_teams"), load: () => client.port.teamsCsv.query() },
+    { key: "team-board", label: t("port.export_team_leaderboard"), load: () => client.port.leaderboardCsv.query({ kind: "team" }) },
+    { key: "user-board", label: t("port.export_user_leaderboard"), load: () => client.port.leaderboardCsv.query({ kind: "user" }) },
+  ];
+  async function run(key: string, load: () => Promise<{ filename: string; csv: string }>) {
+    setBusy(key);
+    try {
+      const file = await load();
+      download(file.filename, file.csv, "text/csv;charset=utf-8");
+    } catch (error) {
+      notifications.show({ color: "red", title: t("port.export_failed"), message: serverMessage(error) });
+    } finally {
+      setBusy(null);
+    }
+  }
+  return (
+    <Section title={t("port.data")}>
+      <Group gap="sm">
+        {exports.map((item) => (
+          <Button key={item.key} variant="light" loading={busy === item.key} onClick={() => void run(item.key, item.load)}>
+            {item.label}
+          </Button>
+        ))}
+      </Group>
+    </Section>
+  );
+}
+
+function EventPort() {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const queryClient = useQueryClient();
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  async function exportEvent() {
+    setBusy("export");
+    try {
+      downloadJson("event.json", await client.port.exportEvent.query());
+    } catch (error) {
+      notifications.show({ color: "red", title: t("port.export_failed"), message: serverMessage(error) });
+    } finally {
+      setBusy(null);
+    }
+  }
+  async function importEvent() {
+    if (!file) return;
+    setBusy("import");
+    const fail = (message: string): void => void notifications.show({ color: "red", title: t("port.import_event_failed"), message });
+    try {
+      const parsed = await readJson(file);
+      if (!parsed.ok) return fail(parsed.message);
+      const valid = validateEventData(parsed.value);
+      if (!valid.ok) return fail(valid.message);
+      const result = await client.port.importEvent.mutate(parsed.value);
+      await queryClient.invalidateQueries({ queryKey: trpc.challenges.categories.queryKey() });
+      setFile(null);
+      notifications.show({ color: "green", message: t("port.imported_event", result) });
+    } catch (error) {
+      fail(serverMessage(error));
+    } finally {
+      setBusy(null);
+    }
+  }
+  return (
+    <Section title={t("port.event")} intro={t("port.event_intro")}>
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        <Button variant="light" loading={busy === "export"} onClick={() => void exportEvent()}>
+          {t("port.export_event")}
+        </Button>
+        <FileInput label={t("port.import_event")} placeholder={t("port.choose_file")} accept="application/json,.json" value={file} onChange={setFile} clearable w={{ base: "100%", sm: 280 }} />
+        <Button disabled={!file} loading={busy === "import"} onClick={() => void importEvent()}>
+          {t("port.import")}
+        </Button>
+      </Group>
+    </Section>
+  );
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { describeUnlock, draftFrom, fieldsOf, prefillFromHash } from "./draft.ts";
+
+describe("the challenge editor's draft", () => {
+  const base = () => draftFrom({ name: "Warm up", flag_type: "plaintext", flag_metadata: { flag: "flag{x}" }, score: 50 });
+
+  it("builds the API fields from a valid draft", () => {
+    const { fields, errors } = fieldsOf({ ...base(), unlock_requirements: "  3   4 AND ", attempt_limit: 0, tags: [{ type: "tag", text: "web" }] });
+    expect(errors).toEqual({});
+    expect(fields).toMatchObject({ name: "Warm up", flag_metadata: { flag: "flag{x}" }, unlock_requirements: "3 4 AND", attempt_limit: null, tags: [{ type: "tag", text: "web" }] });
+  });
+
+  it("parses flag metadata text as JSON: invalid JSON is refused, empty becomes {}", () => {
+    expect(Object.keys(fieldsOf({ ...base(), flag_metadata: "{oops" }).errors)).toEqual(["flag_metadata"]);
+    expect(fieldsOf({ ...base(), flag_metadata: "" }).fields.flag_metadata).toEqual({});
+  });
+
+  it("checks hashed flags are 64 lowercase hex characters", () => {
+    expect(fieldsOf({ ...base(), flag_type: "hashed", flag_metadata: '{"flag":"abc"}' }).errors).toHaveProperty("flag_metadata");
+    expect(fieldsOf({ ...base(), flag_type: "hashed", flag_metadata: JSON.stringify({ flag: "a".repeat(64) }) }).errors).toEqual({});
+  });
+
+  it("gives the parser's message for a bad unlock expression", () => {
+    expect(fieldsOf({ ...base(), unlock_requirements: "1 AND" }).errors.unlock_requirements).toBe("Binary operation 'AND' needs two operands");
+    expect(fieldsOf({ ...base(), unlock_requirements: "1 x" }).errors.unlock_requirements).toBe("Invalid opcode 'x'");
+    expect(fieldsOf({ ...base(), unlock_requirements: "1 2" }).errors.unlock_requirements).toBe("Stack contains trailing data");
+  });
+
+  it("requires a name and hint names", () => {
+    const { errors } = fieldsOf({ ...base(), name: " ", hints: [{ name: "", penalty: 0, text: "t" }] });
+    expect(Object.keys(errors).sort()).toEqual(["hints.0.name", "name"]);
+  });
+
+  it("keeps a code challenge's language and default code in challenge_metadata", () => {
+    const draft = draftFrom({ name: "c", challenge_type: "code", challenge_metadata: { code_language: "ruby", code_default: "puts 1", x: 2 } });
+    expect(draft.challenge_metadata).toBe('{\n  "x": 2\n}');
+    expect(fieldsOf({ ...draft, flag_metadata: '{"flag":"f"}' }).fields.challenge_metadata).toEqual({ x: 2, code_language: "ruby", code_default: "puts 1" });
+  });
+
+  it("reads a prefill from the URL hash, or says it is invalid", () => {
+    const hash = encodeURIComponent(JSON.stringify({ name: "From link", score: 300, tags: ["a", { type: "tag", text: "b" }] }));
+    const prefill = prefillFromHash(hash);
+    expect(prefill.invalid).toBe(false);
+    expect(prefill.draft).toMatchObject({ name: "From link", score: 300, tags: [{ type: "tag", text: "a" }, { type: "tag", text: "b" }] });
+    expect(prefillFromHash("%7Bnope")).toEqual({ draft: null, invalid: true });
+    expect(prefillFromHash("edit")).toEqual({ draft: null, invalid: false });
+  });
+
+  it("reads an unlock expression as words", () => {
+    const names = new Map([[1, "A"], [2, "B"], [3, "C"]]);
+    expect(describeUnlock("1", names)).toBe("A");
+    expect(describeUnlock("1 2 3 OR AND", names)).toBe("A AND (B OR C)");
+    expect(describeUnlock("1 OR", names)).toBeNull();
+  });
+});

@@ -1,0 +1,164 @@
+import { CODE_LANGUAGES, parseFlagMetadata, parseUnlock, unlockError } from "@flagship/shared";
+import i18next from "i18next";
+import type { ChallengeView } from "../challenges/types.ts";
+import type { FileDraft, HintDraft } from "./HintsFilesEditors.tsx";
+import { parseJsonObject } from "./MarkdownField.tsx";
+
+/** The challenge editor's state: every field of the Challenge entity, JSON fields as text. */
+export interface ChallengeDraft {
+  name: string;
+  description: string;
+  challenge_type: string;
+  /** challenge_metadata without code_language and code_default, which have their own fields. */
+  challenge_metadata: string;
+  code_language: string;
+  code_default: string;
+  flag_type: string;
+  flag_metadata: string;
+  score: number;
+  points_type: string;
+  author: string;
+  tags: { type: string; text: string }[];
+  hidden: boolean;
+  maintenance: boolean;
+  tiebreaker: boolean;
+  attempt_limit: number;
+  post_score_explanation: string;
+  unlock_requirements: string;
+  hints: HintDraft[];
+  files: FileDraft[];
+}
+
+const json = (value: Record<string, unknown>) => (Object.keys(value).length === 0 ? "" : JSON.stringify(value, null, 2));
+const text = (value: unknown, fallback = "") => (typeof value === "string" ? value : fallback);
+const num = (value: unknown, fallback = 0) => (typeof value === "number" && Number.isFinite(value) ? value : fallback);
+
+type Loose = Record<string, unknown>;
+const isRecord = (value: unknown): value is Loose => typeof value === "object" && value !== null && !Array.isArray(value);
+const records = (value: unknown): Loose[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+
+/** A draft from a stored challenge, or from a (partial) prefill such as an export. */
+export function draftFrom(source: ChallengeView | Loose): ChallengeDraft {
+  const s = source as Loose;
+  const { code_language, code_default, ...metadata } = isRecord(s.challenge_metadata) ? s.challenge_metadata : {};
+  const flag = parseFlagMetadata(s.flag_metadata ?? {});
+  const tags = Array.isArray(s.tags)
+    ? s.tags.flatMap((tag: unknown) => (typeof tag === "string" ? [{ type: "tag", text: tag }] : isRecord(tag) && typeof tag.text === "string" ? [{ type: text(tag.type, "tag"), text: tag.text }] : []))
+    : [];
+  return {
+    name: text(s.name),
+    description: text(s.description),
+    challenge_type: text(s.challenge_type, "default"),
+    challenge_metadata: json(metadata),
+    code_language: text(code_language, CODE_LANGUAGES[0]),
+    code_default: text(code_default),
+    flag_type: text(s.flag_type, "plaintext"),
+    flag_metadata: flag.ok && flag.value !== "" ? json(flag.value) : typeof s.flag_metadata === "string" ? s.flag_metadata : "",
+    score: num(s.score, 100),
+    points_type: text(s.points_type, "basic"),
+    author: text(s.author),
+    tags,
+    hidden: s.hidden === true,
+    maintenance: s.maintenance === true,
+    tiebreaker: s.tiebreaker !== false,
+    attempt_limit: num(s.attempt_limit),
+    post_score_explanation: text(s.post_score_explanation),
+    unlock_requirements: text(s.unlock_requirements),
+    hints: records(s.hints).map((h) => ({ ...(typeof h.id === "number" && { id: h.id }), name: text(h.name), penalty: num(h.penalty), text: text(h.text) })),
+    files: records(s.files).map((f) => ({ ...(typeof f.id === "number" && { id: f.id }), name: text(f.name), url: text(f.url), size: num(f.size) })),
+  };
+}
+
+/** The challenge's fields as the API takes them (hints and files aside). */
+export type ChallengeFields = {
+  name: string;
+  description: string;
+  challenge_type: string;
+  challenge_metadata: Record<string, unknown>;
+  flag_type: string;
+  flag_metadata: Record<string, unknown>;
+  score: number;
+  points_type: string;
+  author: string;
+  tags: { type: string; text: string }[];
+  hidden: boolean;
+  maintenance: boolean;
+  tiebreaker: boolean;
+  attempt_limit: number | null;
+  post_score_explanation: string;
+  unlock_requirements: string;
+};
+
+/**
+ * Checks a draft the way the server will and builds its fields. Flag metadata is parsed as JSON
+ * when it is text; an invalid one gives the invalid flag JSON message, an empty one is empty.
+ */
+export function fieldsOf(draft: ChallengeDraft): { fields: ChallengeFields; errors: Record<string, string> } {
+  const t = i18next.t.bind(i18next);
+  const errors: Record<string, string> = {};
+  if (draft.name.trim() === "") errors.name = t("generic.required");
+  const metadata = parseJsonObject(draft.challenge_metadata);
+  if (!metadata) errors.challenge_metadata = t("editor.metadata_invalid");
+  const flag = parseFlagMetadata(draft.flag_metadata);
+  if (!flag.ok) errors.flag_metadata = t("editor.flag_json_invalid");
+  const flagMetadata = flag.ok && flag.value !== "" ? flag.value : {};
+  if (draft.flag_type === "hashed" && flag.ok && !/^[0-9a-f]{64}$/.test(String(flagMetadata.flag ?? ""))) errors.flag_metadata = t("editor.hash_invalid");
+  const unlock = unlockError(draft.unlock_requirements.trim());
+  if (unlock) errors.unlock_requirements = unlock;
+  draft.hints.forEach((hint, index) => {
+    if (hint.name.trim() === "") errors[`hints.${index}.name`] = t("generic.required");
+  });
+  const challengeMetadata = { ...metadata, ...(draft.challenge_type === "code" && { code_language: draft.code_language, code_default: draft.code_default }) };
+  return {
+    errors,
+    fields: {
+      name: draft.name.trim(),
+      description: draft.description,
+      challenge_type: draft.challenge_type,
+      challenge_metadata: challengeMetadata,
+      flag_type: draft.flag_type,
+      flag_metadata: flagMetadata,
+      score: draft.score,
+      points_type: draft.points_type,
+      author: draft.author,
+      tags: draft.tags,
+      hidden: draft.hidden,
+      maintenance: draft.maintenance,
+      tiebreaker: draft.tiebreaker,
+      attempt_limit: draft.attempt_limit > 0 ? draft.attempt_limit : null,
+      post_score_explanation: draft.post_score_explanation,
+      unlock_requirements: draft.unlock_requirements.trim().split(/\s+/).filter(Boolean).join(" "),
+    },
+  };
+}
+
+/** The prefill carried in a /new URL's hash (URL-encoded JSON), or null. */
+export function prefillFromHash(hash: string): { draft: ChallengeDraft | null; invalid: boolean } {
+  if (hash === "" || hash === "edit") return { draft: null, invalid: false };
+  try {
+    const value: unknown = JSON.parse(decodeURIComponent(hash));
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return { draft: null, invalid: true };
+    return { draft: draftFrom(value as Loose), invalid: false };
+  } catch {
+    return { draft: null, invalid: true };
+  }
+}
+
+/** The expression read as words ('A AND (B OR C)'), or null when it does not parse. */
+export function describeUnlock(expression: string, names: ReadonlyMap<number, string>): string | null {
+  const parsed = parseUnlock(expression);
+  if (!parsed.ok) return null;
+  const stack: string[] = [];
+  for (const token of parsed.tokens) {
+    if (token.kind === "id") stack.push(names.get(token.id) ?? `#${token.id}`);
+    else {
+      const right = stack.pop()!;
+      const left = stack.pop()!;
+      stack.push(`(${left} ${token.op} ${right})`);
+    }
+  }
+  const result = stack[0];
+  if (result === undefined) return null;
+  // The outermost operation needs no brackets.
+  return parsed.tokens.at(-1)?.kind === "op" ? result.slice(1, -1) : result;
+}

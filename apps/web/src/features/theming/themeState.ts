@@ -1,0 +1,41 @@
+import type { Theme } from "@flagship/shared";
+import { useSyncExternalStore } from "react";
+import { PALETTES } from "../../theme.ts";
+
+/**
+ * The theme builder's unsaved preview (shown live to the staff member building it) and this
+ * browser's synthwave countdown choice. Saved themes come from the event config.
+ */
+let preview: Theme | null = null;
+const listeners = new Set<() => void>();
+const SYNTHWAVE_KEY = "flagship.pref.synthwave";
+
+function emit() {
+  for (const listener of listeners) listener();
+}
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function setThemePreview(theme: Theme | null): void {
+  preview = theme;
+  emit();
+}
+export function useThemePreview(): Theme | null {
+  return useSyncExternalStore(subscribe, () => preview);
+}
+
+export function setSynthwave(on: boolean): void {
+  localStorage.setItem(SYNTHWAVE_KEY, on ? "true" : "false");
+  emit();
+}
+export function useSynthwave(): boolean {
+  return useSyncExternalStore(subscribe, () => localStorage.getItem(SYNTHWAVE_KEY) === "true");
+}
+
+/** The light default and the dark preset, as builder themes. */
+export const THEME_PRESETS: Record<"light" | "dark", Theme> = {
+  light: { ...PALETTES.light, sidebarType: "light" },
+  dark: { ...PALETTES.dark, sidebarType: "dark" },
+};

@@ -1,0 +1,17 @@
+import i18next from "i18next";
+
+export const pluginTexts = {
+  plugins: {
+    medal: "Medal",
+    medal_gold: "Gold medal",
+    medal_silver: "Silver medal",
+    medal_bronze: "Bronze medal",
+    medal_first_blood: "First blood!",
+    unknown_medal: "Unknown medal type",
+    choices: "Choices",
+    choices_help: "One answer per line. Set the flag (plaintext) to the right answer.",
+    choose: "Choose an answer",
+  },
+};
+
+i18next.addResourceBundle("en", "translation", pluginTexts, true, false);

@@ -1,0 +1,178 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callerFor, createTestWorld, createUser, type TestUser, type TestWorld } from "../testing/index.ts";
+import { createTeamWith } from "../challenges/fixtures.ts";
+
+let world: TestWorld;
+let staff: TestUser;
+
+beforeAll(async () => {
+  world = await createTestWorld();
+  staff = await createUser(world, { isStaff: true });
+  await callerFor(world, staff).config.set({ key: "experiments", value: { importEntire: true } });
+});
+afterAll(() => world.close());
+
+async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; appCode?: string; message?: string; details?: unknown }> {
+  try {
+    await promise;
+  } catch (error) {
+    const e = error as { code?: string; message?: string; cause?: { code?: string; details?: unknown } };
+    return { code: e.code, appCode: e.cause?.code, message: e.message, details: e.cause?.details };
+  }
+  throw new Error("expected a failure");
+}
+
+const challenge = (id: number, extra: Record<string, unknown> = {}) => ({
+  id,
+  name: `Challenge ${id}`,
+  description: `Solve **${id}**`,
+  challenge_type: "default",
+  challenge_metadata: {},
+  flag_type: "plaintext",
+  author: "sam",
+  score: 100 + id,
+  unlocks: [],
+  flag_metadata: { flag: `flag{${id}}` },
+  hints: [{ name: `Hint ${id}`, penalty: 5, text: `text ${id}` }],
+  files: [{ name: "a.txt", url: "https://example.com/a.txt", size: 10 }],
+  tags: ["web", { type: "tag", text: "easy" }],
+  ...extra,
+});
+
+describe("category import", () => {
+  it("creates the category, its challenges, hints, files and tags, and links unlocks to the new ids", async () => {
+    const caller = callerFor(world, staff);
+    const result = await caller.port.importCategory({
+      name: "Imported",
+      contained_type: "campaign",
+      description: "From elsewhere",
+      metadata: { category_slug: "imported" },
+      challenges: [challenge(501), challenge(502, { unlock_requirements: "501" }), challenge(503, { unlock_requirements: "501 502 OR" })],
+    });
+    expect(result.challenges).toBe(3);
+    const category = (await caller.challenges.categories()).find((c) => c.id === result.id)!;
+    expect(category).toMatchObject({ name: "Imported", contained_type: "campaign", slug: "imported" });
+    const byName = new Map(category.challenges.map((c) => [(c as { name: string }).name, c as { id: number; unlock_requirements: string; hints: unknown[]; files: unknown[]; tags: unknown[] }]));
+    const first = byName.get("Challenge 501")!;
+    const second = byName.get("Challenge 502")!;
+    expect(second.unlock_requirements).toBe(String(first.id));
+    expect(byName.get("Challenge 503")!.unlock_requirements).toBe(`${first.id} ${second.id} OR`);
+    expect(first.hints).toEqual([{ id: expect.any(Number), name: "Hint 501", penalty: 5, text: "text 501", used: false }]);
+    expect(first.files).toEqual([{ id: expect.any(Number), name: "a.txt", url: "https://example.com/a.txt", size: 10 }]);
+    expect(first.tags).toEqual([{ type: "tag", text: "web" }, { type: "tag", text: "easy" }]);
+    expect(await world.services.db.auditLog.count({ where: { action: "import_category" } })).toBeGreaterThan(0);
+  });
+
+  it("refuses invalid data with 'Invalid category data.' and writes nothing", async () => {
+    const before = await world.services.db.category.count();
+    const error = await errorOf(callerFor(world, staff).port.importCategory({ name: "Bad", contained_type: "jeopardy", description: "", challenges: [challenge(1, { unlock_requirements: "9" })] }));
+    expect(error).toMatchObject({ appCode: "invalid", message: "Invalid category data." });
+    expect(await world.services.db.category.count()).toBe(before);
+  });
+
+  it("leaves nothing half-imported when a write fails inside the transaction", async () => {
+    const db = world.services.db;
+    const [categories, challenges, hints] = await Promise.all([db.category.count(), db.challenge.count(), db.hint.count()]);
+    // Valid by the schema, but the database refuses it (a NUL byte in text) after the category
+    // and the challenges were written: the whole import must roll back.
+    const error = await errorOf(
+      callerFor(world, staff).port.importCategory({
+        name: "Half",
+        contained_type: "jeopardy",
+        description: "",
+        challenges: [challenge(1), challenge(2, { hints: [{ name: "nul", penalty: 0, text: "bad \u0000 byte" }] })],
+      }),
+    );
+    expect(error.code).toBeDefined();
+    expect(await Promise.all([db.category.count(), db.challenge.count(), db.hint.count()])).toEqual([categories, challenges, hints]);
+    expect(await db.category.findFirst({ where: { name: "Half" } })).toBeNull();
+  });
+
+  it("is staff only", async () => {
+    const team = await createTeamWith(world);
+    expect((await errorOf(callerFor(world, team.members[0]!).port.importCategory({}))).appCode).toBe("permission_denied");
+  });
+
+  it("imports 500 challenges with unlocks in seconds", async () => {
+    const challenges = Array.from({ length: 500 }, (_, i) => challenge(i + 1, { unlock_requirements: i === 0 ? "" : `${i}` }));
+    const started = Date.now();
+    const result = await callerFor(world, staff).port.importCategory({ name: "Big", contained_type: "jeopardy", description: "", challenges });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.challenges).toBe(500);
+    expect(await world.services.db.challenge.count({ where: { categoryId: result.id, unlockRequirements: { not: "" } } })).toBe(499);
+  });
+});
+
+describe("challenge import and export", () => {
+  it("exports a challenge without player state and imports it into a category", async () => {
+    const caller = callerFor(world, staff);
+    const { id: categoryId } = await caller.port.importCategory({ name: "Source", contained_type: "jeopardy", description: "", challenges: [challenge(7)] });
+    const category = (await caller.challenges.categories()).find((c) => c.id === categoryId)!;
+    const exported = await caller.port.exportChallenge({ id: category.challenges[0]!.id });
+    for (const key of ["solved", "unlocked", "first_blood", "solve_count", "votes", "current_score"]) expect(exported).not.toHaveProperty(key);
+    expect(exported.hints).toEqual([{ name: "Hint 7", penalty: 5, text: "text 7" }]);
+    expect(exported.files).toEqual([{ name: "a.txt", url: "https://example.com/a.txt", size: 10 }]);
+    const imported = await caller.port.importChallenge({ category: categoryId, data: exported });
+    expect(imported).toMatchObject({ name: "Challenge 7", flag_metadata: { flag: "flag{7}" }, category: categoryId });
+    const error = await errorOf(caller.port.importChallenge({ category: categoryId, data: { name: "x" } }));
+    expect(error).toMatchObject({ appCode: "invalid", message: "Invalid challenge data." });
+  });
+});
+
+describe("whole-event export and import", () => {
+  it("round-trips exactly: export, import into an empty event, export again gives the same file", async () => {
+    const caller = callerFor(world, staff);
+    const original = await caller.port.exportEvent();
+    expect(original.categories.length).toBeGreaterThan(0);
+    expect(original.categories.some((c) => c.challenges.some((ch) => ch.unlock_requirements !== "" && ch.hints.length > 0))).toBe(true);
+
+    const empty = await createTestWorld();
+    try {
+      const otherStaff = await createUser(empty, { isStaff: true });
+      const other = callerFor(empty, otherStaff);
+      await other.config.set({ key: "experiments", value: { importEntire: true } });
+      // Through JSON, as the file travels.
+      await other.port.importEvent(JSON.parse(JSON.stringify(original)));
+      const again = await other.port.exportEvent();
+      expect(JSON.stringify(again)).toBe(JSON.stringify(original));
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it("needs the importEntire experiment", async () => {
+    const caller = callerFor(world, staff);
+    await caller.config.set({ key: "experiments", value: {} });
+    try {
+      expect((await errorOf(caller.port.exportEvent())).appCode).toBe("permission_denied");
+      expect((await errorOf(caller.port.importEvent({ version: 1, categories: [] }))).appCode).toBe("permission_denied");
+    } finally {
+      await caller.config.set({ key: "experiments", value: { importEntire: true } });
+    }
+  });
+});
+
+describe("CSV exports", () => {
+  it("exports players, teams and both leaderboards with the spec's columns", async () => {
+    const caller = callerFor(world, staff);
+    const team = await createTeamWith(world, 2);
+    const players = await caller.port.playersCsv();
+    expect(players.csv.split("\r\n")[0]).toBe("id,username,email,email verified,date joined,active,visible,staff,team id,points,leaderboard points,reddit,twitter,discord,discord id,bio,solves");
+    expect(players.csv).toContain(team.members[0]!.username);
+    const teams = await caller.port.teamsCsv();
+    expect(teams.csv.split("\r\n")[0]).toBe("id,name,visible,owner,password,members,solves");
+    expect(teams.csv).toContain(`${team.id},${team.name},true,${team.members[0]!.id},team-secret-1,`);
+    expect((await caller.port.leaderboardCsv({ kind: "team" })).csv.split("\r\n")[0]).toBe("team name,points");
+    expect((await caller.port.leaderboardCsv({ kind: "user" })).csv.split("\r\n")[0]).toBe("username,points");
+  });
+
+  it("says 'No teams to export!' when there are none", async () => {
+    const empty = await createTestWorld();
+    try {
+      const s = await createUser(empty, { isStaff: true });
+      expect(await errorOf(callerFor(empty, s).port.teamsCsv())).toMatchObject({ appCode: "not_found", message: "No teams to export!" });
+    } finally {
+      await empty.close();
+    }
+  });
+});
