@@ -74,7 +74,8 @@ export async function startServerCopy(env: Record<string, string>): Promise<Serv
   const port = await freePort();
   const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", THROTTLE: "off", LOG_LEVEL: "warn", ...env, PORT: String(port) },
+    // No worker tier beside a test copy: tests that need workers start their own.
+    env: { ...process.env, NODE_ENV: "production", HOST: "127.0.0.1", THROTTLE: "off", LOG_LEVEL: "warn", WORKERS: "0", ...env, PORT: String(port) },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
