@@ -150,7 +150,8 @@ test("pages: create, refuse an admin address, edit, view and delete", async ({ p
   await page.goto("/admin/cms");
   // Removed meanwhile by someone else: the failure is said, and the list catches up.
   await expect(page.getByRole("button", { name: "Remove Event rules" })).toBeVisible();
-  const { rows } = await database().query<{ id: number }>(`SELECT id FROM pages WHERE url = $1`, [slug]);
+  // Urls are kept as typed ("/slug").
+  const { rows } = await database().query<{ id: number }>(`SELECT id FROM pages WHERE url = $1`, [`/${slug}`]);
   await database().query(`DELETE FROM pages WHERE id = $1`, [rows[0]!.id]);
   await page.getByRole("button", { name: "Remove Event rules" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Remove" }).click();

@@ -122,7 +122,7 @@ export function ChallengeOverviewPage() {
                           </Anchor>
                         ) : (
                           // The job adder is on the challenge's page.
-                          <Anchor component={Link} to={editorLink(category, challenge).to} aria-label={t("overview.add_job_for", { name: challenge.name })}>
+                          <Anchor component={Link} to={editorLink(category, challenge).to} title={t("overview.add_job_for", { name: challenge.name })}>
                             {t("overview.add_job")}
                           </Anchor>
                         )}
