@@ -75,11 +75,13 @@ const CONTRAST = {
     "--mantine-color-dimmed": "var(--mantine-color-gray-7)",
     "--mantine-color-anchor": "var(--mantine-color-flagship-8)",
     "--mantine-color-error": "var(--mantine-color-red-8)",
+    "--mantine-color-placeholder": "var(--mantine-color-gray-7)",
     ...Object.fromEntries(LIGHT_VARIANT_COLORS.map((c) => [`--mantine-color-${c}-light-color`, lightVariantText(c)])),
   },
   dark: {
     "--mantine-color-dimmed": "var(--mantine-color-dark-1)",
     "--mantine-color-anchor": "var(--mantine-color-flagship-2)",
+    "--mantine-color-placeholder": "var(--mantine-color-dark-1)",
     ...Object.fromEntries(LIGHT_VARIANT_COLORS.map((c) => [`--mantine-color-${c}-light-color`, `var(--mantine-color-${c}-2)`])),
   },
 };
