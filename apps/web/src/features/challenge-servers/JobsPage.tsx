@@ -130,7 +130,7 @@ function JobCard({ job }: { job: JobStatusView }) {
             </Group>
             <Text size="sm">
               {t("cserv.column_challenge")}:{" "}
-              <Anchor component={Link} to="/campaign" size="sm">
+              <Anchor component={Link} to="/campaign" size="sm" underline="always">
                 {job.challenge_name}
               </Anchor>{" "}
               · <Code>{job.image}</Code>
