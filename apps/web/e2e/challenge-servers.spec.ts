@@ -1,9 +1,8 @@
 import { execFileSync } from "node:child_process";
-import net from "node:net";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { LABELS } from "../../worker/src/challenge-servers/deployer.ts";
-import { BANNER_IMAGE, buildBannerImage } from "../../worker/src/challenge-servers/test-image.ts";
+import { BANNER_IMAGE, buildBannerImage, readBanner } from "../../worker/src/challenge-servers/test-image.ts";
 
 const DEPLOYMENT_LABEL = LABELS.deployment;
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
@@ -23,30 +22,15 @@ test.afterAll(() => {
   delete process.env.E2E_DB_DIR;
 });
 
-/**
- * axe on this feature's own screens and parts (the jobs page, the instance panel, the job form).
- * Colour contrast is judged app-wide by the accessibility suite of the shell's palette.
- */
+/** axe on this feature's own screens and parts (the jobs page, the instance panel, the job form). */
 async function expectNoAxeViolations(page: Page, include: string) {
-  const results = await new AxeBuilder({ page }).include(include).disableRules(["color-contrast"]).analyze();
+  const results = await new AxeBuilder({ page }).include(include).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
-function readBanner(address: string): Promise<string> {
+function bannerAt(address: string): Promise<string> {
   const [host, port] = address.split(":");
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: host!, port: Number(port) });
-    let text = "";
-    socket.setTimeout(5000, () => socket.destroy(new Error("no banner")));
-    socket.on("data", (chunk) => {
-      text += chunk.toString();
-      if (text.includes("\n")) {
-        socket.destroy();
-        resolve(text.trim());
-      }
-    });
-    socket.on("error", reject);
-  });
+  return readBanner(host!, Number(port));
 }
 
 async function shoot(page: Page, name: string) {
@@ -102,7 +86,7 @@ test("staff add a job in the UI; a player sees the instance's address, reaches i
   const address = panel.getByTestId("instance-address");
   await expect(address).toHaveText(/^127\.0\.0\.1:\d+$/, { timeout: 30_000 });
   const first = (await address.textContent())!;
-  expect(await readBanner(first)).toMatch(/^flagship-banner /);
+  expect(await bannerAt(first)).toMatch(/^flagship-banner /);
   await expect(panel.getByText(`nc 127.0.0.1 ${first.split(":")[1]}`)).toBeVisible();
   await expectNoAxeViolations(playerPage, "main");
   await shoot(playerPage, "instance");
@@ -112,7 +96,7 @@ test("staff add a job in the UI; a player sees the instance's address, reaches i
   await confirm.getByRole("button", { name: "Reset" }).click();
   await expect(playerPage.getByText("Your instance was reset.")).toBeVisible();
   await expect(address).not.toHaveText(first);
-  expect(await readBanner((await address.textContent())!)).toMatch(/^flagship-banner /);
+  expect(await bannerAt((await address.textContent())!)).toMatch(/^flagship-banner /);
   await playerPage.close();
 
   // Deleting the challenge tears its containers down.

@@ -1,5 +1,4 @@
 import { execFileSync } from "node:child_process";
-import net from "node:net";
 import { type AuthedContext, createChallengeServerTier, getInstance, reconcile, resetInstance, submitJob } from "@flagship/api";
 import { contextFor, createCategory, createChallenge, createTeamWith, createTestWorld, createUser, type TestTeam, type TestUser, type TestWorld, uniqueName } from "@flagship/api/testing";
 import { redisConnection } from "@flagship/jobs";
@@ -8,7 +7,7 @@ import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LABELS } from "./deployer.ts";
 import { type RunningTier, startChallengeServerTier, type TierOptions } from "./runtime.ts";
-import { BANNER_IMAGE, BANNER_PORT, buildBannerImage } from "./test-image.ts";
+import { BANNER_IMAGE, BANNER_PORT, buildBannerImage, readBanner } from "./test-image.ts";
 
 /**
  * The worker tier against the real Docker engine of this machine, with an image built locally
@@ -55,23 +54,6 @@ async function startWorker(workerId: string, overrides: Partial<TierOptions> = {
 
 function ctxOf(user: TestUser): AuthedContext {
   return contextFor(world, user) as AuthedContext;
-}
-
-/** Reads the banner a test instance sends on connect. */
-function readBanner(ip: string, port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: ip, port });
-    let text = "";
-    socket.setTimeout(3000, () => socket.destroy(new Error("no banner")));
-    socket.on("data", (chunk) => {
-      text += chunk.toString();
-      if (text.includes("\n")) {
-        socket.destroy();
-        resolve(text.trim());
-      }
-    });
-    socket.on("error", reject);
-  });
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {

@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import net from "node:net";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync, copyFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -30,4 +31,21 @@ export function buildBannerImage(tag = BANNER_IMAGE): string {
     rmSync(root, { recursive: true, force: true });
   }
   return tag;
+}
+
+/** Reads the banner a test instance sends on connect. */
+export function readBanner(ip: string, port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: ip, port });
+    let text = "";
+    socket.setTimeout(5000, () => socket.destroy(new Error("no banner")));
+    socket.on("data", (chunk) => {
+      text += chunk.toString();
+      if (text.includes("\n")) {
+        socket.destroy();
+        resolve(text.trim());
+      }
+    });
+    socket.on("error", reject);
+  });
 }
