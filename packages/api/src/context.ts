@@ -42,6 +42,12 @@ export interface Services {
   webhooks?: WebhookSender;
   /** The worker tier's queues (only with Redis): without it challenge servers are disabled. */
   challengeServers?: ChallengeServerTier;
+  /**
+   * Hashes a new account's password; unset: argon2id (passwords.ts). Only seeding tools (the
+   * benchmark's seed, which registers thousands of accounts on a small machine) set it, to reuse
+   * one real argon2id hash; the server never does.
+   */
+  hashPassword?: (password: string) => Promise<string>;
 }
 
 export interface Context extends Services {

@@ -37,7 +37,7 @@ export async function register(ctx: Context, raw: unknown): Promise<Registered> 
   const invite = input.invite?.trim() || null;
   if (config.invite_required && !invite) throw AppError.field("invite_required", "invite");
 
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await (ctx.hashPassword ?? hashPassword)(input.password);
   const verificationRequired = ctx.mail.delivers;
   let created: { id: number; isStaff: boolean };
   try {

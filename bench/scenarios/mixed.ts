@@ -1,0 +1,171 @@
+import autocannon from "autocannon";
+import WebSocket from "ws";
+import { load, type Measurement, memoryMiB, type Server, summarise, watchMemory } from "../harness.ts";
+import type { Seeded } from "../seed.ts";
+
+/**
+ * The middle of an event, all at once: per 50 requests, 10 challenge listings, 10 wrong flags,
+ * 1 correct flag (so the catalog, the boards and the teams' views change during the run),
+ * 14 leaderboard pages, 8 own profiles and 7 own teams, each as the next player in turn; and one
+ * websocket per player, signed in, receiving the solves.
+ */
+const MIX: [kind: "listing" | "wrong" | "correct" | "board" | "self" | "team", weight: number][] = [
+  ["listing", 10],
+  ["wrong", 10],
+  ["correct", 1],
+  ["board", 14],
+  ["self", 8],
+  ["team", 7],
+];
+
+function mixedRequests(seeded: Seeded): autocannon.Request[] {
+  const kinds = MIX.flatMap(([kind, weight]) => Array<typeof kind>(weight).fill(kind));
+  // Interleave so each connection's cycle mixes kinds rather than running them in blocks.
+  const order = kinds.map((kind, i) => ({ kind, key: (i * 37) % kinds.length })).sort((a, b) => a.key - b.key);
+  const pages = Math.ceil(seeded.counts.teams / 100);
+  let n = 0;
+  let page = 0;
+  const wrongFlag = (req: autocannon.Request, player: number) => {
+    const teamId = seeded.players[player]!.teamId;
+    const solved = seeded.solved.get(teamId)!;
+    if (solved.has(seeded.openChallenge[player]!)) seeded.openChallenge[player] = seeded.challenges.find((c) => !solved.has(c.id))?.id ?? seeded.openChallenge[player]!;
+    return {
+      ...req,
+      method: "POST" as const,
+      path: "/api/v2/challenges/submit_flag/",
+      headers: { ...req.headers, authorization: `Token ${seeded.tokens[player]}`, "content-type": "application/json" },
+      body: JSON.stringify({ challenge: seeded.openChallenge[player], flag: "flag{not-the-flag}" }),
+    };
+  };
+  return order.map(({ kind }) => ({
+    method: "GET" as const,
+    setupRequest: (req: autocannon.Request) => {
+      const player = n++ % seeded.tokens.length;
+      const auth = { ...req.headers, authorization: `Token ${seeded.tokens[player]}` };
+      switch (kind) {
+        case "listing":
+          return { ...req, method: "GET" as const, path: "/api/v2/challenges/categories/", headers: auth };
+        case "wrong":
+          return wrongFlag(req, player);
+        case "correct": {
+          const next = seeded.takeSolve();
+          if (!next) return wrongFlag(req, player);
+          return {
+            ...req,
+            method: "POST" as const,
+            path: "/api/v2/challenges/submit_flag/",
+            headers: { ...req.headers, authorization: `Token ${next.token}`, "content-type": "application/json" },
+            body: JSON.stringify({ challenge: next.challenge, flag: next.flag }),
+          };
+        }
+        case "board":
+          return { ...req, method: "GET" as const, path: `/api/v2/leaderboard/team/?limit=100&offset=${(page++ % pages) * 100}`, headers: auth };
+        case "self":
+          return { ...req, method: "GET" as const, path: "/api/v2/member/self/", headers: auth };
+        case "team":
+          return { ...req, method: "GET" as const, path: "/api/v2/team/self/", headers: auth };
+      }
+    },
+  }));
+}
+
+interface Sockets {
+  count: number;
+  received(): number;
+  close(): void;
+}
+
+/** One websocket per player, each sending its token so it joins its team's channel. */
+async function openSockets(server: Server, seeded: Seeded): Promise<Sockets> {
+  const url = `${server.baseUrl.replace("http", "ws")}/api/v2/ws/`;
+  const sockets: WebSocket[] = [];
+  let received = 0;
+  const connect = (token: string) =>
+    new Promise<WebSocket>((resolve, reject) => {
+      const socket = new WebSocket(url);
+      socket.once("message", () => {
+        socket.send(JSON.stringify({ token }));
+        socket.on("message", () => {
+          received += 1;
+        });
+        resolve(socket);
+      });
+      socket.once("error", reject);
+    });
+  for (let i = 0; i < seeded.tokens.length; i += 250) {
+    sockets.push(...(await Promise.all(seeded.tokens.slice(i, i + 250).map(connect))));
+  }
+  return {
+    count: sockets.length,
+    received: () => received,
+    close: () => {
+      for (const socket of sockets) socket.terminate();
+    },
+  };
+}
+
+/** The mixed workload: warm-up, three passes. */
+export async function benchMixed(server: Server, seeded: Seeded): Promise<Measurement> {
+  const sockets = await openSockets(server, seeded);
+  try {
+    const result = await load({ url: server.baseUrl, requests: mixedRequests(seeded) });
+    return summarise(
+      `Mixed event workload (listings, wrong and correct flags, leaderboard pages, own profile and team; ${sockets.count} websockets; ${sockets.received()} events delivered)`,
+      result,
+      { rps: 3000, p99: 100, rssMiB: 300 },
+    );
+  } finally {
+    sockets.close();
+  }
+}
+
+export interface SoakMinute {
+  minute: number;
+  requestsPerSecond: number;
+  p99: number;
+  errors: number;
+  rssMiB: number;
+}
+
+export interface SoakResult {
+  minutes: SoakMinute[];
+  /** Memory and p99 of the last minute against the first (after the first minute's warm-up). */
+  flat: boolean;
+  verdict: string;
+}
+
+/** BENCH_SOAK=1: the mixed workload for `minutes` minutes, measured minute by minute. */
+export async function benchSoak(server: Server, seeded: Seeded, minutes = 10): Promise<SoakResult> {
+  const sockets = await openSockets(server, seeded);
+  const rows: SoakMinute[] = [];
+  try {
+    const requests = mixedRequests(seeded);
+    for (let minute = 1; minute <= minutes; minute++) {
+      const memory = watchMemory([server.pid]);
+      const result = await autocannon({ url: server.baseUrl, connections: 100, requests, duration: 60 });
+      rows.push({
+        minute,
+        requestsPerSecond: Math.round(result.requests.average),
+        p99: result.latency.p99,
+        errors: result.errors + result.timeouts + result.non2xx,
+        rssMiB: await memory.stop(),
+      });
+      console.log(`  minute ${minute}: ${rows.at(-1)!.requestsPerSecond} req/s, p99 ${rows.at(-1)!.p99} ms, RSS ${rows.at(-1)!.rssMiB} MiB`);
+    }
+  } finally {
+    sockets.close();
+  }
+  // The first minute warms caches and the JIT; compare the last minutes against the second.
+  const base = rows[Math.min(1, rows.length - 1)]!;
+  const last = rows.at(-1)!;
+  const rssGrowth = last.rssMiB - base.rssMiB;
+  const latencyRatio = last.p99 / Math.max(base.p99, 1);
+  const errors = rows.reduce((sum, r) => sum + r.errors, 0);
+  const flat = rssGrowth <= Math.max(20, base.rssMiB * 0.1) && latencyRatio <= 1.5 && errors === 0;
+  const peak = await memoryMiB(server.pid, "VmHWM");
+  return {
+    minutes: rows,
+    flat,
+    verdict: `RSS ${base.rssMiB} -> ${last.rssMiB} MiB (peak ${peak} MiB), p99 ${base.p99} -> ${last.p99} ms, ${errors} errors`,
+  };
+}

@@ -1,0 +1,53 @@
+import { type Measurement, type Server, startDatabase, startServer } from "../harness.ts";
+import { SEED_10X, type Seeded, seedEvent } from "../seed.ts";
+import { benchCategoryListing, benchIncorrectSubmission } from "./challenges.ts";
+import { benchLeaderboard } from "./leaderboard.ts";
+import { benchOwnProfile, benchOwnTeam } from "./player.ts";
+
+export interface ScaleRow {
+  name: string;
+  base: Measurement;
+  scaled: Measurement;
+  /** Per-request cost at 10x over that at 1x (1 / req/s). */
+  costRatio: number;
+  met: boolean;
+}
+
+/** The per-request scenarios, as one list, so 1x and 10x run the very same ones. */
+export const PER_REQUEST: [key: string, run: (server: Server, seeded: Seeded) => Promise<Measurement>][] = [
+  ["listing", benchCategoryListing],
+  ["wrong", benchIncorrectSubmission],
+  ["self", benchOwnProfile],
+  ["team", benchOwnTeam],
+  ["board", benchLeaderboard],
+];
+
+/**
+ * BENCH_10X=1: a second event ten times the size (10000 teams, 20000 players, 50000 solves, the
+ * same 100 challenges), seeded the same way, and the per-request scenarios again; each must cost
+ * within 20% of the same scenario on the normal seed.
+ */
+export async function benchTenfold(base: Map<string, Measurement>, log: (line: string) => void): Promise<{ rows: ScaleRow[]; seed: Seeded["counts"] }> {
+  const database = await startDatabase();
+  try {
+    log("Seeding the 10x event...");
+    const seeded = await seedEvent(database.url, SEED_10X, log);
+    const server = await startServer(database.url);
+    const rows: ScaleRow[] = [];
+    try {
+      for (const [key, run] of PER_REQUEST) {
+        const before = base.get(key);
+        if (!before) continue;
+        log(`Measuring ${key} at 10x...`);
+        const scaled = await run(server, seeded);
+        const costRatio = before.requestsPerSecond / Math.max(scaled.requestsPerSecond, 1);
+        rows.push({ name: scaled.name, base: before, scaled, costRatio, met: costRatio <= 1.2 && scaled.errors + scaled.non2xx === 0 });
+      }
+    } finally {
+      await server.stop();
+    }
+    return { rows, seed: seeded.counts };
+  } finally {
+    await database.stop();
+  }
+}
