@@ -16,7 +16,7 @@ export { createThrottle, Throttle, MemoryThrottleStore, RedisThrottleStore } fro
 export { createTeam } from "./teams/create-team.ts";
 export { joinTeam } from "./teams/join-team.ts";
 export { leaveTeam } from "./teams/leave-team.ts";
-export { getOwnTeam, getTeam } from "./teams/get-team.ts";
+export { getOwnTeam, getTeam, loadOwnTeam } from "./teams/get-team.ts";
 export { updateOwnTeam, updateTeamAsStaff } from "./teams/update-team.ts";
 export { listTeams } from "./teams/list-teams.ts";
 export { listLeaderboardGroups, createLeaderboardGroup, updateLeaderboardGroup, deleteLeaderboardGroup, type LeaderboardGroupView } from "./teams/groups.ts";
@@ -51,7 +51,8 @@ export { requestPasswordReset, resetPassword } from "./auth/password-reset.ts";
 export { verifyEmail, resendVerification } from "./auth/verify-email.ts";
 export { sudo, desudo } from "./auth/impersonate.ts";
 export { generateInvites, listInvites } from "./auth/invites.ts";
-export { getSelf } from "./members/get-self.ts";
+export { getSelf, loadSelf } from "./members/get-self.ts";
+export { ownViews } from "./members/own-views.ts";
 export { updateSelf } from "./members/update-self.ts";
 export { deleteAccount } from "./members/delete-account.ts";
 export type { CategoryView, ChallengeView, LockedChallengeView, AnyChallengeView, Votes } from "./challenges/views.ts";

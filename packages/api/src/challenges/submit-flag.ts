@@ -9,6 +9,7 @@ import { announceFirstBlood } from "../scoring/first-blood.ts";
 import { type CatalogChallenge, findChallenge, invalidateCatalog } from "./catalog.ts";
 import { flagMatches } from "./flag-match.ts";
 import { getPlayerState, invalidatePlayerState } from "./team-state.ts";
+import { invalidateOwnViews } from "../members/own-views.ts";
 import { isUnlocked } from "@flagship/shared";
 
 export type SubmitFlagResult =
@@ -92,6 +93,8 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
 
   if (recorded.kind === "limit") return { m: "attempt_limit_reached", d: { correct: false } };
   if (recorded.kind === "incorrect") {
+    // The team's incorrect counts changed: here at once, in other copies on the event below.
+    invalidateOwnViews(ctx, { teamId });
     await ctx.events.publish({
       kind: "socket",
       audience: { teamId },
@@ -111,6 +114,8 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
   const { outcome } = recorded;
   await invalidateCatalog(ctx);
   await invalidatePlayerState(ctx, { teamId });
+  // A decay re-scoring changed every earlier solver's points (other copies: the score_update event).
+  if (outcome.rescored) invalidateOwnViews(ctx, { all: true });
   await publishSolve(ctx, challenge, outcome, { id: actor.id, username: actor.username, teamId });
   if (outcome.firstBlood && config.firstblood_webhook) {
     await announceFirstBlood(ctx, config.firstblood_webhook, {

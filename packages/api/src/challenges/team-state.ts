@@ -1,6 +1,7 @@
 import type { Db } from "@flagship/db";
 import type { Context } from "../context.ts";
 import { isResync } from "../events/publisher.ts";
+import { invalidateOwnViews } from "../members/own-views.ts";
 
 /** What one team and user have done, for judging locks and filling in per-player fields. */
 export interface PlayerState {
@@ -102,6 +103,8 @@ export function getPlayerState(ctx: Pick<Context, "db" | "events">, userId: numb
 /** After a solve or hint use (a team) or a vote (a user): every copy forgets the old state. */
 export async function invalidatePlayerState(ctx: Pick<Context, "db" | "events">, change: { teamId?: number; userId?: number; all?: boolean }): Promise<void> {
   cacheFor(ctx).invalidate(change);
+  // The maintained own-profile and own-team views hang on the same changes (see own-views.ts).
+  invalidateOwnViews(ctx, change);
   await ctx.events.publish({ kind: "internal", name: CHANGED_EVENT, data: change });
 }
 

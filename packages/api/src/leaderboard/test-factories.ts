@@ -37,5 +37,5 @@ export async function recordSolve(
     await tx.team.update({ where: { id: solve.teamId }, data: { points: { increment: solve.challenge.score }, ...leaderboard, ...moveTime } });
   });
   // What a real solve announces: the cached boards are dropped.
-  await world.services.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: 1, challenge_id: solve.challenge.id } });
+  await world.services.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: 1, challenge_id: solve.challenge.id, team: solve.teamId } });
 }

@@ -1,6 +1,7 @@
 import type { Prisma } from "@flagship/db";
 import type { AuthedContext } from "../guards.ts";
 import { SOLVE_VIEW_SELECT, type SolveView, toSolveView } from "../teams/solve-view.ts";
+import { ownViews } from "./own-views.ts";
 
 /** The own account (GET /member/self/): what only its owner sees, never a hash, token or secret. */
 const SELF_SELECT = {
@@ -46,7 +47,13 @@ export interface SelfView {
   incorrect_solves: number;
 }
 
-export async function getSelf(ctx: AuthedContext): Promise<SelfView> {
+/** GET /member/self/, from the maintained views (see own-views.ts). */
+export function getSelf(ctx: AuthedContext): Promise<SelfView> {
+  return ownViews(ctx).self(ctx.actor.id, ctx.actor.teamId, () => loadSelf(ctx));
+}
+
+/** The own account read fresh from the database: three queries whatever the event's size. */
+export async function loadSelf(ctx: AuthedContext): Promise<SelfView> {
   const [user, solves, incorrect] = await Promise.all([
     ctx.db.user.findUniqueOrThrow({ where: { id: ctx.actor.id }, select: SELF_SELECT }),
     ctx.db.solve.findMany({ where: { userId: ctx.actor.id }, select: SOLVE_VIEW_SELECT, orderBy: { timestamp: "desc" } }),

@@ -1,7 +1,7 @@
 import { isUniqueViolation } from "@flagship/db";
 import { AppError, parseInput, ZUpdateSelfInput } from "@flagship/shared";
 import type { AuthedContext } from "../guards.ts";
-import { getSelf, type SelfView } from "./get-self.ts";
+import { loadSelf, type SelfView } from "./get-self.ts";
 
 /** PATCH /member/self/: the profile fields and the username, with the specs' limits. */
 export async function updateSelf(ctx: AuthedContext, raw: unknown): Promise<SelfView> {
@@ -16,5 +16,6 @@ export async function updateSelf(ctx: AuthedContext, raw: unknown): Promise<Self
   }
   // The boards show usernames.
   if (input.username !== undefined) await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
-  return getSelf(ctx);
+  // Read fresh: the maintained views are dropped only once this reply is on its way.
+  return loadSelf(ctx);
 }

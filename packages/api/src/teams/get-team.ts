@@ -1,10 +1,24 @@
 import { AppError } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { type AuthedContext, hasStaffPowers } from "../guards.ts";
+import { ownViews } from "../members/own-views.ts";
 import { buildTeamView, type TeamView } from "./team-view.ts";
 
-/** The caller's own team with its secret (GET /team/self/), or null when they have none. */
+/**
+ * The caller's own team with its secret (GET /team/self/), or null when they have none. Players'
+ * answers come from the maintained views (see own-views.ts); staff, who also see solves of hidden
+ * challenges, and callers without a team read it fresh.
+ */
 export async function getOwnTeam(ctx: AuthedContext): Promise<TeamView | null> {
+  const teamId = ctx.actor.teamId;
+  if (teamId !== null && !(await hasStaffPowers(ctx))) {
+    return ownViews(ctx).team(teamId, () => buildTeamView(ctx, teamId, { withSecret: true, ownTeam: true }));
+  }
+  return loadOwnTeam(ctx);
+}
+
+/** The caller's own team read fresh from the database. */
+export async function loadOwnTeam(ctx: AuthedContext): Promise<TeamView | null> {
   const user = await ctx.db.user.findUnique({ where: { id: ctx.actor.id }, select: { teamId: true } });
   if (user?.teamId == null) return null;
   return buildTeamView(ctx, user.teamId, { withSecret: true, ownTeam: true });
