@@ -23,6 +23,7 @@ import {
   useHint,
 } from "@flagship/api";
 import { createDb, type Db } from "@flagship/db";
+import { AppError } from "@flagship/shared";
 
 export interface SeedSize {
   teams: number;
@@ -133,6 +134,27 @@ async function registerAccount(services: Services, username: string): Promise<{ 
 
 const CONCURRENCY = 16;
 
+/** Prisma's code for an interactive transaction that outlived its timeout (rolled back, not committed). */
+const EXPIRED_TRANSACTION = "P2028";
+
+/**
+ * A seeded solve through submitFlag. On a machine too busy to finish the transaction within
+ * Prisma's 5 seconds, it was rolled back: send the flag again (a second answer of
+ * already_solved_challenge means the first did commit after all).
+ */
+async function solveWithRetry(ctx: AuthedContext, challenge: SeedChallenge): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const result = await submitFlag(ctx, { challenge: challenge.id, flag: challenge.flag });
+      if (result.m !== "correct_flag") throw new Error(`A seeded solve was refused: ${result.m}`);
+      return;
+    } catch (error) {
+      if (attempt > 1 && error instanceof AppError && error.code === "already_solved_challenge") return;
+      if (attempt >= 5 || (error as { code?: unknown }).code !== EXPIRED_TRANSACTION) throw error;
+    }
+  }
+}
+
 /** Seeds an empty, migrated database with a live event of the given size. */
 export async function seedEvent(url: string, size: SeedSize, log: (line: string) => void = console.log): Promise<Seeded> {
   const started = performance.now();
@@ -211,8 +233,7 @@ export async function seedEvent(url: string, size: SeedSize, log: (line: string)
         await useHint(ctx, { id: step.challenge.hintId });
         hintUses += 1;
       }
-      const result = await submitFlag(ctx, { challenge: step.challenge.id, flag: step.challenge.flag });
-      if (result.m !== "correct_flag") throw new Error(`A seeded solve was refused: ${result.m}`);
+      await solveWithRetry(ctx, step.challenge);
     });
     log(`  ${plan.length} solves, ${hintUses} hint uses`);
     await db.$executeRawUnsafe("ANALYZE");

@@ -5,6 +5,7 @@ import { EVENT_CODES } from "../events/publisher.ts";
 import { hasStaffPowers, requireAuth } from "../guards.ts";
 import { recordSolveIn, type SolveOutcome } from "../scoring/record-solve.ts";
 import { retryTransaction } from "../scoring/locking.ts";
+import { oneSolveAtATime } from "../scoring/solve-queue.ts";
 import { announceFirstBlood } from "../scoring/first-blood.ts";
 import { type CatalogChallenge, findChallenge, invalidateCatalog } from "./catalog.ts";
 import { flagMatches } from "./flag-match.ts";
@@ -68,24 +69,27 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
   // The attempt, and the solve or incorrect attempt it is spent on, commit together or not at all.
   let recorded: Recorded;
   try {
-    recorded = await retryTransaction(() =>
-      ctx.db.$transaction(async (tx): Promise<Recorded> => {
-        if (limit !== null && !(await takeAttempt(tx, teamId, challenge.id, limit))) return { kind: "limit" };
-        if (!correct) {
-          await tx.$executeRaw`INSERT INTO incorrect_attempts (team_id, user_id, challenge_id, flag) VALUES (${teamId}, ${actor.id}, ${challenge.id}, ${text})`;
-          return { kind: "incorrect" };
-        }
-        const outcome = await recordSolveIn(tx, {
-          challengeId: challenge.id,
-          userId: actor.id,
-          teamId,
-          scoring: config.enable_scoring && !gates.ended,
-          // Staff testing a hidden challenge must not take first blood from the first real team.
-          firstBloodAllowed: !challenge.hidden,
-        });
-        return { kind: "solve", outcome };
-      }),
-    );
+    const record = () =>
+      retryTransaction(() =>
+        ctx.db.$transaction(async (tx): Promise<Recorded> => {
+          if (limit !== null && !(await takeAttempt(tx, teamId, challenge.id, limit))) return { kind: "limit" };
+          if (!correct) {
+            await tx.$executeRaw`INSERT INTO incorrect_attempts (team_id, user_id, challenge_id, flag) VALUES (${teamId}, ${actor.id}, ${challenge.id}, ${text})`;
+            return { kind: "incorrect" };
+          }
+          const outcome = await recordSolveIn(tx, {
+            challengeId: challenge.id,
+            userId: actor.id,
+            teamId,
+            scoring: config.enable_scoring && !gates.ended,
+            // Staff testing a hidden challenge must not take first blood from the first real team.
+            firstBloodAllowed: !challenge.hidden,
+          });
+          return { kind: "solve", outcome };
+        }),
+      );
+    // A correct flag queues behind other solves of the challenge in this process (solve-queue.ts).
+    recorded = correct ? await oneSolveAtATime(ctx.db, challenge.id, record) : await record();
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("already_solved_challenge");
     throw error;
