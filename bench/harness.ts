@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyMigrations, createDb, type Db, databaseUrl, ensureDatabase, freePort, startEmbeddedPostgres } from "@flagship/db";
 import autocannon from "autocannon";
+import { serverNodeFlags } from "../scripts/server-flags.mjs";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -74,10 +75,10 @@ export function watchMemory(pids: Iterable<number> = running): { stop(): Promise
   };
 }
 
-/** The real server in production mode (no throttles) on a free port, as its own process. */
+/** The real server in production mode (no throttles) on a free port, as its own process, with npm start's flags. */
 export async function startServer(url: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ["--enable-source-maps", "apps/server/dist/main.js"], {
+  const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags(), "apps/server/dist/main.js"], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: url, THROTTLE: "off", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "inherit", "inherit"],
