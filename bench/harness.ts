@@ -15,26 +15,51 @@ export interface Database {
   stop(): Promise<void>;
 }
 
+/** BENCH_PROFILE=1: PostgreSQL loads pg_stat_statements, and each load() prints its top statements. */
+export const PROFILE = process.env.BENCH_PROFILE === "1";
+let profiled: Db | null = null;
+
 /**
  * A throwaway embedded PostgreSQL with a migrated, empty database, at PostgreSQL's durable
  * defaults (fsync, synchronous_commit and full_page_writes on): an acknowledged solve is on disk.
  */
 export async function startDatabase(): Promise<Database> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "flagship-bench-"));
-  const pg = await startEmbeddedPostgres({ dataDir: dir });
+  const pg = await startEmbeddedPostgres({ dataDir: dir, ...(PROFILE && { settings: { shared_preload_libraries: "pg_stat_statements" } }) });
   await ensureDatabase(pg.baseUrl, "bench");
   const url = databaseUrl(pg.baseUrl, "bench");
   await applyMigrations(url);
   const db = createDb(url, { poolSize: 10 });
+  if (PROFILE) {
+    await db.$executeRawUnsafe("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+    profiled = db;
+  }
   return {
     db,
     url,
     async stop() {
+      if (profiled === db) profiled = null;
       await db.$disconnect();
       await pg.stop();
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** With BENCH_PROFILE=1: forgets the statistics so far (before a scenario's passes). */
+async function resetStatements(): Promise<void> {
+  if (profiled) await profiled.$executeRawUnsafe("SELECT pg_stat_statements_reset()");
+}
+
+/** With BENCH_PROFILE=1: prints the statements that took the most database time since the reset. */
+async function printStatements(): Promise<void> {
+  if (!profiled) return;
+  const rows = await profiled.$queryRawUnsafe<{ calls: bigint; total_ms: number; mean_ms: number; query: string }[]>(
+    `SELECT calls, round(total_exec_time::numeric, 1)::float8 AS total_ms, round(mean_exec_time::numeric, 3)::float8 AS mean_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query
+       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+      ORDER BY total_exec_time DESC LIMIT 8`,
+  );
+  for (const r of rows) console.log(`    ${String(r.calls).padStart(8)} calls ${String(r.total_ms).padStart(9)} ms total ${String(r.mean_ms).padStart(8)} ms mean  ${r.query}`);
 }
 
 export interface Server {
@@ -176,10 +201,12 @@ export async function load(options: LoadOptions): Promise<autocannon.Result> {
     ...(options.body && { body: options.body }),
   };
   await autocannon({ ...base, duration: options.warmupSeconds ?? WARMUP_SECONDS });
+  await resetStatements();
   const memory = watchMemory();
   const results: autocannon.Result[] = [];
   for (let i = 0; i < (options.passes ?? PASSES); i++) results.push(await autocannon({ ...base, duration: options.seconds ?? PASS_SECONDS }));
   const rssMiB = await memory.stop();
+  await printStatements();
   const rps = results.map((r) => r.requests.average);
   const chosen = results.find((r) => r.requests.average === median(rps)) ?? [...results].sort((a, b) => a.requests.average - b.requests.average)[Math.floor(results.length / 2)]!;
   measured.set(chosen, {

