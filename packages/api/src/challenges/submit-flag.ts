@@ -88,8 +88,16 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
           return { kind: "solve", outcome };
         }),
       );
-    // A correct flag queues behind other solves of the challenge in this process (solve-queue.ts).
-    recorded = correct ? await oneSolveAtATime(ctx.db, challenge.id, record) : await record();
+    if (!correct && limit === null) {
+      // The commonest write of an event: one statement, so one round trip and one commit (durable
+      // once answered, like any commit) instead of an interactive transaction's three; under load
+      // it waits for a pool connection rather than failing the transaction's start deadline.
+      await ctx.db.$executeRaw`INSERT INTO incorrect_attempts (team_id, user_id, challenge_id, flag) VALUES (${teamId}, ${actor.id}, ${challenge.id}, ${text})`;
+      recorded = { kind: "incorrect" };
+    } else {
+      // A correct flag queues behind other solves of the challenge in this process (solve-queue.ts).
+      recorded = correct ? await oneSolveAtATime(ctx.db, challenge.id, record) : await record();
+    }
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("already_solved_challenge");
     throw error;
