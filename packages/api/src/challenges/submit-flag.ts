@@ -6,6 +6,7 @@ import { hasStaffPowers, requireAuth } from "../guards.ts";
 import { recordSolveIn, type SolveOutcome } from "../scoring/record-solve.ts";
 import { retryTransaction } from "../scoring/locking.ts";
 import { oneSolveAtATime } from "../scoring/solve-queue.ts";
+import { LOCKING_TX } from "../teams/lock.ts";
 import { announceFirstBlood } from "../scoring/first-blood.ts";
 import { type CatalogChallenge, findChallenge, invalidateCatalog } from "./catalog.ts";
 import { flagMatches } from "./flag-match.ts";
@@ -69,6 +70,7 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
   // The attempt, and the solve or incorrect attempt it is spent on, commit together or not at all.
   let recorded: Recorded;
   try {
+    // LOCKING_TX: room to wait for a connection and for team locks under load, rather than answer 500.
     const record = () =>
       retryTransaction(() =>
         ctx.db.$transaction(async (tx): Promise<Recorded> => {
@@ -86,7 +88,7 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
             firstBloodAllowed: !challenge.hidden,
           });
           return { kind: "solve", outcome };
-        }),
+        }, LOCKING_TX),
       );
     if (!correct && limit === null) {
       // The commonest write of an event: one statement, so one round trip and one commit (durable
