@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "@flagship/db";
+import { serverNodeFlags } from "../../scripts/server-flags.mjs";
 import { ROOT } from "../harness.ts";
 
 /**
@@ -18,7 +19,7 @@ export interface StartResult {
 async function startAndTime(env: Record<string, string>): Promise<{ ms: number; child: ChildProcess }> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, ["apps/server/dist/main.js"], {
+  const child = spawn(process.execPath, [...serverNodeFlags(), "apps/server/dist/main.js"], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "ignore", "inherit"],
