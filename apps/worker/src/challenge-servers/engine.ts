@@ -1,5 +1,6 @@
+import { randomBytes } from "node:crypto";
 import type Docker from "dockerode";
-import { engineReason, type Unit } from "./deployer.ts";
+import { engineReason, LABELS, type Unit } from "./deployer.ts";
 
 const PULL_TIMEOUT_MS = 5 * 60_000;
 
@@ -44,6 +45,13 @@ export function freeSubnet(pool: SubnetPool, prefix: number, used: readonly stri
   return null;
 }
 
+const SPARE_MARK = "spare-";
+
+/** Whether a network is a spare made ahead for one dedicated instance. */
+export function isSpareNetwork(name: string): boolean {
+  return new RegExp(`^fs-.*-${SPARE_MARK}[0-9a-f]{12}$`).test(name);
+}
+
 /** Docker's status code on an engine error, if it has one. */
 export function statusOf(error: unknown): number | undefined {
   return error && typeof error === "object" ? (error as { statusCode?: number }).statusCode : undefined;
@@ -63,6 +71,9 @@ export class EngineResources {
   private readonly reserved = new Set<string>();
   private readonly subnets = new Map<string, string>();
   private readonly pool: SubnetPool;
+  /** This worker's unused spare networks (null until first looked up on the engine). */
+  private spareNames: string[] | null = null;
+  private preparing: Promise<void> | null = null;
 
   constructor(
     private readonly docker: Docker,
@@ -168,6 +179,52 @@ export class EngineResources {
       () => undefined,
     );
     return run;
+  }
+
+  /** A spare network for one dedicated instance, if one is ready; it is this instance's alone. */
+  takeSpare(): string | null {
+    return this.spareNames?.shift() ?? null;
+  }
+
+  /** Gives back a spare network whose container could not be made (it holds nothing). */
+  returnSpare(name: string): void {
+    this.spareNames?.push(name);
+  }
+
+  /**
+   * Keeps `count` spare /28 networks of this worker ready, so a team's instance does not wait for
+   * its network: the engine makes networks one at a time, slower than it starts containers. Each
+   * spare serves one instance and is removed with it. Spares are made only while `paused()` is
+   * false (starting instances comes first); unused spares of workers that are gone are removed.
+   */
+  async prepareSpares(options: { count: number; deployment: string; workerId: string; live: (workerId: string) => boolean; paused: () => boolean }): Promise<void> {
+    // One at a time: a call waits for the one in progress, then brings the spares to its count.
+    while (this.preparing) await this.preparing.catch(() => undefined);
+    this.preparing = this.topUpSpares(options).finally(() => {
+      this.preparing = null;
+    });
+    return this.preparing;
+  }
+
+  private async topUpSpares({ count, deployment, workerId, live, paused }: { count: number; deployment: string; workerId: string; live: (workerId: string) => boolean; paused: () => boolean }): Promise<void> {
+    if (!paused() || this.spareNames === null) {
+      // Sweep: the unused spares of workers that are gone are removed (a worker that stops cleanly removes its own).
+      const networks = await this.docker.listNetworks({ filters: { label: [`${LABELS.deployment}=${deployment}`, LABELS.spare] } });
+      const containers = await this.docker.listContainers({ all: true, filters: { label: [`${LABELS.deployment}=${deployment}`] } });
+      const used = new Set(containers.map((c) => c.HostConfig?.NetworkMode ?? ""));
+      for (const network of networks) {
+        const owner = network.Labels?.[LABELS.spare] ?? "";
+        if (owner !== workerId && !live(owner) && !used.has(network.Name)) await this.removeNetworkIfUnused(network.Name);
+      }
+      this.spareNames ??= networks.filter((n) => n.Labels?.[LABELS.spare] === workerId && !used.has(n.Name)).map((n) => n.Name);
+    }
+    while (this.spareNames.length > count) await this.removeNetworkIfUnused(this.spareNames.pop()!);
+    const labels = { [LABELS.deployment]: deployment, [LABELS.spare]: workerId };
+    while (this.spareNames.length < count && !paused()) {
+      const name = `fs-${deployment}-${SPARE_MARK}${randomBytes(6).toString("hex")}`;
+      await this.ensureNetwork(name, labels, "bridge", 28);
+      this.spareNames.push(name);
+    }
   }
 
   /** Removes a network once nothing is attached to it; a network still in use stays. */
