@@ -201,15 +201,17 @@ describe("challenge servers on a real Docker engine", () => {
   it("replaces a killed container within 30 s and keeps its teams", async () => {
     const pin = await world.services.db.teamInstance.findUniqueOrThrow({ where: { teamId_jobId: { teamId: teams[1]!.id, jobId: sharedJobId } } });
     const [victim] = await ourContainers({ [LABELS.instance]: String(pin.instanceId) });
+    const before = await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: pin.instanceId } });
     await docker.getContainer(victim!.Id).kill();
     const started = Date.now();
     await until("a replacement container", async () => {
       const now = await ourContainers({ [LABELS.instance]: String(pin.instanceId) });
       return now.length === 1 && now[0]!.Id !== victim!.Id && now[0]!.State === "running";
     });
+    // Healthy on the replacement: Docker gives the new container another host port.
     const instance = await until("the replacement healthy", async () => {
       const row = await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: pin.instanceId } });
-      return row.status === "healthy" && row.port !== null ? row : null;
+      return row.status === "healthy" && row.port !== null && row.port !== before.port ? row : null;
     });
     expect(Date.now() - started).toBeLessThan(30_000);
     const answer = await getInstance(ctxOf(teams[1]!.members[0]!), sharedName);

@@ -1,4 +1,6 @@
 import net from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import pLimit, { type Limit } from "p-limit";
 import type { Db } from "@flagship/db";
 import { JOB_DEFAULTS } from "@flagship/shared";
 import { type Deployer, type Endpoint, engineReason, LABELS, type Unit } from "./deployer.ts";
@@ -70,9 +72,10 @@ export class Converger {
   private stopped = false;
   /** Units being converged (created, started, followed until healthy), by name. */
   private readonly busy = new Map<string, Promise<void>>();
-  private readonly deploys: Limiter;
+  /** Engine calls that create or replace units, first come first served. */
+  private readonly deploys: Limit;
   /** When each unit copy was first seen not answering, for the start grace. */
-  private readonly silentSince = new Map<string, number>();
+  private readonly silentSince = new Map<string, { since: number; port: number }>();
   /** When each unit copy last answered its health check. */
   private readonly lastHealthy = new Map<string, number>();
 
@@ -81,7 +84,7 @@ export class Converger {
     private readonly deployer: Deployer,
     private readonly options: ConvergerOptions,
   ) {
-    this.deploys = new Limiter(options.deployConcurrency ?? 8);
+    this.deploys = pLimit(options.deployConcurrency ?? 8);
   }
 
   /** Resolves when no pass is running and no unit is being converged. */
@@ -182,7 +185,7 @@ export class Converger {
       const count = dedicated[0]?.any ? (this.options.networkSpares ?? 0) : 0;
       // In the background, and only while no unit is being started: a pass never waits for it.
       void this.deployer
-        .prepare(count, (id) => liveIds.has(id), () => this.stopped || this.deploys.busy)
+        .prepare(count, (id) => liveIds.has(id), () => this.stopped || this.deploys.activeCount + this.deploys.pendingCount > 0)
         .catch((error: unknown) => this.options.log.warn({ err: error }, "could not prepare spare networks"));
     }
   }
@@ -286,7 +289,7 @@ export class Converger {
   /** Makes the unit run, a bounded number at once; a failure is reported on its instances. */
   private async ensure(unit: Unit, rows: Row[]): Promise<Endpoint[] | null> {
     try {
-      return await this.deploys.run(() => this.deployer.ensure(unit));
+      return await this.deploys(() => this.deployer.ensure(unit));
     } catch (error) {
       const reason = engineReason(error);
       this.options.log.warn({ err: error, unit: unit.name }, "could not deploy a unit");
@@ -319,8 +322,10 @@ export class Converger {
           }
           return;
         }
-        const since = this.silentSince.get(key) ?? Date.now();
-        this.silentSince.set(key, since);
+        // Silence counts per copy: a copy on another port (a replacement) starts its own grace.
+        const silent = this.silentSince.get(key);
+        const since = silent?.port === endpoint.port ? silent.since : Date.now();
+        this.silentSince.set(key, { since, port: endpoint.port });
         if (Date.now() - since >= graceMs) {
           this.silentSince.delete(key);
           await this.mark(row, { status: "unhealthy", error: `Nothing answered on port ${unit.port} for ${Math.round(graceMs / 1000)} s; the container was replaced.` });
@@ -394,41 +399,7 @@ export function probe(host: string, port: number, timeoutMs = PROBE_TIMEOUT_MS, 
   });
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** At most `limit` calls in flight; the others wait their turn, first come first served. */
-class Limiter {
-  private active = 0;
-  private readonly queue: (() => void)[] = [];
-
-  constructor(private readonly limit: number) {}
-
-  get busy(): boolean {
-    return this.active > 0;
-  }
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.queue.push(resolve));
-    else this.active++;
-    try {
-      return await fn();
-    } finally {
-      const next = this.queue.shift();
-      if (next) next();
-      else this.active--;
-    }
-  }
-}
-
 async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await fn(item);
-    }
-  });
-  await Promise.all(lanes);
+  const lane = pLimit(limit);
+  await Promise.all(items.map((item) => lane(() => fn(item))));
 }

@@ -1,8 +1,11 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import type Docker from "dockerode";
 import { engineReason, LABELS, type Unit } from "./deployer.ts";
 
 const PULL_TIMEOUT_MS = 5 * 60_000;
+
+/** How many free subnets an allocation may pass over at random (see freeSubnet). */
+const SUBNET_SKIP = 8;
 
 /** Where per-job (/24) and per-team (/28) bridge networks take their subnets from. */
 export const DEFAULT_SUBNET_POOL = "10.213.0.0/16";
@@ -29,8 +32,12 @@ export function parsePool(cidr: string): SubnetPool {
   return { cidr, base: Math.floor(ipToInt(match[1]!) / size) * size, bits };
 }
 
-/** The first subnet of the given prefix length in the pool that overlaps none of `used`. */
-export function freeSubnet(pool: SubnetPool, prefix: number, used: readonly string[]): string | null {
+/**
+ * The first subnet of the given prefix length in the pool that overlaps none of `used`, passing
+ * over `skip` free ones first (workers sharing an engine skip a few at random, so they rarely pick
+ * the same one at the same moment, while the pool stays packed from its start).
+ */
+export function freeSubnet(pool: SubnetPool, prefix: number, used: readonly string[], skip = 0): string | null {
   const taken = used.map((cidr) => {
     const [ip, bits] = cidr.split("/");
     const size = 2 ** (32 - Number(bits));
@@ -39,10 +46,15 @@ export function freeSubnet(pool: SubnetPool, prefix: number, used: readonly stri
   });
   const size = 2 ** (32 - prefix);
   const end = pool.base + 2 ** (32 - pool.bits);
+  let first: string | null = null;
+  let passed = 0;
   for (let start = pool.base; start + size <= end; start += size) {
-    if (!taken.some(([a, b]) => start < b && a < start + size)) return `${intToIp(start)}/${prefix}`;
+    if (taken.some(([a, b]) => start < b && a < start + size)) continue;
+    const subnet = `${intToIp(start)}/${prefix}`;
+    first ??= subnet;
+    if (passed++ === skip) return subnet;
   }
-  return null;
+  return first;
 }
 
 const SPARE_MARK = "spare-";
@@ -150,7 +162,7 @@ export class EngineResources {
     // thirty networks, far fewer than one per team. Subnets are chosen one at a time in this
     // process (cheap, from what the engine had plus what we took since) and the networks created
     // in parallel; a subnet another worker on the same engine took first is retried.
-    for (let attempt = 0; attempt < 5; attempt++) {
+    for (let attempt = 0; attempt < 10; attempt++) {
       const subnet = await this.allocate(prefix);
       try {
         await this.docker.createNetwork({ Name: name, Driver: "bridge", Labels: labels, CheckDuplicate: true, IPAM: { Driver: "default", Config: [{ Subnet: subnet }] } });
@@ -169,7 +181,7 @@ export class EngineResources {
   private allocate(prefix: number): Promise<string> {
     const run = this.subnetLock.then(async () => {
       this.engineSubnets ??= (await this.docker.listNetworks()).flatMap((n) => (n.IPAM?.Config ?? []).map((c) => c.Subnet ?? "")).filter((c) => c.includes("."));
-      const subnet = freeSubnet(this.pool, prefix, [...this.engineSubnets, ...this.reserved]);
+      const subnet = freeSubnet(this.pool, prefix, [...this.engineSubnets, ...this.reserved], randomInt(SUBNET_SKIP));
       if (!subnet) throw new Error(`No free subnet left in ${this.pool.cidr}; set INSTANCE_SUBNET_POOL to a larger range`);
       this.reserved.add(subnet);
       return subnet;
