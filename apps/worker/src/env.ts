@@ -23,6 +23,10 @@ const EnvSchema = z.object({
   /** Where health checks connect to published ports (default: the bind address, or loopback when binding all). */
   INSTANCE_PROBE_HOST: z.string().min(1).max(253).optional(),
   WORKER_CAPACITY: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** Team networks (/28) kept ready while a job is dedicated, so a team's instance does not wait for one (0: none). */
+  INSTANCE_NETWORK_SPARES: z.coerce.number().int().min(0).max(1024).default(64),
+  /** Containers this worker creates or replaces at once on its engine. */
+  DEPLOY_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   CHALLENGE_BACKEND: z.enum(["auto", "docker", "swarm"]).default("auto"),
   /** A file touched while the worker is healthy, for a container health check. */
   HEALTH_FILE: z.string().min(1).optional(),

@@ -41,6 +41,8 @@ async function main(): Promise<void> {
         publicHost: publicHostOf(env),
         capacity: env.WORKER_CAPACITY,
         subnetPool: env.INSTANCE_SUBNET_POOL,
+        networkSpares: env.INSTANCE_NETWORK_SPARES,
+        deployConcurrency: env.DEPLOY_CONCURRENCY,
         onHeartbeat: touchHealth,
         ...(env.INSTANCE_PROBE_HOST && { probeHost: env.INSTANCE_PROBE_HOST }),
         backend: env.CHALLENGE_BACKEND,

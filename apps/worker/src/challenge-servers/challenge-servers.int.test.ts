@@ -23,6 +23,8 @@ let categoryId: number;
 const prefix = uniqueName("fs-test");
 const deployment = uniqueName("t").toLowerCase().replace(/[^a-z0-9]/g, "").slice(0, 20);
 const running: RunningTier[] = [];
+/** Spare networks each test worker keeps ready for dedicated instances. */
+const SPARES = 4;
 
 function tierOptions(workerId: string, overrides: Partial<TierOptions> = {}): TierOptions {
   return {
@@ -42,6 +44,7 @@ function tierOptions(workerId: string, overrides: Partial<TierOptions> = {}): Ti
     reconcileMs: 500,
     startGraceMs: 3000,
     retryFailedMs: 1000,
+    networkSpares: SPARES,
     ...overrides,
   };
 }
@@ -71,6 +74,21 @@ async function ourContainers(filter: Record<string, string> = {}) {
   return docker.listContainers({ all: true, filters: { label: labels } });
 }
 
+/** The network a container runs on: its own, with nothing else on it. */
+async function networkOf(containerId: string) {
+  const info = await docker.getContainer(containerId).inspect();
+  const network = (await docker.getNetwork(info.HostConfig.NetworkMode!).inspect()) as { Name: string; Labels: Record<string, string>; Containers: Record<string, unknown> };
+  expect(Object.keys(network.Containers)).toEqual([info.Id]);
+  return network;
+}
+
+/** The spare networks a worker keeps ready for dedicated instances (those no container took yet). */
+async function sparesOf(workerId: string) {
+  const networks = await docker.listNetworks({ filters: { label: [`${LABELS.deployment}=${deployment}`, `${LABELS.spare}=${workerId}`] } });
+  const taken = new Set((await ourContainers()).map((c) => c.HostConfig.NetworkMode));
+  return networks.filter((n) => !taken.has(n.Name));
+}
+
 async function newChallenge(data: Parameters<typeof createChallenge>[2] = {}) {
   return createChallenge(world, categoryId, data);
 }
@@ -95,6 +113,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const tier of running) await tier.stop().catch(() => undefined);
   for (const c of await ourContainers()) await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
+  for (const n of await docker.listNetworks({ filters: { label: [`${LABELS.deployment}=${deployment}`] } })) await docker.getNetwork(n.Id).remove().catch(() => undefined);
   await world.services.challengeServers?.close();
   await world.close();
 }, 120_000);
@@ -182,15 +201,17 @@ describe("challenge servers on a real Docker engine", () => {
   it("replaces a killed container within 30 s and keeps its teams", async () => {
     const pin = await world.services.db.teamInstance.findUniqueOrThrow({ where: { teamId_jobId: { teamId: teams[1]!.id, jobId: sharedJobId } } });
     const [victim] = await ourContainers({ [LABELS.instance]: String(pin.instanceId) });
+    const before = await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: pin.instanceId } });
     await docker.getContainer(victim!.Id).kill();
     const started = Date.now();
     await until("a replacement container", async () => {
       const now = await ourContainers({ [LABELS.instance]: String(pin.instanceId) });
       return now.length === 1 && now[0]!.Id !== victim!.Id && now[0]!.State === "running";
     });
+    // Healthy on the replacement: Docker gives the new container another host port.
     const instance = await until("the replacement healthy", async () => {
       const row = await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: pin.instanceId } });
-      return row.status === "healthy" && row.port !== null ? row : null;
+      return row.status === "healthy" && row.port !== null && row.port !== before.port ? row : null;
     });
     expect(Date.now() - started).toBeLessThan(30_000);
     const answer = await getInstance(ctxOf(teams[1]!.members[0]!), sharedName);
@@ -227,11 +248,13 @@ describe("challenge servers on a real Docker engine", () => {
       expect(mine.extra[1]).toMatch(/removed at \d{4}-/);
       const containers = await ourContainers({ [LABELS.job]: String(dedicatedJobId), [LABELS.team]: String(teams[0]!.id) });
       expect(containers).toHaveLength(1);
-      const info = await docker.getContainer(containers[0]!.Id).inspect();
-      expect(info.HostConfig.NetworkMode).toBe(`fs-${deployment}-j${dedicatedJobId}-t${teams[0]!.id}`);
+      const network = await networkOf(containers[0]!.Id);
+      expect(network.Labels[LABELS.deployment]).toBe(deployment);
       expect(await getInstance(ctxOf(teams[0]!.members[1]!), dedicatedName)).toEqual(mine);
       const theirs = await getInstance(ctxOf(teams[1]!.members[0]!), dedicatedName);
       expect(theirs.port).not.toBe(mine.port);
+      const [theirContainer] = await ourContainers({ [LABELS.job]: String(dedicatedJobId), [LABELS.team]: String(teams[1]!.id) });
+      expect((await networkOf(theirContainer!.Id)).Name).not.toBe(network.Name);
 
       const reset = await resetInstance(ctxOf(teams[0]!.members[0]!), dedicatedName);
       expect(await readBanner(reset.ip, reset.port)).toMatch(/^flagship-banner /);
@@ -240,6 +263,44 @@ describe("challenge servers on a real Docker engine", () => {
         return now.length === 1 && now[0]!.Id !== containers[0]!.Id;
       });
     });
+
+    it("gives many teams asking at once their own working instances, each on its own network", async () => {
+      const crowd = await Promise.all(Array.from({ length: 12 }, () => createTeamWith(world, 1)));
+      const answers = await Promise.all(crowd.map((team) => getInstance(ctxOf(team.members[0]!), dedicatedName)));
+      expect(new Set(answers.map((a) => a.port)).size).toBe(crowd.length);
+      const networks = new Set<string>();
+      for (const [i, team] of crowd.entries()) {
+        const containers = await ourContainers({ [LABELS.job]: String(dedicatedJobId), [LABELS.team]: String(team.id) });
+        expect(containers).toHaveLength(1);
+        // The banner names the container that answers: the team's own.
+        const banner = await readBanner(answers[i]!.ip, answers[i]!.port);
+        expect(containers[0]!.Id.startsWith(banner.replace(/^flagship-banner /, ""))).toBe(true);
+        networks.add((await networkOf(containers[0]!.Id)).Name);
+      }
+      expect(networks.size).toBe(crowd.length);
+      // Spare networks made ahead served some of them; the worker makes new ones to replace them.
+      await until("spare networks ready again", async () => (await sparesOf(workerA.workerId)).length === SPARES, 60_000);
+      // Their instances go (as at the end of their lifetime), networks included.
+      await world.services.db.challengeServerInstance.deleteMany({ where: { jobId: dedicatedJobId, teamId: { in: crowd.map((t) => t.id) } } });
+      await until("the crowd's containers and networks removed", async () => {
+        const left = await Promise.all(crowd.map((team) => ourContainers({ [LABELS.team]: String(team.id) })));
+        const names = new Set((await docker.listNetworks()).map((n) => n.Name));
+        return left.every((l) => l.length === 0) && [...networks].every((n) => !names.has(n));
+      }, 60_000);
+    }, 180_000);
+
+    it("removes a worker's spare networks when it stops, and those of a crashed worker", async () => {
+      const tidy = await startWorker(uniqueName("worker-tidy"), { networkSpares: 2 });
+      const crashed = await startWorker(uniqueName("worker-crashed"), { networkSpares: 2 });
+      await until("both workers' spares made", async () => (await sparesOf(tidy.workerId)).length === 2 && (await sparesOf(crashed.workerId)).length === 2);
+      await tidy.stop();
+      running.splice(running.indexOf(tidy), 1);
+      expect(await sparesOf(tidy.workerId)).toHaveLength(0);
+      await crashed.kill();
+      running.splice(running.indexOf(crashed), 1);
+      await world.services.db.challengeServerWorker.update({ where: { id: crashed.workerId }, data: { lastSeen: new Date(0) } });
+      await until("the crashed worker's spares removed", async () => (await sparesOf(crashed.workerId)).length === 0);
+    }, 120_000);
 
     it("gives parallel requests of one team one instance", async () => {
       const answers = await Promise.all(Array.from({ length: 8 }, () => getInstance(ctxOf(teams[3]!.members[0]!), dedicatedName)));

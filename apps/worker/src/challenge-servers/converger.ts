@@ -1,7 +1,9 @@
 import net from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import pLimit, { type Limit } from "p-limit";
 import type { Db } from "@flagship/db";
 import { JOB_DEFAULTS } from "@flagship/shared";
-import { type Deployer, engineReason, LABELS, type Unit } from "./deployer.ts";
+import { type Deployer, type Endpoint, engineReason, LABELS, type Unit } from "./deployer.ts";
 
 export interface ConvergerOptions {
   workerId: string;
@@ -13,6 +15,10 @@ export interface ConvergerOptions {
   startGraceMs?: number;
   /** How long a failed instance waits before the next try. */
   retryFailedMs?: number;
+  /** Engine calls that create or replace units, in flight at once (default 8). */
+  deployConcurrency?: number;
+  /** Networks kept ready for dedicated instances while any job is dedicated (default 0). */
+  networkSpares?: number;
 }
 
 interface Row {
@@ -44,18 +50,32 @@ interface Desired {
 const PARALLEL = 16;
 const PROBE_TIMEOUT_MS = 1000;
 const RECHECK_MS = 3000;
+/** A copy just started is probed again quickly, from FOLLOW_FIRST_MS growing to FOLLOW_MAX_MS, for FOLLOW_FOR_MS. */
+const FOLLOW_FIRST_MS = 50;
+const FOLLOW_MAX_MS = 500;
+const FOLLOW_FOR_MS = 20_000;
 
 /**
  * Makes one worker's engine run what the database says this worker runs, and reports back what
  * it sees. Units nobody wants any more (their rows gone: job removed, challenge deleted, instance
  * expired, spec replaced) are removed; so are units of workers that are gone. Concurrent requests
- * for a pass share the next one.
+ * for a full pass share the next one.
+ *
+ * New instances do not wait for a full pass: a wake-up starts them at once (`startPending`), a
+ * bounded number of engine calls in flight, and a copy just started is probed every few tens of
+ * milliseconds until it answers, so a team gets its instance as soon as the service listens. Each
+ * unit is handled by one task at a time, whichever started it.
  */
 export class Converger {
   private running: Promise<void> | null = null;
   private again = false;
+  private stopped = false;
+  /** Units being converged (created, started, followed until healthy), by name. */
+  private readonly busy = new Map<string, Promise<void>>();
+  /** Engine calls that create or replace units, first come first served. */
+  private readonly deploys: Limit;
   /** When each unit copy was first seen not answering, for the start grace. */
-  private readonly silentSince = new Map<string, number>();
+  private readonly silentSince = new Map<string, { since: number; port: number }>();
   /** When each unit copy last answered its health check. */
   private readonly lastHealthy = new Map<string, number>();
 
@@ -63,11 +83,35 @@ export class Converger {
     private readonly db: Db,
     private readonly deployer: Deployer,
     private readonly options: ConvergerOptions,
-  ) {}
+  ) {
+    this.deploys = pLimit(options.deployConcurrency ?? 8);
+  }
 
-  /** Resolves when no pass is running. */
+  /** Resolves when no pass is running and no unit is being converged. */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.busy.size > 0) {
+      if (this.running) await this.running;
+      await Promise.all([...this.busy.values()]);
+    }
+  }
+
+  /** Stops starting or following units; `idle()` then resolves once the tasks in hand are done. */
+  halt(): void {
+    this.stopped = true;
+  }
+
+  /**
+   * The wake-up path: starts every unit with an instance waiting for its container (new, reset or
+   * moved here) that no task handles yet, without listing the engine or checking the others.
+   * Resolves once their tasks are under way (they wait their turn for the engine and are followed
+   * until healthy in the background, see `idle()`), with how many it started.
+   */
+  async startPending(): Promise<number> {
+    if (this.stopped) return 0;
+    const desired = this.desiredUnits(await this.rows());
+    const waiting = [...desired.values()].filter((d) => !this.busy.has(d.unit.name) && d.rows.some((r) => r.status === "pending"));
+    for (const d of waiting) void this.converge(d);
+    return waiting.length;
   }
 
   /** Runs a pass now, or right after the one in progress. Never rejects: errors are logged. */
@@ -91,26 +135,33 @@ export class Converger {
     return this.running;
   }
 
-  private async pass(): Promise<void> {
-    const { workerId, deployment } = this.options;
-    const rows = await this.db.$queryRaw<Row[]>`
+  private rows(): Promise<Row[]> {
+    return this.db.$queryRaw<Row[]>`
       SELECT i.id, i.job_id, i.generation, i.slot, i.team_id, i.revision, i.status, i.updated_at, i.host, i.port AS published,
              j.port, j.replicas, j.memory, j.cpus, j.image, j.registry_auth, j.env, j.writable
       FROM challenge_server_instances i JOIN challenge_server_jobs j ON j.id = i.job_id
-      WHERE i.worker_id = ${workerId}
+      WHERE i.worker_id = ${this.options.workerId}
       ORDER BY i.id`;
-    const desired = this.desiredUnits(rows);
-    const liveIds = await this.liveWorkerIds();
+  }
+
+  private async pass(): Promise<void> {
+    if (this.stopped) return;
+    const { workerId, deployment } = this.options;
+    // The engine is listed before the database is read: a unit started meanwhile by the wake-up
+    // path was started for a row that this read sees, so it is never taken for an unwanted one.
     let listed;
     try {
       listed = await this.deployer.list();
     } catch (error) {
       // The engine is unreachable: say so on every instance it should run, for staff and players.
-      await this.failAll(rows, engineReason(error));
+      await this.failAll(await this.rows(), engineReason(error));
       throw error;
     }
+    const desired = this.desiredUnits(await this.rows());
+    const liveIds = await this.liveWorkerIds();
     const removals: string[] = [];
     for (const unit of listed) {
+      if (this.busy.has(unit.name)) continue;
       const owner = unit.labels[LABELS.worker];
       if (owner === workerId ? !desired.has(unit.name) : owner !== undefined && !liveIds.has(owner) && unit.labels[LABELS.deployment] === deployment) {
         removals.push(unit.name);
@@ -124,7 +175,19 @@ export class Converger {
         this.options.log.warn({ err: error, unit: name }, "could not remove a unit");
       }
     });
-    await eachLimited([...desired.values()], PARALLEL, (d) => this.converge(d));
+    await eachLimited(
+      [...desired.values()].filter((d) => !this.busy.has(d.unit.name)),
+      PARALLEL,
+      (d) => this.converge(d),
+    );
+    if (this.deployer.prepare) {
+      const dedicated = await this.db.$queryRaw<{ any: boolean }[]>`SELECT EXISTS (SELECT 1 FROM challenge_server_jobs WHERE dedicated) AS any`;
+      const count = dedicated[0]?.any ? (this.options.networkSpares ?? 0) : 0;
+      // In the background, and only while no unit is being started: a pass never waits for it.
+      void this.deployer
+        .prepare(count, (id) => liveIds.has(id), () => this.stopped || this.deploys.activeCount + this.deploys.pendingCount > 0)
+        .catch((error: unknown) => this.options.log.warn({ err: error }, "could not prepare spare networks"));
+    }
   }
 
   private async liveWorkerIds(): Promise<Set<string>> {
@@ -175,18 +238,68 @@ export class Converger {
     return desired;
   }
 
-  private async converge({ unit, rows }: Desired): Promise<void> {
+  /**
+   * Converges one unit unless a task already handles it. Resolves once the unit is ensured and
+   * checked; copies that were waiting for their container and do not answer yet are followed in
+   * the background until they do.
+   */
+  private converge(desired: Desired): Promise<void> {
+    const name = desired.unit.name;
+    if (this.busy.has(name) || this.stopped) return Promise.resolve();
+    let checked!: () => void;
+    const first = new Promise<void>((resolve) => {
+      checked = resolve;
+    });
+    const task = this.convergeUnit(desired, checked)
+      .catch((error: unknown) => this.options.log.warn({ err: error, unit: name }, "could not converge a unit"))
+      .finally(() => {
+        this.busy.delete(name);
+        checked();
+      });
+    this.busy.set(name, task);
+    return first;
+  }
+
+  private async convergeUnit({ unit, rows }: Desired, checked: () => void): Promise<void> {
     const retryMs = this.options.retryFailedMs ?? 30_000;
     if (rows.every((r) => r.status === "failed" && Date.now() - r.updated_at.getTime() < retryMs)) return;
-    let endpoints;
+    // Copies waiting for a container: followed closely until they answer.
+    const waiting = rows.filter((r) => r.status === "pending");
+    const endpoints = await this.ensure(unit, rows);
+    if (!endpoints) return;
+    await this.check(unit, rows, endpoints);
+    checked();
+    const until = Date.now() + FOLLOW_FOR_MS;
+    let delay = FOLLOW_FIRST_MS;
+    while (!this.stopped && waiting.some((r) => r.status !== "healthy") && Date.now() < until) {
+      await sleep(delay);
+      delay = Math.min(delay * 2, FOLLOW_MAX_MS);
+      if (this.stopped) return;
+      let seen;
+      try {
+        seen = await this.deployer.observe(unit);
+      } catch (error) {
+        this.options.log.warn({ err: error, unit: unit.name }, "could not follow a unit");
+        return;
+      }
+      await this.check(unit, rows, seen);
+    }
+  }
+
+  /** Makes the unit run, a bounded number at once; a failure is reported on its instances. */
+  private async ensure(unit: Unit, rows: Row[]): Promise<Endpoint[] | null> {
     try {
-      endpoints = await this.deployer.ensure(unit);
+      return await this.deploys(() => this.deployer.ensure(unit));
     } catch (error) {
       const reason = engineReason(error);
       this.options.log.warn({ err: error, unit: unit.name }, "could not deploy a unit");
       await this.failAll(rows, reason);
-      return;
+      return null;
     }
+  }
+
+  /** Health-checks each copy and records what it finds; a copy silent past its grace is replaced. */
+  private async check(unit: Unit, rows: Row[], endpoints: Endpoint[]): Promise<void> {
     const graceMs = this.options.startGraceMs ?? 30_000;
     await Promise.all(
       rows.map(async (row, index) => {
@@ -209,8 +322,10 @@ export class Converger {
           }
           return;
         }
-        const since = this.silentSince.get(key) ?? Date.now();
-        this.silentSince.set(key, since);
+        // Silence counts per copy: a copy on another port (a replacement) starts its own grace.
+        const silent = this.silentSince.get(key);
+        const since = silent?.port === endpoint.port ? silent.since : Date.now();
+        this.silentSince.set(key, { since, port: endpoint.port });
         if (Date.now() - since >= graceMs) {
           this.silentSince.delete(key);
           await this.mark(row, { status: "unhealthy", error: `Nothing answered on port ${unit.port} for ${Math.round(graceMs / 1000)} s; the container was replaced.` });
@@ -285,12 +400,6 @@ export function probe(host: string, port: number, timeoutMs = PROBE_TIMEOUT_MS, 
 }
 
 async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await fn(item);
-    }
-  });
-  await Promise.all(lanes);
+  const lane = pLimit(limit);
+  await Promise.all(items.map((item) => lane(() => fn(item))));
 }

@@ -2,7 +2,7 @@
  * What a worker asks of the engine it owns. One interface hides which backend runs the
  * containers: a plain Docker engine (one container per instance, placed by us) or a Docker Swarm
  * (services that Swarm keeps running and spreads over its nodes). A Kubernetes backend would be a
- * third implementation of the same four calls.
+ * third implementation of the same five calls.
  */
 export interface Unit {
   /** Unique per deployment; changing the spec or the revision changes the name. */
@@ -48,10 +48,18 @@ export interface Deployer {
    * copies that stopped) and reports its endpoints. Idempotent.
    */
   ensure(unit: Unit): Promise<Endpoint[]>;
+  /** Reports the unit's endpoints as they are, changing nothing (none when it is missing). */
+  observe(unit: Unit): Promise<Endpoint[]>;
   /** Removes a unit and, when nothing else uses it, its network. Missing units are fine. */
   remove(name: string): Promise<void>;
   /** Replaces one copy of a unit that is running but unhealthy. */
   restart(name: string, slot: number): Promise<void>;
+  /**
+   * Keeps `count` spare networks ready for dedicated instances (0: removes this worker's spares),
+   * making them while `paused()` is false, and removes unused spares of workers not `live`.
+   * Optional: backends whose networks are cheap to make on demand leave it out.
+   */
+  prepare?(count: number, live: (workerId: string) => boolean, paused: () => boolean): Promise<void>;
 }
 
 /** Labels on everything the tier creates, so reconciling by labels never touches anything else. */
@@ -63,6 +71,8 @@ export const LABELS = {
   generation: "org.flagship.generation",
   team: "org.flagship.team",
   slot: "org.flagship.slot",
+  /** On spare networks made ahead for dedicated instances: the worker that made them. */
+  spare: "org.flagship.spare",
 } as const;
 
 /** An engine error in words an organiser can act on ("pull access denied for ...", "connect ECONNREFUSED ..."). */

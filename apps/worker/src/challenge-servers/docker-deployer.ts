@@ -1,6 +1,6 @@
 import type Docker from "dockerode";
 import { type Deployer, type Endpoint, LABELS, type ListedUnit, type Unit } from "./deployer.ts";
-import { EngineResources, envList, hardenedHostConfig, statusOf } from "./engine.ts";
+import { EngineResources, envList, hardenedHostConfig, isSpareNetwork, statusOf } from "./engine.ts";
 
 export interface EngineOptions {
   /** This deployment's label value: only units carrying it are ever listed or removed. */
@@ -11,6 +11,8 @@ export interface EngineOptions {
   publicHost: string;
   /** The IPv4 range bridge networks take their subnets from. */
   subnetPool?: string;
+  /** The worker this engine belongs to (it owns the spare networks it makes). */
+  workerId: string;
 }
 
 /** A team's own network needs room for one container; a job's for all its replicas. */
@@ -43,7 +45,16 @@ export class DockerDeployer implements Deployer {
       info = null;
     }
     if (!info) info = await this.create(unit);
-    return [{ slot: 0, host: this.options.publicHost, port: publishedPort(info, unit.port), running: info.State.Running }];
+    return [this.endpoint(info, unit)];
+  }
+
+  async observe(unit: Unit): Promise<Endpoint[]> {
+    const info = await this.inspect(unit.name);
+    return info ? [this.endpoint(info, unit)] : [];
+  }
+
+  private endpoint(info: Docker.ContainerInspectInfo, unit: Unit): Endpoint {
+    return { slot: 0, host: this.options.publicHost, port: publishedPort(info, unit.port), running: info.State.Running };
   }
 
   private async inspect(name: string): Promise<Docker.ContainerInspectInfo | null> {
@@ -57,7 +68,10 @@ export class DockerDeployer implements Deployer {
 
   private async create(unit: Unit): Promise<Docker.ContainerInspectInfo> {
     await this.resources.ensureImage(unit.image, unit.registryAuth);
-    await this.resources.ensureNetwork(unit.network, { [LABELS.deployment]: this.options.deployment }, "bridge", subnetPrefix(unit));
+    // A team's instance takes a spare network made ahead when there is one (it is then this
+    // instance's alone and removed with it); otherwise its own network is made now.
+    const spare = unit.labels[LABELS.team] !== undefined ? this.resources.takeSpare() : null;
+    if (!spare) await this.resources.ensureNetwork(unit.network, { [LABELS.deployment]: this.options.deployment }, "bridge", subnetPrefix(unit));
     const key = `${unit.port}/tcp`;
     const spec: Docker.ContainerCreateOptions = {
       name: unit.name,
@@ -65,7 +79,7 @@ export class DockerDeployer implements Deployer {
       Env: envList(unit.env),
       Labels: unit.labels,
       ExposedPorts: { [key]: {} },
-      HostConfig: { ...hardenedHostConfig(unit), PortBindings: { [key]: [{ HostIp: this.options.bindAddress, HostPort: "" }] } },
+      HostConfig: { ...hardenedHostConfig(unit), NetworkMode: spare ?? unit.network, PortBindings: { [key]: [{ HostIp: this.options.bindAddress, HostPort: "" }] } },
     };
     let container: Docker.Container;
     try {
@@ -73,15 +87,18 @@ export class DockerDeployer implements Deployer {
     } catch (error) {
       const status = statusOf(error);
       if (status === 409) {
+        if (spare) this.resources.returnSpare(spare);
         // Another pass created it first.
         const found = await this.inspect(unit.name);
         if (found) return found;
       }
       if (status === 404 && /network/i.test(String((error as Error).message))) {
-        this.resources.forgetNetwork(unit.network);
+        // The network went away (removed by hand, or a spare removed by another worker): make the unit's own.
+        if (!spare) this.resources.forgetNetwork(unit.network);
         await this.resources.ensureNetwork(unit.network, { [LABELS.deployment]: this.options.deployment }, "bridge", subnetPrefix(unit));
-        container = await this.docker.createContainer(spec);
+        container = await this.docker.createContainer({ ...spec, HostConfig: { ...spec.HostConfig, NetworkMode: unit.network } });
       } else {
+        if (spare) this.resources.returnSpare(spare);
         throw error;
       }
     }
@@ -89,9 +106,14 @@ export class DockerDeployer implements Deployer {
       await container.start();
     } catch (error) {
       await container.remove({ force: true }).catch(() => undefined);
+      if (spare) this.resources.returnSpare(spare);
       throw error;
     }
     return container.inspect();
+  }
+
+  prepare(count: number, live: (workerId: string) => boolean, paused: () => boolean): Promise<void> {
+    return this.resources.prepareSpares({ count, deployment: this.options.deployment, workerId: this.options.workerId, live, paused });
   }
 
   async remove(name: string, cleanNetwork = true): Promise<void> {
@@ -103,7 +125,9 @@ export class DockerDeployer implements Deployer {
       const status = statusOf(error);
       if (status !== 404 && status !== 409) throw error;
     }
-    if (cleanNetwork) await this.resources.removeNetworkIfUnused(info.HostConfig.NetworkMode ?? "");
+    // A spare network served this container alone: it goes with it, even when the unit is replaced.
+    const network = info.HostConfig.NetworkMode ?? "";
+    if (cleanNetwork || isSpareNetwork(network)) await this.resources.removeNetworkIfUnused(network);
   }
 
   async restart(name: string): Promise<void> {

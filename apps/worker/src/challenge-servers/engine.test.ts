@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { freeSubnet, parsePool } from "./engine.ts";
+import { freeSubnet, isSpareNetwork, parsePool } from "./engine.ts";
 
 describe("freeSubnet", () => {
   const pool = parsePool("10.213.0.0/16");
@@ -16,7 +16,21 @@ describe("freeSubnet", () => {
     expect(freeSubnet(parsePool("10.213.7.0/24"), 28, Array.from({ length: 16 }, (_, i) => `10.213.7.${i * 16}/28`))).toBeNull();
   });
 
+  it("passes over the asked number of free subnets, and takes the first when fewer are free", () => {
+    expect(freeSubnet(pool, 28, ["10.213.0.16/28"], 2)).toBe("10.213.0.48/28");
+    expect(freeSubnet(parsePool("10.213.7.0/26"), 28, ["10.213.7.0/28"], 5)).toBe("10.213.7.16/28");
+  });
+
   it("refuses a pool that is not an IPv4 range", () => {
     expect(() => parsePool("10.213.0.0")).toThrow(/IPv4 range/);
+  });
+});
+
+describe("isSpareNetwork", () => {
+  it("knows the spare networks made ahead from a job's and a team's own", () => {
+    expect(isSpareNetwork("fs-prod-spare-0123456789ab")).toBe(true);
+    expect(isSpareNetwork("fs-prod-j3-t7")).toBe(false);
+    expect(isSpareNetwork("fs-prod-j3")).toBe(false);
+    expect(isSpareNetwork("spare-0123456789ab")).toBe(false);
   });
 });

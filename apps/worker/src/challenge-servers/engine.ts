@@ -1,7 +1,11 @@
+import { randomBytes, randomInt } from "node:crypto";
 import type Docker from "dockerode";
-import { engineReason, type Unit } from "./deployer.ts";
+import { engineReason, LABELS, type Unit } from "./deployer.ts";
 
 const PULL_TIMEOUT_MS = 5 * 60_000;
+
+/** How many free subnets an allocation may pass over at random (see freeSubnet). */
+const SUBNET_SKIP = 8;
 
 /** Where per-job (/24) and per-team (/28) bridge networks take their subnets from. */
 export const DEFAULT_SUBNET_POOL = "10.213.0.0/16";
@@ -28,8 +32,12 @@ export function parsePool(cidr: string): SubnetPool {
   return { cidr, base: Math.floor(ipToInt(match[1]!) / size) * size, bits };
 }
 
-/** The first subnet of the given prefix length in the pool that overlaps none of `used`. */
-export function freeSubnet(pool: SubnetPool, prefix: number, used: readonly string[]): string | null {
+/**
+ * The first subnet of the given prefix length in the pool that overlaps none of `used`, passing
+ * over `skip` free ones first (workers sharing an engine skip a few at random, so they rarely pick
+ * the same one at the same moment, while the pool stays packed from its start).
+ */
+export function freeSubnet(pool: SubnetPool, prefix: number, used: readonly string[], skip = 0): string | null {
   const taken = used.map((cidr) => {
     const [ip, bits] = cidr.split("/");
     const size = 2 ** (32 - Number(bits));
@@ -38,10 +46,22 @@ export function freeSubnet(pool: SubnetPool, prefix: number, used: readonly stri
   });
   const size = 2 ** (32 - prefix);
   const end = pool.base + 2 ** (32 - pool.bits);
+  let first: string | null = null;
+  let passed = 0;
   for (let start = pool.base; start + size <= end; start += size) {
-    if (!taken.some(([a, b]) => start < b && a < start + size)) return `${intToIp(start)}/${prefix}`;
+    if (taken.some(([a, b]) => start < b && a < start + size)) continue;
+    const subnet = `${intToIp(start)}/${prefix}`;
+    first ??= subnet;
+    if (passed++ === skip) return subnet;
   }
-  return null;
+  return first;
+}
+
+const SPARE_MARK = "spare-";
+
+/** Whether a network is a spare made ahead for one dedicated instance. */
+export function isSpareNetwork(name: string): boolean {
+  return new RegExp(`^fs-.*-${SPARE_MARK}[0-9a-f]{12}$`).test(name);
 }
 
 /** Docker's status code on an engine error, if it has one. */
@@ -63,6 +83,9 @@ export class EngineResources {
   private readonly reserved = new Set<string>();
   private readonly subnets = new Map<string, string>();
   private readonly pool: SubnetPool;
+  /** This worker's unused spare networks (null until first looked up on the engine). */
+  private spareNames: string[] | null = null;
+  private preparing: Promise<void> | null = null;
 
   constructor(
     private readonly docker: Docker,
@@ -139,7 +162,7 @@ export class EngineResources {
     // thirty networks, far fewer than one per team. Subnets are chosen one at a time in this
     // process (cheap, from what the engine had plus what we took since) and the networks created
     // in parallel; a subnet another worker on the same engine took first is retried.
-    for (let attempt = 0; attempt < 5; attempt++) {
+    for (let attempt = 0; attempt < 10; attempt++) {
       const subnet = await this.allocate(prefix);
       try {
         await this.docker.createNetwork({ Name: name, Driver: "bridge", Labels: labels, CheckDuplicate: true, IPAM: { Driver: "default", Config: [{ Subnet: subnet }] } });
@@ -158,7 +181,7 @@ export class EngineResources {
   private allocate(prefix: number): Promise<string> {
     const run = this.subnetLock.then(async () => {
       this.engineSubnets ??= (await this.docker.listNetworks()).flatMap((n) => (n.IPAM?.Config ?? []).map((c) => c.Subnet ?? "")).filter((c) => c.includes("."));
-      const subnet = freeSubnet(this.pool, prefix, [...this.engineSubnets, ...this.reserved]);
+      const subnet = freeSubnet(this.pool, prefix, [...this.engineSubnets, ...this.reserved], randomInt(SUBNET_SKIP));
       if (!subnet) throw new Error(`No free subnet left in ${this.pool.cidr}; set INSTANCE_SUBNET_POOL to a larger range`);
       this.reserved.add(subnet);
       return subnet;
@@ -168,6 +191,52 @@ export class EngineResources {
       () => undefined,
     );
     return run;
+  }
+
+  /** A spare network for one dedicated instance, if one is ready; it is this instance's alone. */
+  takeSpare(): string | null {
+    return this.spareNames?.shift() ?? null;
+  }
+
+  /** Gives back a spare network whose container could not be made (it holds nothing). */
+  returnSpare(name: string): void {
+    this.spareNames?.push(name);
+  }
+
+  /**
+   * Keeps `count` spare /28 networks of this worker ready, so a team's instance does not wait for
+   * its network: the engine makes networks one at a time, slower than it starts containers. Each
+   * spare serves one instance and is removed with it. Spares are made only while `paused()` is
+   * false (starting instances comes first); unused spares of workers that are gone are removed.
+   */
+  async prepareSpares(options: { count: number; deployment: string; workerId: string; live: (workerId: string) => boolean; paused: () => boolean }): Promise<void> {
+    // One at a time: a call waits for the one in progress, then brings the spares to its count.
+    while (this.preparing) await this.preparing.catch(() => undefined);
+    this.preparing = this.topUpSpares(options).finally(() => {
+      this.preparing = null;
+    });
+    return this.preparing;
+  }
+
+  private async topUpSpares({ count, deployment, workerId, live, paused }: { count: number; deployment: string; workerId: string; live: (workerId: string) => boolean; paused: () => boolean }): Promise<void> {
+    if (!paused() || this.spareNames === null) {
+      // Sweep: the unused spares of workers that are gone are removed (a worker that stops cleanly removes its own).
+      const networks = await this.docker.listNetworks({ filters: { label: [`${LABELS.deployment}=${deployment}`, LABELS.spare] } });
+      const containers = await this.docker.listContainers({ all: true, filters: { label: [`${LABELS.deployment}=${deployment}`] } });
+      const used = new Set(containers.map((c) => c.HostConfig?.NetworkMode ?? ""));
+      for (const network of networks) {
+        const owner = network.Labels?.[LABELS.spare] ?? "";
+        if (owner !== workerId && !live(owner) && !used.has(network.Name)) await this.removeNetworkIfUnused(network.Name);
+      }
+      this.spareNames ??= networks.filter((n) => n.Labels?.[LABELS.spare] === workerId && !used.has(n.Name)).map((n) => n.Name);
+    }
+    while (this.spareNames.length > count) await this.removeNetworkIfUnused(this.spareNames.pop()!);
+    const labels = { [LABELS.deployment]: deployment, [LABELS.spare]: workerId };
+    while (this.spareNames.length < count && !paused()) {
+      const name = `fs-${deployment}-${SPARE_MARK}${randomBytes(6).toString("hex")}`;
+      await this.ensureNetwork(name, labels, "bridge", 28);
+      this.spareNames.push(name);
+    }
   }
 
   /** Removes a network once nothing is attached to it; a network still in use stays. */

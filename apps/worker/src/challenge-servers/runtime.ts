@@ -34,7 +34,14 @@ export interface TierOptions {
   reconcileMs?: number;
   startGraceMs?: number;
   retryFailedMs?: number;
+  /** Networks kept ready for dedicated instances while any job is dedicated (default 64; 0: none). */
+  networkSpares?: number;
+  /** Containers created or replaced at once on this worker's engine (default 8). */
+  deployConcurrency?: number;
 }
+
+/** Enough spare networks for a start-of-event rush of teams on one worker; more are made as they are used (INSTANCE_NETWORK_SPARES). */
+export const DEFAULT_NETWORK_SPARES = 64;
 
 export interface RunningTier {
   workerId: string;
@@ -46,13 +53,13 @@ export interface RunningTier {
   kill(): Promise<void>;
 }
 
-export async function chooseDeployer(options: Pick<TierOptions, "docker" | "backend" | "deployment" | "bindAddress" | "publicHost" | "subnetPool">): Promise<Deployer> {
+export async function chooseDeployer(options: Pick<TierOptions, "docker" | "backend" | "deployment" | "bindAddress" | "publicHost" | "subnetPool" | "workerId">): Promise<Deployer> {
   let backend = options.backend;
   if (backend === "auto") {
     const info = (await options.docker.info()) as { Swarm?: { LocalNodeState?: string; ControlAvailable?: boolean } };
     backend = info.Swarm?.LocalNodeState === "active" && info.Swarm.ControlAvailable ? "swarm" : "docker";
   }
-  const engine = { deployment: options.deployment, bindAddress: options.bindAddress, publicHost: options.publicHost, ...(options.subnetPool && { subnetPool: options.subnetPool }) };
+  const engine = { workerId: options.workerId, deployment: options.deployment, bindAddress: options.bindAddress, publicHost: options.publicHost, ...(options.subnetPool && { subnetPool: options.subnetPool }) };
   return backend === "swarm" ? new SwarmDeployer(options.docker, engine) : new DockerDeployer(options.docker, engine);
 }
 
@@ -71,6 +78,8 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
     log,
     ...(options.startGraceMs !== undefined && { startGraceMs: options.startGraceMs }),
     ...(options.retryFailedMs !== undefined && { retryFailedMs: options.retryFailedMs }),
+    networkSpares: options.networkSpares ?? DEFAULT_NETWORK_SPARES,
+    ...(options.deployConcurrency !== undefined && { deployConcurrency: options.deployConcurrency }),
   });
   const announce = async () => {
     await heartbeat(db, { id: workerId, backend: deployer.backend, address: options.publicHost, capacity: options.capacity });
@@ -85,14 +94,21 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
   });
   const wake = async (ids: Iterable<string>) => {
     for (const id of ids) {
-      if (id === workerId) void converger.run();
+      if (id === workerId) {
+        void converger
+          .startPending()
+          .then((started) => (started === 0 ? converger.run() : undefined))
+          .catch((error: unknown) => log.warn({ err: error }, "could not start waiting instances"));
+      }
       else await producer.wakeWorker(id).catch((error: unknown) => log.warn({ err: error, worker: id }, "could not wake a worker"));
     }
   };
 
+  // A wake-up starts waiting instances at once; one that started nothing (a job removed, an
+  // instance expired) runs a full pass, which removes what nobody wants.
   const own = new Worker(workerQueueName(workerId), async (job) => {
     ZWorkerTask.parse(job.data);
-    await converger.run();
+    if ((await converger.startPending()) === 0) await converger.run();
   }, { ...queueOptions, concurrency: 4 });
   const cluster = new Worker(QUEUES.challengeServers, async (job) => {
     const task = parseJob(QUEUES.challengeServers, job.data);
@@ -112,6 +128,7 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
 
   const halt = async () => {
     for (const timer of timers) clearInterval(timer);
+    converger.halt();
     await Promise.all([own.close(), cluster.close(), scheduler.close(), producer.close()]);
   };
   return {
@@ -129,6 +146,7 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
       for (const unit of units) {
         if (unit.labels[LABELS.worker] === workerId) await deployer.remove(unit.name).catch(() => undefined);
       }
+      await deployer.prepare?.(0, () => true, () => true).catch((error: unknown) => log.warn({ err: error }, "could not remove this worker's spare networks"));
     },
     async kill() {
       await halt();

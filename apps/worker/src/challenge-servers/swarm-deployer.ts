@@ -84,6 +84,10 @@ export class SwarmDeployer implements Deployer {
     }
   }
 
+  observe(unit: Unit): Promise<Endpoint[]> {
+    return this.endpoints(unit);
+  }
+
   private async endpoints(unit: Unit): Promise<Endpoint[]> {
     const tasks = (await this.docker.listTasks({ filters: { service: [unit.name], "desired-state": ["running"] } })) as TaskInfo[];
     const nodes = (await this.docker.listNodes()) as { ID: string; Status?: { Addr?: string } }[];

@@ -186,15 +186,65 @@ async function dedicatedInstance(ctx: Context, job: JobRef, teamId: number, rese
 async function waitUntilHealthy(ctx: Context, instanceId: number, waitMs: number): Promise<ChallengeServerInstanceView> {
   const deadline = Date.now() + waitMs;
   for (;;) {
-    const rows = await ctx.db.$queryRaw<InstanceRow[]>`
-      SELECT id, host, port, status, error, expires_at FROM challenge_server_instances WHERE id = ${instanceId}`;
-    const row = rows[0];
+    const row = await watcherOf(ctx.db).next(instanceId);
     if (!row) throw instanceError("challenge_server_error", "The instance was removed while it started. Request it again.");
     if (isReady(row)) return toView(row);
     if (row.status === "failed") throw deployError(row.error);
     if (Date.now() > deadline) throw instanceError("challenge_server_error", "Your instance is still starting. Try again in a moment.");
-    await sleep(POLL_MS);
   }
+}
+
+/**
+ * Requests waiting for their instances share one query per poll: when fifty teams ask at once,
+ * the database answers one `id = ANY(...)` every POLL_MS instead of fifty queries.
+ */
+class InstanceWatcher {
+  private readonly waiting = new Map<number, Waiter[]>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly db: Context["db"]) {}
+
+  /** The instance's row at the next poll (undefined when it is gone). */
+  next(id: number): Promise<InstanceRow | undefined> {
+    return new Promise((resolve, reject) => {
+      const list = this.waiting.get(id) ?? [];
+      list.push({ resolve, reject });
+      this.waiting.set(id, list);
+      this.timer ??= setTimeout(() => void this.poll(), POLL_MS);
+    });
+  }
+
+  /** Answers every waiter of this round; a failed query fails them all. Never rejects. */
+  private async poll(): Promise<void> {
+    const batch = new Map(this.waiting);
+    this.waiting.clear();
+    try {
+      const rows = await this.db.$queryRaw<InstanceRow[]>`
+        SELECT id, host, port, status, error, expires_at FROM challenge_server_instances WHERE id = ANY(${[...batch.keys()]})`;
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      for (const [id, waiters] of batch) for (const w of waiters) w.resolve(byId.get(id));
+    } catch (error) {
+      for (const waiters of batch.values()) for (const w of waiters) w.reject(error);
+    } finally {
+      this.timer = this.waiting.size > 0 ? setTimeout(() => void this.poll(), POLL_MS) : null;
+    }
+  }
+}
+
+interface Waiter {
+  resolve: (row: InstanceRow | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+const watchers = new WeakMap<Context["db"], InstanceWatcher>();
+
+function watcherOf(db: Context["db"]): InstanceWatcher {
+  let watcher = watchers.get(db);
+  if (!watcher) {
+    watcher = new InstanceWatcher(db);
+    watchers.set(db, watcher);
+  }
+  return watcher;
 }
 
 function sleep(ms: number): Promise<void> {
