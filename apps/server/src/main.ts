@@ -1,4 +1,4 @@
-import { RedisPublisher } from "@flagship/api";
+import { configurePasswordHashing, RedisPublisher } from "@flagship/api";
 import { connectDatabase, EmbeddedPostgresError } from "@flagship/db";
 import pino from "pino";
 import { buildServer, startDraining } from "./app.ts";
@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const log = pino({ level: env.LOG_LEVEL });
+  configurePasswordHashing({ maxWaiting: env.HASH_QUEUE, ...(env.HASH_CONCURRENCY && { concurrency: env.HASH_CONCURRENCY }) });
   // A signal while the database starts stops the start; the handlers below take over once it is up.
   let stopping = false;
   const early = () => {
