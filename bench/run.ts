@@ -9,6 +9,7 @@ import { benchChallengeServers, type TierResult } from "./scenarios/challenge-se
 import { benchColdStart, type StartResult } from "./scenarios/cold-start.ts";
 import { benchFanout, type FanoutResult } from "./scenarios/fanout.ts";
 import { benchLeaderboard, seedLeaderboard } from "./scenarios/leaderboard.ts";
+import { benchStampede, stampedeSection } from "./scenarios/stampede.ts";
 
 async function main(): Promise<void> {
   const database = await startDatabase();
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   let fanout: FanoutResult | null = null;
   let tier: TierResult[] | string = "not measured";
   let starts: StartResult[] = [];
+  let stampede: string[] = [];
   try {
     console.log("Seeding...");
     await seedLeaderboard(database.db);
@@ -37,17 +39,19 @@ async function main(): Promise<void> {
     starts = await benchColdStart(database.url);
     console.log("Measuring challenge servers...");
     tier = await benchChallengeServers(database.url, game);
+    console.log("Measuring the event-start stampede...");
+    stampede = stampedeSection(await benchStampede(database.url));
   } finally {
     await database.stop();
   }
-  await writeReport(measurements, fanout, tier, starts);
+  await writeReport(measurements, fanout, tier, starts, stampede);
   for (const m of measurements) console.log(`${m.met ? "met " : "MISS"}  ${m.name}: ${m.requestsPerSecond} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms`);
   if (fanout) console.log(`${fanout.met ? "met " : "MISS"}  ${fanout.name}: ${fanout.milliseconds} ms`);
   if (typeof tier === "string") console.log(`challenge servers ${tier}`);
   else for (const t of tier) console.log(`${t.met ? "met " : "MISS"}  ${t.name}: ${t.value}`);
 }
 
-async function writeReport(measurements: Measurement[], fanout: FanoutResult | null, tier: TierResult[] | string, starts: StartResult[]): Promise<void> {
+async function writeReport(measurements: Measurement[], fanout: FanoutResult | null, tier: TierResult[] | string, starts: StartResult[], stampede: string[]): Promise<void> {
   const cpu = os.cpus()[0]?.model ?? "unknown CPU";
   const lines = [
     "# Benchmarks",
@@ -79,6 +83,7 @@ async function writeReport(measurements: Measurement[], fanout: FanoutResult | n
   );
   if (typeof tier === "string") lines.push(`Challenge servers ${tier}.`, "");
   else lines.push("| challenge-server scenario | result | goal | met |", "|---|---|---|---|", ...tier.map((t) => `| ${t.name} | ${t.value} | ${t.goal} | ${t.met ? "yes" : "no"} |`), "");
+  lines.push(...stampede);
   await writeFile(path.join(ROOT, "BENCHMARKS.md"), lines.join("\n"));
 }
 
