@@ -44,7 +44,7 @@ function statusOf(url: string): Promise<number | "refused"> {
 
 describe("graceful shutdown", () => {
   it("drains: readiness off first, in-flight requests finished, sockets told to reconnect, exit 0", async () => {
-    copy = await startServerCopy({ DATABASE_URL: world.database.url, SHUTDOWN_DELAY_MS: "600000" });
+    copy = await startServerCopy({ DATABASE_URL: world.database.url, SHUTDOWN_DELAY_MS: "600000", SHUTDOWN_TIMEOUT_MS: "60000" });
     const { url, child } = copy;
     expect(await statusOf(`${url}/readyz`)).toBe(200);
     const socket = await openSocket(`${url.replace("http", "ws")}/api/v2/ws/`);
