@@ -19,6 +19,7 @@ import { benchSolveBurst, type BurstResult } from "./scenarios/burst.ts";
 import { benchLeaderboardUnderSolves } from "./scenarios/leaderboard.ts";
 import { benchMixed, benchSoak, type SoakResult } from "./scenarios/mixed.ts";
 import { benchTenfold, PER_REQUEST, type ScaleRow } from "./scenarios/scale.ts";
+import { benchStampede, stampedeSection } from "./scenarios/stampede.ts";
 
 const SOAK = process.env.BENCH_SOAK === "1";
 const TENFOLD = process.env.BENCH_10X === "1";
@@ -33,12 +34,13 @@ interface Report {
   tier: TierResult[] | string;
   starts: StartResult[];
   peakRssMiB: number;
+  stampede: string[];
 }
 
 async function main(): Promise<void> {
   const started = Date.now();
   const database = await startDatabase();
-  const report: Report = { seed: null, measurements: [], fanout: null, burst: null, soak: null, tenfold: null, tier: "not measured", starts: [], peakRssMiB: 0 };
+  const report: Report = { seed: null, measurements: [], fanout: null, burst: null, soak: null, tenfold: null, tier: "not measured", starts: [], peakRssMiB: 0, stampede: [] };
   const perRequest = new Map<string, Measurement>();
   try {
     console.log("Seeding through the domain functions...");
@@ -73,6 +75,8 @@ async function main(): Promise<void> {
     report.starts = await benchColdStart(database.url);
     console.log("Measuring challenge servers...");
     report.tier = await benchChallengeServers(database.url, game);
+    console.log("Measuring the event-start stampede...");
+    report.stampede = stampedeSection(await benchStampede(database.url));
   } finally {
     await database.stop();
   }
@@ -167,6 +171,7 @@ async function writeReport(report: Report, minutes: number): Promise<void> {
   const tier = report.tier;
   if (typeof tier === "string") lines.push(`Challenge servers ${tier}.`, "");
   else lines.push("| challenge-server scenario | result | goal | met |", "|---|---|---|---|", ...tier.map((t) => `| ${t.name} | ${t.value} | ${t.goal} | ${t.met ? "yes" : "no"} |`), "");
+  lines.push(...report.stampede);
   await writeFile(path.join(ROOT, "BENCHMARKS.md"), lines.join("\n"));
 }
 

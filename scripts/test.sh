@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite. Brings up what the tests need: system packages (redis-server,
-# chromium, docker.io, busybox-static), a Docker engine, the Prisma client and the web build.
+# chromium, docker.io, busybox-static, and for the compose stack test docker-compose and
+# debootstrap), a Docker engine, the Prisma client and the web build. The last step is the
+# operator's smoke test of the production stack (infra/test-stack.sh); SKIP_STACK_TEST=1 leaves it
+# out (it builds images, so it is the slowest step).
 # PostgreSQL comes from the embedded-postgres package (or DATABASE_URL), started once by the test
 # harness. Challenge-server tests run containers from an image built locally from busybox; no
 # image is pulled.
@@ -13,6 +16,10 @@ command -v redis-server >/dev/null 2>&1 || need_packages+=(redis-server)
 [ -x /usr/bin/chromium ] || need_packages+=(chromium)
 command -v dockerd >/dev/null 2>&1 || need_packages+=(docker.io)
 [ -x /bin/busybox ] || [ -x /usr/bin/busybox ] || need_packages+=(busybox-static)
+if [ "${SKIP_STACK_TEST:-0}" != "1" ]; then
+  command -v docker-compose >/dev/null 2>&1 || need_packages+=(docker-compose)
+  command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || need_packages+=(debootstrap)
+fi
 if [ ${#need_packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
     echo "Installing system packages: ${need_packages[*]}"
@@ -56,3 +63,7 @@ step "Build"
 npx --no-install turbo run build --output-logs=errors-only
 step "Browser tests"
 npx --no-install playwright test -c apps/web/playwright.config.ts
+if [ "${SKIP_STACK_TEST:-0}" != "1" ]; then
+  step "Compose stack test"
+  bash infra/test-stack.sh
+fi

@@ -77,7 +77,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
   });
 
-  await registerWebsocket(app, services, env.CORS_ORIGINS);
+  await registerWebsocket(app, services, { allowedOrigins: env.CORS_ORIGINS, maxPerIp: env.WS_MAX_PER_IP });
 
   await app.register(
     async (api) => {
@@ -165,20 +165,26 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
   return app;
 }
 
+const draining = new WeakSet<FastifyInstance>();
+
+/** Shutdown has begun: /readyz answers 503 from now on while requests are still served. */
+export function startDraining(app: FastifyInstance): void {
+  draining.add(app);
+}
+
 /**
  * For load balancers and orchestrators: /healthz answers while the process serves requests
  * (liveness); /readyz only while the database answers and the server is not shutting down
  * (readiness), so a proxy stops sending traffic to a copy that cannot serve it.
  */
 function registerProbes(app: FastifyInstance, services: Services): void {
-  let closing = false;
   app.addHook("preClose", async () => {
-    closing = true;
+    startDraining(app);
   });
   app.get("/healthz", async (_request, reply) => reply.header("cache-control", "no-store").send({ ok: true }));
   app.get("/readyz", async (_request, reply) => {
     void reply.header("cache-control", "no-store");
-    if (closing) return reply.code(503).send({ ok: false, reason: "shutting down" });
+    if (draining.has(app)) return reply.code(503).send({ ok: false, reason: "shutting down" });
     try {
       await services.db.$queryRaw`SELECT 1`;
       return reply.send({ ok: true });

@@ -54,6 +54,20 @@ const EnvSchema = z.object({
       return z.NEVER;
     }),
   WEB_DIST: z.string().optional(),
+  /** Password hashes (argon2) computed at once; unset: one fewer than the cores, at least one. */
+  HASH_CONCURRENCY: z.coerce.number({ error: "must be a number" }).int().min(1).max(64).optional(),
+  /** Hashes that may wait for the pool; beyond it logins and sign-ups answer 429 throttled. */
+  HASH_QUEUE: z.coerce.number({ error: "must be a number" }).int().min(0).default(1000),
+  /** Websockets one client address may hold open on this server copy at once (0: no cap). */
+  WS_MAX_PER_IP: z.coerce.number({ error: "must be a number" }).int().min(0).default(100),
+  /**
+   * On SIGTERM, how long the copy keeps serving with /readyz answering 503 before it stops taking
+   * connections, so a load balancer that polls readiness moves traffic away first (a second
+   * signal ends the wait).
+   */
+  SHUTDOWN_DELAY_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(0).default(0),
+  /** The longest a shutdown waits for in-flight requests before it cuts them and exits. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(1000).default(15_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

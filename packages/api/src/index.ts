@@ -63,3 +63,4 @@ export { invalidateCatalog } from "./challenges/catalog.ts";
 export { announceChallengeChanges } from "./challenges/changes.ts";
 export { listAuditLog } from "./admin/audit-log.ts";
 export { selfCheck } from "./admin/self-check.ts";
+export { configurePasswordHashing, DEFAULT_HASHING, hashingLoad, type HashingLimits } from "./auth/passwords.ts";

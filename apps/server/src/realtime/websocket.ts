@@ -1,6 +1,6 @@
 import websocket from "@fastify/websocket";
 import { type AppEvent, EVENT_CODES, resolveActor, type Services } from "@flagship/api";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { WebSocket } from "ws";
 
 interface Client {
@@ -13,6 +13,23 @@ interface Client {
 const CONNECTED = JSON.stringify({ event_code: EVENT_CODES.connected, message: "Websocket connected." });
 
 /**
+ * Close codes the server sends. RESTART (1012, "Service Restart") when a copy shuts down: clients
+ * reconnect, and the proxy hands the new connection to another copy. OVER_LIMIT (1008, "Policy
+ * Violation") when an address holds too many sockets on this copy.
+ */
+export const WS_CLOSE = {
+  restart: { code: 1012, reason: "Server restarting, reconnect" },
+  overLimit: { code: 1008, reason: "Too many connections from this address" },
+} as const;
+
+export interface WebsocketOptions {
+  /** Origins besides the site's own whose browser clients may connect. */
+  allowedOrigins?: readonly string[];
+  /** Sockets one client address may hold on this copy at once; 0 for no cap. */
+  maxPerIp?: number;
+}
+
+/**
  * The websocket at /api/v2/ws/. Event 0 on connect; the client sends {"token"} to join its team's
  * channel. Events for everyone are serialised once and written to every socket; team events go to
  * that team's sockets only. A socket follows its user into a team they join later (event 4).
@@ -20,9 +37,17 @@ const CONNECTED = JSON.stringify({ event_code: EVENT_CODES.connected, message: "
 export async function registerWebsocket(
   app: FastifyInstance,
   services: Services,
-  allowedOrigins: readonly string[] = [],
+  { allowedOrigins = [], maxPerIp = 0 }: WebsocketOptions = {},
 ): Promise<{ clients: () => number }> {
+  const clients = new Set<Client>();
+  const perAddress = new Map<string, number>();
   await app.register(websocket, {
+    // On shutdown every socket hears it should reconnect (elsewhere), before the copy stops listening.
+    preClose(this: FastifyInstance, done) {
+      for (const client of clients) client.socket.close(WS_CLOSE.restart.code, WS_CLOSE.restart.reason);
+      this.websocketServer.close();
+      done();
+    },
     options: {
       maxPayload: 16 * 1024,
       // Browsers send Origin: only this site and the configured CORS origins may connect.
@@ -31,7 +56,6 @@ export async function registerWebsocket(
         !origin || allowedOrigins.includes(origin) || sameHost(origin, req.headers.host),
     },
   });
-  const clients = new Set<Client>();
   const byTeam = new Map<number, Set<Client>>();
 
   const setTeam = (client: Client, teamId: number | null) => {
@@ -82,10 +106,17 @@ export async function registerWebsocket(
   });
   app.addHook("onClose", async () => {
     unsubscribe();
-    for (const client of clients) client.socket.close(1001, "Server shutting down");
+    for (const client of clients) client.socket.terminate();
   });
 
-  const handler = (socket: WebSocket) => {
+  const handler = (socket: WebSocket, request: FastifyRequest) => {
+    const address = request.ip;
+    const held = perAddress.get(address) ?? 0;
+    if (maxPerIp > 0 && held >= maxPerIp) {
+      socket.close(WS_CLOSE.overLimit.code, WS_CLOSE.overLimit.reason);
+      return;
+    }
+    perAddress.set(address, held + 1);
     const client: Client = { socket, token: null, userId: null, teamId: null };
     clients.add(client);
     socket.send(CONNECTED);
@@ -103,6 +134,9 @@ export async function registerWebsocket(
     socket.on("close", () => {
       clients.delete(client);
       setTeam(client, null);
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left > 0) perAddress.set(address, left);
+      else perAddress.delete(address);
     });
   };
   app.get("/api/v2/ws", { websocket: true }, handler);

@@ -7,12 +7,17 @@ export interface RecordingSocket {
   waitFor(predicate: (event: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
   send(data: unknown): void;
   close(): void;
+  /** Resolves with the close code and reason once the connection has closed, from either side. */
+  closed: Promise<{ code: number; reason: string }>;
 }
 
 export async function openSocket(url: string): Promise<RecordingSocket> {
   const socket = new WebSocket(url);
   const events: Record<string, unknown>[] = [];
   const waiters = new Set<() => void>();
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => {
+    socket.once("close", (code, reason) => resolve({ code, reason: reason.toString() }));
+  });
   socket.on("message", (raw) => {
     events.push(JSON.parse(raw.toString()) as Record<string, unknown>);
     for (const wake of waiters) wake();
@@ -23,6 +28,7 @@ export async function openSocket(url: string): Promise<RecordingSocket> {
   });
   return {
     events,
+    closed,
     waitFor(predicate, timeoutMs = 5000) {
       return new Promise((resolve, reject) => {
         const check = () => {
