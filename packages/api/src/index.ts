@@ -34,6 +34,7 @@ export { giveFeedback } from "./challenges/give-feedback.ts";
 export { createCategory, updateCategory, deleteCategory } from "./challenges/manage-categories.ts";
 export { createChallenge, updateChallenge, deleteChallenge } from "./challenges/manage-challenges.ts";
 export { createFile, updateFile, deleteFile } from "./challenges/manage-files.ts";
+export { exportEventArchive, importEventArchive, ARCHIVE_LIMITS, type ArchiveLimits } from "./port/event-archive.ts";
 export { storeUpload, openStoredFile, safeFileName, MAX_UPLOAD_BYTES } from "./challenges/file-storage.ts";
 export { useHint } from "./hints/use-hint.ts";
 export { createHint, updateHint, deleteHint } from "./hints/manage-hints.ts";
