@@ -62,4 +62,5 @@ export { forgetPlayerStates } from "./challenges/team-state.ts";
 export { invalidateCatalog } from "./challenges/catalog.ts";
 export { announceChallengeChanges } from "./challenges/changes.ts";
 export { listAuditLog } from "./admin/audit-log.ts";
+export { getTeamFlag, listSharingIncidents, disqualifyTeam } from "./challenges/flag-sharing.ts";
 export { selfCheck } from "./admin/self-check.ts";

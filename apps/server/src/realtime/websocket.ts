@@ -8,6 +8,8 @@ interface Client {
   token: string | null;
   userId: number | null;
   teamId: number | null;
+  /** Staff sockets also get staff-only events (suspected flag sharing). */
+  staff: boolean;
 }
 
 const CONNECTED = JSON.stringify({ event_code: EVENT_CODES.connected, message: "Websocket connected." });
@@ -54,10 +56,12 @@ export async function registerWebsocket(
     try {
       const actor = client.token ? await resolveActor(services.db, client.token) : null;
       client.userId = actor?.id ?? null;
+      client.staff = actor?.isStaff === true;
       setTeam(client, actor?.teamId ?? null);
     } catch {
       // A bad token (logged out, deactivated, deleted) leaves the socket on the public channel only.
       client.userId = null;
+      client.staff = false;
       setTeam(client, null);
     }
   };
@@ -75,7 +79,7 @@ export async function registerWebsocket(
     const { payload, audience } = event;
     if (payload.event_code === EVENT_CODES.teamJoin) moveUser(payload.user, payload.team);
     const message = JSON.stringify(payload);
-    const targets = "all" in audience ? clients : (byTeam.get(audience.teamId) ?? []);
+    const targets = "all" in audience ? clients : "staff" in audience ? [...clients].filter((c) => c.staff) : (byTeam.get(audience.teamId) ?? []);
     for (const client of targets) {
       if (client.socket.readyState === client.socket.OPEN) client.socket.send(message);
     }
@@ -86,7 +90,7 @@ export async function registerWebsocket(
   });
 
   const handler = (socket: WebSocket) => {
-    const client: Client = { socket, token: null, userId: null, teamId: null };
+    const client: Client = { socket, token: null, userId: null, teamId: null, staff: false };
     clients.add(client);
     socket.send(CONNECTED);
     socket.on("message", (raw) => {

@@ -9,6 +9,7 @@ import {
 } from "@flagship/shared";
 import { z } from "zod";
 import { writeAudit } from "../audit/write-audit.ts";
+import { withFlagSecret } from "../challenges/flag-sharing.ts";
 import { announceChallengeChanges } from "../challenges/changes.ts";
 import { createChallenge } from "../challenges/manage-challenges.ts";
 import type { ChallengeView } from "../challenges/views.ts";
@@ -61,7 +62,7 @@ export async function writeCategories(tx: Tx, categories: readonly CategoryData[
         challengeType: challenge.challenge_type,
         challengeMetadata: challenge.challenge_metadata as Prisma.InputJsonObject,
         flagType: challenge.flag_type,
-        flagMetadata: challenge.flag_metadata as Prisma.InputJsonObject,
+        flagMetadata: withFlagSecret(challenge.flag_type, challenge.flag_metadata) as Prisma.InputJsonObject,
         author: challenge.author,
         score: challenge.score,
         currentScore: challenge.score,
