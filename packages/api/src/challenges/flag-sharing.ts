@@ -64,7 +64,11 @@ interface Submission {
 }
 
 async function record(ctx: Context, kind: "team_flag" | "same_wrong_flag", submission: Submission, otherTeamId: number): Promise<void> {
-  const otherIps = await addressesOf(ctx, otherTeamId, submission.challenge.id);
+  const [otherIps, teams] = await Promise.all([
+    addressesOf(ctx, otherTeamId, submission.challenge.id),
+    ctx.db.team.findMany({ where: { id: { in: [submission.teamId, otherTeamId] } }, select: { id: true, name: true } }),
+  ]);
+  const nameOf = (id: number) => teams.find((team) => team.id === id)?.name ?? "";
   const incident = await ctx.db.sharingIncident.create({
     data: { kind, challengeId: submission.challenge.id, teamId: submission.teamId, userId: submission.userId, otherTeamId, flag: submission.flag, ip: ctx.ip, otherIps },
     select: { id: true, createdAt: true },
@@ -79,7 +83,9 @@ async function record(ctx: Context, kind: "team_flag" | "same_wrong_flag", submi
       challenge_id: submission.challenge.id,
       challenge_name: submission.challenge.name,
       team: submission.teamId,
+      team_name: nameOf(submission.teamId),
       other_team: otherTeamId,
+      other_team_name: nameOf(otherTeamId),
       time: incident.createdAt.toISOString(),
     },
   });
