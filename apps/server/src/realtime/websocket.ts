@@ -1,5 +1,5 @@
 import websocket from "@fastify/websocket";
-import { type AppEvent, EVENT_CODES, resolveActor, type Services } from "@flagship/api";
+import { type AppEvent, createInnerContext, EVENT_CODES, hasStaffPowers, resolveActor, type Services } from "@flagship/api";
 import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
 
@@ -56,7 +56,8 @@ export async function registerWebsocket(
     try {
       const actor = client.token ? await resolveActor(services.db, client.token) : null;
       client.userId = actor?.id ?? null;
-      client.staff = actor?.isStaff === true;
+      // Staff powers as everywhere else (staff without two-factor lose them when it is enforced).
+      client.staff = actor !== null && (await hasStaffPowers(createInnerContext(services, actor)));
       setTeam(client, actor?.teamId ?? null);
     } catch {
       // A bad token (logged out, deactivated, deleted) leaves the socket on the public channel only.
