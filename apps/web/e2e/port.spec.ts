@@ -119,13 +119,12 @@ test("with importEntire on, staff export the whole event as an archive and canno
 
     const before = await database().query<{ n: number }>("SELECT count(*)::int AS n FROM challenges");
     const input = page.getByTestId("import-event-file");
-    await choose(page, input, { name: "notes.tar.gz", mimeType: "application/gzip", buffer: Buffer.from("not an archive") });
-    await section.getByRole("button", { name: "Import", exact: true }).click();
-    await expect(page.getByText("Failed to import event:")).toBeVisible();
-    await expect(page.getByText("This is not an event archive (a .tar.gz file exported by Flagship), or it is damaged.")).toBeVisible();
-
+    // This server's event is not empty (other journeys share it): the import is refused before
+    // the archive is read, and nothing changes. Imports that succeed, and archives refused for
+    // what they hold, are proven on their own databases by the integration and contract tests.
     await choose(page, input, archive);
     await section.getByRole("button", { name: "Import", exact: true }).click();
+    await expect(page.getByText("Failed to import event:")).toBeVisible();
     await expect(page.getByText("Events can only be imported into an empty event: remove every category first.")).toBeVisible();
     await shootBoth(page, "port-event-refused");
     expect((await database().query<{ n: number }>("SELECT count(*)::int AS n FROM challenges")).rows[0]!.n).toBe(before.rows[0]!.n);

@@ -237,10 +237,11 @@ export async function importEventArchive(
   const storage = path.join(options.dataDir, "files");
   const staging = path.join(options.dataDir, `.import-${randomBytes(8).toString("hex")}`);
   const placed: string[] = [];
+  // Refused before a byte of the upload is read; checked again under the lock below.
+  if ((await ctx.db.category.count()) > 0) throw notEmpty();
   try {
     const contents = await readArchive(options.body, staging, limits);
     const data = checkContents(contents);
-    if ((await ctx.db.category.count()) > 0) throw notEmpty();
     const config = data.config as Partial<Config>;
     const result = await ctx.db.$transaction(async (tx) => {
       // One import at a time, and only into an event that is still empty.
