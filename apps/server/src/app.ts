@@ -28,6 +28,7 @@ import { registerSecurityHeaders } from "./security.ts";
 
 /** What a 503 tells clients to wait before trying again: a database restart takes about this long. */
 const RETRY_AFTER_SECONDS = 5;
+import { registerEventArchiveRoutes } from "./event-archive.ts";
 import { registerFileRoutes } from "./files.ts";
 
 const TRPC_BODY_LIMIT = 20 * 1024 * 1024;
@@ -161,6 +162,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
 
   registerProbes(app, services);
   await registerFileRoutes(app, services, env.DATA_DIR);
+  await registerEventArchiveRoutes(app, services, env.DATA_DIR);
   registerWebApp(app, env);
   return app;
 }

@@ -1,5 +1,9 @@
 import { readFile } from "node:fs/promises";
+import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
+import { gunzipSync } from "node:zlib";
 import { expect, type Locator, type Page, test } from "@playwright/test";
+import tar from "tar-stream";
 import { shootBoth } from "./support/axe.ts";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
 import { database, seedUser, setConfig, signIn, unique } from "./support/db.ts";
@@ -68,8 +72,22 @@ test("staff export a category as JSON, import it back, refuse bad files and expo
   expect((await readFile(await (await board).path(), "utf8")).split("\r\n")[0]).toBe("username,points");
 });
 
-test("with importEntire on, staff export the whole event", async ({ page }) => {
+/** Every entry of a .tar.gz: name to bytes. */
+async function archiveEntries(file: string): Promise<Map<string, Buffer>> {
+  const extract = tar.extract();
+  const entries = new Map<string, Buffer>();
+  Readable.from([gunzipSync(await readFile(file))]).pipe(extract);
+  for await (const entry of extract) entries.set(entry.header.name, await buffer(entry));
+  return entries;
+}
+
+test("with importEntire on, staff export the whole event as an archive and cannot import it over a non-empty event", async ({ page, request }) => {
+  test.setTimeout(120_000);
   const staff = await seedUser({ isStaff: true });
+  const name = unique("Archived ");
+  const category = await seedCategory(request, staff, { name, contained_type: "jeopardy", description: "" });
+  const first = await seedChallenge(request, staff, { category: category.id, name: "Locked door", score: 50, flag_metadata: { flag: "flag{door}" }, hints: [{ name: "Knock", penalty: 5, text: "twice" }] });
+  await seedChallenge(request, staff, { category: category.id, name: "Behind it", score: 60, flag_metadata: { flag: "flag{behind}" }, unlock_requirements: `${first.id}` });
   await signIn(page, staff);
   const { rows } = await database().query<{ value: unknown }>("SELECT value FROM config WHERE key = 'experiments'");
   await setConfig("experiments", { importEntire: true });
@@ -77,11 +95,39 @@ test("with importEntire on, staff export the whole event", async ({ page }) => {
     await page.goto("/admin/port");
     const section = page.getByRole("region", { name: "Whole event" });
     await expect(section).toBeVisible();
+    await expect(section.getByRole("button", { name: "Import", exact: true })).toBeDisabled();
+    await shootBoth(page, "port-event");
+
     const exported = page.waitForEvent("download");
     await section.getByRole("button", { name: "Export event" }).click();
-    const event = JSON.parse(await readFile(await (await exported).path(), "utf8")) as { version: number; categories: unknown[] };
-    expect(event.version).toBe(1);
-    expect(Array.isArray(event.categories)).toBe(true);
+    const download = await exported;
+    expect(download.suggestedFilename()).toBe("flagship-event.tar.gz");
+    const archive = await download.path();
+    const entries = await archiveEntries(archive);
+    const event = JSON.parse(entries.get("event.json")!.toString()) as {
+      config: { experiments: Record<string, boolean> };
+      categories: { name: string; challenges: { id: number; name: string; unlocks: number[]; unlock_requirements: string; hints: unknown[] }[] }[];
+    };
+    expect(event.config.experiments).toEqual({ importEntire: true });
+    const ours = event.categories.find((c) => c.name === name)!;
+    expect(ours.challenges.map((c) => c.name)).toEqual(["Locked door", "Behind it"]);
+    expect(ours.challenges[0]!.hints).toEqual([{ name: "Knock", penalty: 5, text: "twice" }]);
+    expect(ours.challenges[0]!.unlocks).toEqual([ours.challenges[1]!.id]);
+    expect(ours.challenges[1]!.unlock_requirements).toBe(String(ours.challenges[0]!.id));
+    // Every stored file the challenges link to travels with them.
+    for (const entry of entries.keys()) expect(entry).toMatch(/^event\.json$|^files\/[0-9a-f]{32}\/[^/]+$/);
+
+    const before = await database().query<{ n: number }>("SELECT count(*)::int AS n FROM challenges");
+    const input = page.getByTestId("import-event-file");
+    // This server's event is not empty (other journeys share it): the import is refused before
+    // the archive is read, and nothing changes. Imports that succeed, and archives refused for
+    // what they hold, are proven on their own databases by the integration and contract tests.
+    await choose(page, input, archive);
+    await section.getByRole("button", { name: "Import", exact: true }).click();
+    await expect(page.getByText("Failed to import event:")).toBeVisible();
+    await expect(page.getByText("Events can only be imported into an empty event: remove every category first.")).toBeVisible();
+    await shootBoth(page, "port-event-refused");
+    expect((await database().query<{ n: number }>("SELECT count(*)::int AS n FROM challenges")).rows[0]!.n).toBe(before.rows[0]!.n);
   } finally {
     await setConfig("experiments", rows[0]?.value ?? {});
   }

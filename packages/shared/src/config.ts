@@ -59,6 +59,8 @@ export const CONFIG_SCHEMA = {
   registration_provider: provider,
   firstblood_webhook: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]),
   experiments: z.record(z.string().max(64), z.boolean()),
+  /** Seconds within which two teams sending the same wrong flag is recorded as suspected sharing; 0 is off. */
+  sharing_wrong_flag_window: z.number().int().min(0).max(86_400),
   /** The event's theme from the theme builder; null keeps the built-in light and dark palettes. */
   theme: ZTheme.nullable(),
 } as const;
@@ -98,6 +100,7 @@ export const CONFIG_DEFAULTS: Config = {
   registration_provider: "basic_auth",
   firstblood_webhook: "",
   experiments: {},
+  sharing_wrong_flag_window: 0,
   theme: null,
 };
 
@@ -107,6 +110,7 @@ export const CONFIG_KEYS = Object.keys(CONFIG_SCHEMA) as ConfigKey[];
 export const STAFF_ONLY_CONFIG_KEYS: ReadonlySet<ConfigKey> = new Set([
   "firstblood_webhook",
   "enable_force_admin_2fa",
+  "sharing_wrong_flag_window",
 ]);
 
 export const TIME_CONFIG_KEYS: ReadonlySet<ConfigKey> = new Set([

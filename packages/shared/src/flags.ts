@@ -3,9 +3,12 @@
  * the client-side format checks. Hashing, constant-time comparison and matching regex flags live
  * on the server.
  */
+import { hmac } from "@noble/hashes/hmac.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { RE2JS } from "re2js";
 
-export const FLAG_TYPES = ["plaintext", "lenient", "long_text", "hashed", "regex", "map"] as const;
+export const FLAG_TYPES = ["plaintext", "lenient", "long_text", "hashed", "regex", "map", "dynamic"] as const;
 export type FlagType = (typeof FLAG_TYPES)[number];
 
 export function isFlagType(value: unknown): value is FlagType {
@@ -98,6 +101,26 @@ export function regexSafetyError(pattern: string): string | null {
   return null;
 }
 
+/** Hex characters of the HMAC a per-team flag carries (128 bits). */
+export const TEAM_FLAG_HEX_LENGTH = 32;
+/** The least length of a dynamic challenge's secret. */
+export const MIN_FLAG_SECRET_LENGTH = 16;
+
+/**
+ * A team's own flag for a `dynamic` challenge: HMAC-SHA256 of the team id under the challenge's
+ * secret, cut to 128 bits, as `prefix{hex}`. Nothing is stored per team, and every server copy
+ * derives the same flag.
+ */
+export function deriveTeamFlag(secret: string, teamId: number, prefix: string): string {
+  const mac = bytesToHex(hmac(sha256, utf8ToBytes(secret), utf8ToBytes(`team:${teamId}`)));
+  return `${prefix}{${mac.slice(0, TEAM_FLAG_HEX_LENGTH)}}`;
+}
+
+/** Whether `flag` has the shape of a per-team flag with this prefix (so it may be another team's). */
+export function looksLikeTeamFlag(flag: string, prefix: string): boolean {
+  return flag.length === prefix.length + TEAM_FLAG_HEX_LENGTH + 2 && flag.startsWith(`${prefix}{`) && /^[0-9a-f]+$/.test(flag.slice(prefix.length + 1, -1)) && flag.endsWith("}");
+}
+
 /** Checks `flag_metadata` for a flag type; answers a message, or null when it is usable. */
 export function flagMetadataError(flagType: string, metadata: unknown): string | null {
   if (!isFlagType(flagType)) return `Unknown flag type '${flagType}'.`;
@@ -121,6 +144,12 @@ export function flagMetadataError(flagType: string, metadata: unknown): string |
     case "regex":
       if (typeof meta.flag !== "string") return "flag must be a regular expression.";
       return regexSafetyError(meta.flag);
+    case "dynamic":
+      // {} is fine: the server generates the secret.
+      if (meta.secret !== undefined && (typeof meta.secret !== "string" || meta.secret.length < MIN_FLAG_SECRET_LENGTH)) {
+        return `secret must be a string of at least ${MIN_FLAG_SECRET_LENGTH} characters (or left out to generate one).`;
+      }
+      return null;
     case "map": {
       const location = meta.location;
       if (!Array.isArray(location) || location.length !== 2 || !isLatLon(location[0], location[1])) {

@@ -89,6 +89,7 @@ describe("validateEventData", () => {
   it("allows unlocks across the event's categories but not outside it", () => {
     const event = (unlock: string) => ({
       version: 1,
+      config: { event_name: "Moved" },
       categories: [
         { name: "A", contained_type: "jeopardy", description: "", challenges: [challenge({ id: 1 })] },
         { name: "B", contained_type: "campaign", description: "", challenges: [challenge({ id: 2, unlock_requirements: unlock })] },
@@ -96,6 +97,14 @@ describe("validateEventData", () => {
     });
     expect(validateEventData(event("1")).ok).toBe(true);
     expect(validateEventData(event("3")).ok).toBe(false);
+  });
+
+  it("checks the configuration key by key and refuses unknown keys", () => {
+    const event = (config: unknown) => ({ version: 1, config, categories: [] });
+    expect(validateEventData(event({ flag_prefix: "ctf", experiments: { importEntire: true } }))).toMatchObject({ ok: true, data: { config: { flag_prefix: "ctf" } } });
+    expect(validateEventData(event({ flag_prefix: "no spaces" }))).toMatchObject({ ok: false, message: "Invalid event data.", details: { "config.flag_prefix": [expect.any(String)] } });
+    expect(validateEventData(event({ not_a_key: 1 }))).toMatchObject({ ok: false, message: "Invalid event data." });
+    expect(validateEventData({ version: 1, categories: [] })).toMatchObject({ ok: false, details: { config: ["This field is required"] } });
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CHALLENGE_FIELDS, ZFileInput } from "./challenges.ts";
+import { CONFIG_SCHEMA } from "./config.ts";
 import { flagMetadataError } from "./flags.ts";
 import { unlockChallengeIds } from "./unlocks.ts";
 
@@ -119,15 +120,39 @@ function checkUnlockRefs(challenges: readonly { id: number; unlock_requirements:
 export const ZCategoryData = z.object(categoryData).superRefine((value, ctx) => checkUnlockRefs(value.challenges, ctx, ["challenges"]));
 export type CategoryData = z.infer<typeof ZCategoryData>;
 
-/** A whole event: its categories, whose challenges' ids are unique across the event. */
+/**
+ * A whole event (the event.json of an event archive): its configuration, each key checked by its
+ * own schema and an unknown key refused, and its categories, whose challenges' ids are unique
+ * across the event.
+ */
 export const ZEventData = z
-  .object({ version: z.literal(1), categories: z.array(z.object(categoryData)).max(MAX_IMPORT_CATEGORIES) })
+  .object({
+    version: z.literal(1),
+    config: z.object(CONFIG_SCHEMA).partial().strict(),
+    categories: z.array(z.object(categoryData)).max(MAX_IMPORT_CATEGORIES),
+  })
   .superRefine((value, ctx) => {
     const all = value.categories.flatMap((c) => c.challenges);
     if (all.length > MAX_IMPORT_CHALLENGES) ctx.addIssue({ code: "custom", path: ["categories"], message: `At most ${MAX_IMPORT_CHALLENGES} challenges.` });
     checkUnlockRefs(all, ctx, ["challenges"]);
   });
 export type EventData = z.infer<typeof ZEventData>;
+
+const MB = 1024 * 1024;
+
+/** What an event archive may hold; anything beyond is refused before a byte is stored. */
+export const EVENT_ARCHIVE_LIMITS = {
+  /** The compressed archive as uploaded. */
+  maxArchiveBytes: 1024 * MB,
+  /** Entries of any kind (files and folders). */
+  maxEntries: 10_000,
+  /** One stored file (as large as an upload may be). */
+  maxFileBytes: 100 * MB,
+  /** event.json. */
+  maxManifestBytes: 64 * MB,
+  /** Everything once decompressed. */
+  maxTotalBytes: 2048 * MB,
+} as const;
 
 export type PortResult<T> = { ok: true; data: T } | { ok: false; message: string; details: Record<string, string[]> };
 
@@ -166,7 +191,7 @@ export function validateCategoryData(value: unknown): PortResult<CategoryData> {
 }
 
 export function validateEventData(value: unknown): PortResult<EventData> {
-  return validate(ZEventData, value, PORT_MESSAGES.invalidEvent, missingKeys(value, ["version", "categories"]));
+  return validate(ZEventData, value, PORT_MESSAGES.invalidEvent, missingKeys(value, ["version", "config", "categories"]));
 }
 
 /** JSON text from a file, or 'Failed to parse JSON.' */

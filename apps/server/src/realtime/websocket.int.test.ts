@@ -64,6 +64,27 @@ describe("websocket", () => {
     for (const socket of [anonymous, aliceSocket, bobSocket]) socket.close();
   });
 
+  it("delivers staff-only events (suspected sharing, event 8) to staff sockets only", async () => {
+    const { db } = server.world.services;
+    const team = await db.team.create({ data: { name: "ws-team-staff", password: "secretsecret" } });
+    const player = await createUser(server.world, { teamId: team.id });
+    const staffTeam = await db.team.create({ data: { name: "ws-team-staffer", password: "secretsecret" } });
+    const staff = await createUser(server.world, { isStaff: true, teamId: staffTeam.id });
+    const playerSocket = await openSocket(wsUrl);
+    const staffSocket = await openSocket(wsUrl);
+    const anonymous = await openSocket(wsUrl);
+    await authenticate(playerSocket, player.token, team.id);
+    await authenticate(staffSocket, staff.token, staffTeam.id);
+
+    await server.world.services.events.publish({ kind: "socket", audience: { staff: true }, payload: { event_code: 8, incident: 1 } });
+    await server.world.services.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: 6, challenge_id: 10 } });
+    for (const socket of [anonymous, playerSocket, staffSocket]) await socket.waitFor((e) => e.event_code === 6 && e.challenge_id === 10);
+    expect(await staffSocket.waitFor((e) => e.event_code === 8)).toEqual({ event_code: 8, incident: 1 });
+    expect(playerSocket.events.some((e) => e.event_code === 8)).toBe(false);
+    expect(anonymous.events.some((e) => e.event_code === 8)).toBe(false);
+    for (const socket of [anonymous, playerSocket, staffSocket]) socket.close();
+  });
+
   it("moves a socket into the team its user joins (event 4), out of the one they left", async () => {
     const { db } = server.world.services;
     const before = await db.team.create({ data: { name: "ws-team-before", password: "secretsecret" } });

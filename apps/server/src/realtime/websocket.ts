@@ -1,5 +1,5 @@
 import websocket from "@fastify/websocket";
-import { type AppEvent, EVENT_CODES, resolveActor, type Services } from "@flagship/api";
+import { type AppEvent, createInnerContext, EVENT_CODES, hasStaffPowers, resolveActor, type Services } from "@flagship/api";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { WebSocket } from "ws";
 
@@ -8,6 +8,8 @@ interface Client {
   token: string | null;
   userId: number | null;
   teamId: number | null;
+  /** Staff sockets also get staff-only events (suspected flag sharing). */
+  staff: boolean;
 }
 
 const CONNECTED = JSON.stringify({ event_code: EVENT_CODES.connected, message: "Websocket connected." });
@@ -78,10 +80,13 @@ export async function registerWebsocket(
     try {
       const actor = client.token ? await resolveActor(services.db, client.token) : null;
       client.userId = actor?.id ?? null;
+      // Staff powers as everywhere else (staff without two-factor lose them when it is enforced).
+      client.staff = actor !== null && (await hasStaffPowers(createInnerContext(services, actor)));
       setTeam(client, actor?.teamId ?? null);
     } catch {
       // A bad token (logged out, deactivated, deleted) leaves the socket on the public channel only.
       client.userId = null;
+      client.staff = false;
       setTeam(client, null);
     }
   };
@@ -99,7 +104,7 @@ export async function registerWebsocket(
     const { payload, audience } = event;
     if (payload.event_code === EVENT_CODES.teamJoin) moveUser(payload.user, payload.team);
     const message = JSON.stringify(payload);
-    const targets = "all" in audience ? clients : (byTeam.get(audience.teamId) ?? []);
+    const targets = "all" in audience ? clients : "staff" in audience ? [...clients].filter((c) => c.staff) : (byTeam.get(audience.teamId) ?? []);
     for (const client of targets) {
       if (client.socket.readyState === client.socket.OPEN) client.socket.send(message);
     }
@@ -117,7 +122,7 @@ export async function registerWebsocket(
       return;
     }
     perAddress.set(address, held + 1);
-    const client: Client = { socket, token: null, userId: null, teamId: null };
+    const client: Client = { socket, token: null, userId: null, teamId: null, staff: false };
     clients.add(client);
     socket.send(CONNECTED);
     socket.on("message", (raw) => {

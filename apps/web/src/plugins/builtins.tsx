@@ -3,6 +3,7 @@ import i18next from "i18next";
 import { useTranslation } from "react-i18next";
 import { LoginPage } from "../features/auth/LoginPage.tsx";
 import { type FlagTypeFieldsProps, flagTypes, loginProviders, type PopupProps, popups } from "./extensions.tsx";
+import "../features/sharing/texts.ts";
 
 /** The built-in entries of the plugin points, registered in this one place. */
 
@@ -22,6 +23,16 @@ function MapFlagFields({ metadata, onChange }: FlagTypeFieldsProps) {
 
 for (const name of ["plaintext", "lenient", "long_text", "hashed", "regex"]) flagTypes.register(name, {});
 flagTypes.register("map", { Fields: MapFlagFields });
+
+function DynamicFlagFields() {
+  const { t } = useTranslation();
+  return (
+    <Text size="sm" c="dimmed">
+      {t("sharing.dynamic_help")}
+    </Text>
+  );
+}
+flagTypes.register("dynamic", { Fields: DynamicFlagFields });
 
 function BasePopup({ title, body }: PopupProps) {
   return (

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { router, staffProcedure } from "../trpc.ts";
 import { auditLogPage, listAuditLog } from "./audit-log.ts";
 import { selfCheck } from "./self-check.ts";
+import { disqualifyTeam, listSharingIncidents } from "../challenges/flag-sharing.ts";
 
 export const adminRouter = router({
   auditLog: staffProcedure
@@ -19,4 +20,9 @@ export const adminRouter = router({
     )
     .query(({ ctx, input }) => auditLogPage(ctx, { limit: input.limit, offset: input.cursor ?? 0, action: input.action, actor: input.actor })),
   selfCheck: staffProcedure.query(({ ctx }) => selfCheck(ctx)),
+  /** Suspected flag sharing, newest first (cursor is the offset). */
+  sharing: staffProcedure
+    .input(z.object({ limit: z.number().int().optional(), cursor: z.number().int().nullish() }))
+    .query(({ ctx, input }) => listSharingIncidents(ctx, { limit: input.limit, offset: input.cursor ?? 0 })),
+  disqualify: staffProcedure.input(z.object({ incident: z.number().int(), team: z.number().int() })).mutation(({ ctx, input }) => disqualifyTeam(ctx, input)),
 });

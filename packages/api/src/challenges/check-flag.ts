@@ -3,6 +3,7 @@ import type { Context } from "../context.ts";
 import { requireAuth } from "../guards.ts";
 import { findChallenge } from "./catalog.ts";
 import { flagMatches } from "./flag-match.ts";
+import { dynamicFlagMatches } from "./flag-sharing.ts";
 
 /**
  * POST /challenges/check_flag/: lets a team that already solved a challenge test another flag
@@ -23,6 +24,9 @@ export async function checkFlag(ctx: Context, input: unknown): Promise<{ m: "cor
   const { challenge } = await findChallenge(ctx, challengeId);
   if (!challenge) throw new AppError("not_found");
   const config = await ctx.config.all();
-  const correct = flagMatches(challenge.flagType, challenge.flagMetadata, flag, config.flag_prefix);
+  const correct =
+    challenge.flagType === "dynamic"
+      ? dynamicFlagMatches(challenge.flagMetadata, flag, actor.teamId, config.flag_prefix)
+      : flagMatches(challenge.flagType, challenge.flagMetadata, flag, config.flag_prefix);
   return { m: correct ? "correct_flag" : "incorrect_flag", d: { correct } };
 }

@@ -13,6 +13,7 @@ import {
 import { writeAudit } from "../audit/write-audit.ts";
 import type { StaffContext } from "../guards.ts";
 import { announceChallengeChanges, assertValidUnlock, staffChallengeView } from "./changes.ts";
+import { withFlagSecret } from "./flag-sharing.ts";
 import type { ChallengeView } from "./views.ts";
 
 type Tx = Prisma.TransactionClient;
@@ -45,7 +46,8 @@ function scalarFields(data: Partial<CreateChallengeInput> | UpdateChallengeInput
 /** POST /challenges/: a challenge with its tags, and optionally files and hints. Audited. */
 export async function createChallenge(ctx: StaffContext, input: unknown): Promise<ChallengeView> {
   assertValidUnlock(input);
-  const data = parseInput(ZCreateChallengeInput, input);
+  const parsed = parseInput(ZCreateChallengeInput, input);
+  const data = { ...parsed, flag_metadata: withFlagSecret(parsed.flag_type, parsed.flag_metadata) };
   const id = await ctx.db.$transaction(async (tx) => {
     await assertCategory(tx, data.category);
     const created = await tx.challenge.create({
@@ -91,6 +93,11 @@ export async function updateChallenge(ctx: StaffContext, id: number, input: unkn
     }
     const score = data.score ?? current.score;
     const pointsType = data.points_type ?? current.pointsType;
+    // A dynamic challenge always has its secret: given, kept, or generated.
+    const flagType = data.flag_type ?? current.flagType;
+    if (flagType === "dynamic" && (data.flag_type !== undefined || data.flag_metadata !== undefined)) {
+      data.flag_metadata = withFlagSecret(flagType, (data.flag_metadata ?? current.flagMetadata) as Record<string, unknown>);
+    }
     const flagMetadata = data.flag_metadata ?? current.flagMetadata;
     const rescore = data.score !== undefined || data.points_type !== undefined || data.flag_metadata !== undefined;
     await tx.challenge.update({

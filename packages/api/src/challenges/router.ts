@@ -6,6 +6,7 @@ import { getChallenge, listCategories } from "./list-categories.ts";
 import { createCategory, deleteCategory, updateCategory } from "./manage-categories.ts";
 import { createChallenge, deleteChallenge, updateChallenge } from "./manage-challenges.ts";
 import { createFile, deleteFile, updateFile } from "./manage-files.ts";
+import { getTeamFlag } from "./flag-sharing.ts";
 import { submitFlag } from "./submit-flag.ts";
 import { voteChallenge } from "./vote-challenge.ts";
 
@@ -31,4 +32,6 @@ export const challengesRouter = router({
   createFile: staffProcedure.input(body).mutation(({ ctx, input }) => createFile(ctx, input)),
   updateFile: staffProcedure.input(patch).mutation(({ ctx, input }) => updateFile(ctx, input.id, input.patch)),
   deleteFile: staffProcedure.input(byId).mutation(({ ctx, input }) => deleteFile(ctx, input.id)),
+  /** A team's own flag for a dynamic challenge (staff). */
+  teamFlag: staffProcedure.input(z.object({ challenge: z.number().int(), team: z.number().int() })).query(({ ctx, input }) => getTeamFlag(ctx, input)),
 });

@@ -10,6 +10,7 @@ import { LOCKING_TX } from "../teams/lock.ts";
 import { announceFirstBlood } from "../scoring/first-blood.ts";
 import { type CatalogChallenge, findChallenge, invalidateCatalog } from "./catalog.ts";
 import { flagMatches } from "./flag-match.ts";
+import { detectSharing, dynamicFlagMatches } from "./flag-sharing.ts";
 import { getPlayerState, invalidatePlayerState } from "./team-state.ts";
 import { invalidateOwnViews } from "../members/own-views.ts";
 import { isUnlocked } from "@flagship/shared";
@@ -64,7 +65,8 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
   if (team.solved.has(challenge.id)) throw new AppError("already_solved_challenge");
   if (!isUnlocked(challenge.unlockRequirements, team.solved)) throw new AppError("challenge_not_unlocked");
 
-  const correct = flagMatches(challenge.flagType, challenge.flagMetadata, flag, config.flag_prefix);
+  const correct =
+    challenge.flagType === "dynamic" ? dynamicFlagMatches(challenge.flagMetadata, flag, teamId, config.flag_prefix) : flagMatches(challenge.flagType, challenge.flagMetadata, flag, config.flag_prefix);
   const limit = challenge.attemptLimit !== null && challenge.attemptLimit > 0 ? challenge.attemptLimit : null;
   const text = typeof flag === "string" ? flag : JSON.stringify(flag);
   // The attempt, and the solve or incorrect attempt it is spent on, commit together or not at all.
@@ -76,7 +78,7 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
         ctx.db.$transaction(async (tx): Promise<Recorded> => {
           if (limit !== null && !(await takeAttempt(tx, teamId, challenge.id, limit))) return { kind: "limit" };
           if (!correct) {
-            await tx.$executeRaw`INSERT INTO incorrect_attempts (team_id, user_id, challenge_id, flag) VALUES (${teamId}, ${actor.id}, ${challenge.id}, ${text})`;
+            await tx.$executeRaw`INSERT INTO incorrect_attempts (team_id, user_id, challenge_id, flag, ip) VALUES (${teamId}, ${actor.id}, ${challenge.id}, ${text}, ${ctx.ip})`;
             return { kind: "incorrect" };
           }
           const outcome = await recordSolveIn(tx, {
@@ -86,6 +88,7 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
             scoring: config.enable_scoring && !gates.ended,
             // Staff testing a hidden challenge must not take first blood from the first real team.
             firstBloodAllowed: !challenge.hidden,
+            ip: ctx.ip,
           });
           return { kind: "solve", outcome };
         }, LOCKING_TX),
@@ -94,7 +97,7 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
       // The commonest write of an event: one statement, so one round trip and one commit (durable
       // once answered, like any commit) instead of an interactive transaction's three; under load
       // it waits for a pool connection rather than failing the transaction's start deadline.
-      await ctx.db.$executeRaw`INSERT INTO incorrect_attempts (team_id, user_id, challenge_id, flag) VALUES (${teamId}, ${actor.id}, ${challenge.id}, ${text})`;
+      await ctx.db.$executeRaw`INSERT INTO incorrect_attempts (team_id, user_id, challenge_id, flag, ip) VALUES (${teamId}, ${actor.id}, ${challenge.id}, ${text}, ${ctx.ip})`;
       recorded = { kind: "incorrect" };
     } else {
       // A correct flag queues behind other solves of the challenge in this process (solve-queue.ts).
@@ -122,6 +125,7 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
         team_name: team.teamName ?? "",
       },
     });
+    await detectSharing(ctx, { challenge, teamId, userId: actor.id, flag: text });
     return { m: "incorrect_flag", d: { correct: false } };
   }
 

@@ -10,6 +10,8 @@ export const EVENT_CODES = {
   announcement: 5,
   challengeUpdate: 6,
   scoreUpdate: 7,
+  /** Staff only: a suspected flag-sharing incident was recorded. */
+  sharingSuspected: 8,
 } as const;
 
 /**
@@ -17,7 +19,7 @@ export const EVENT_CODES = {
  * signal between server copies (`internal`, e.g. cache invalidation) that never reaches a socket.
  */
 export type AppEvent =
-  | { kind: "socket"; audience: { all: true } | { teamId: number }; payload: { event_code: number } & Record<string, unknown> }
+  | { kind: "socket"; audience: { all: true } | { teamId: number } | { staff: true }; payload: { event_code: number } & Record<string, unknown> }
   | { kind: "internal"; name: string; data?: Record<string, unknown> };
 
 /**

@@ -11,10 +11,6 @@ import type { StaffContext } from "../guards.ts";
 
 export type ChallengeExport = Omit<ChallengeData, "hints"> & { id: number; hints: { name: string; penalty: number; text: string }[] };
 export type CategoryExport = Omit<CategoryData, "challenges"> & { display_order: number; challenges: ChallengeExport[] };
-export interface EventExport {
-  version: 1;
-  categories: CategoryExport[];
-}
 
 function byId(a: { id: number }, b: { id: number }): number {
   return a.id - b.id;
@@ -96,15 +92,14 @@ export async function requireImportEntire(ctx: StaffContext): Promise<void> {
 }
 
 /**
- * Every category and challenge. Challenge ids are renumbered 1..n in export order (and unlocks
- * with them), so the file does not depend on the database it came from: exporting an event,
- * importing it into an empty one and exporting again gives the same file.
+ * Every category and challenge, for the event archive. Challenge ids are renumbered 1..n in
+ * export order (and unlocks with them), so the file does not depend on the database it came from:
+ * exporting an event, importing it into an empty one and exporting again gives the same file.
  */
-export async function exportEvent(ctx: StaffContext): Promise<EventExport> {
-  await requireImportEntire(ctx);
+export async function exportEventCategories(ctx: StaffContext): Promise<CategoryExport[]> {
   const catalog = await getCatalog(ctx);
   const ids = new Map<number, number>();
   for (const category of catalog.categories) for (const challenge of [...category.challenges].sort(byId)) ids.set(challenge.id, ids.size + 1);
   const unlocks = unlocksOf(catalog.challenges.values());
-  return { version: 1, categories: catalog.categories.map((category) => categoryExport(category, unlocks, ids)) };
+  return catalog.categories.map((category) => categoryExport(category, unlocks, ids));
 }

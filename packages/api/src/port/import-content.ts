@@ -6,25 +6,24 @@ import {
   remapUnlock,
   validateCategoryData,
   validateChallengeData,
-  validateEventData,
 } from "@flagship/shared";
 import { z } from "zod";
 import { writeAudit } from "../audit/write-audit.ts";
+import { withFlagSecret } from "../challenges/flag-sharing.ts";
 import { announceChallengeChanges } from "../challenges/changes.ts";
 import { createChallenge } from "../challenges/manage-challenges.ts";
 import type { ChallengeView } from "../challenges/views.ts";
 import type { StaffContext } from "../guards.ts";
-import { requireImportEntire } from "./export-content.ts";
 
-type Tx = Prisma.TransactionClient;
+export type Tx = Prisma.TransactionClient;
 
-function accept<T>(result: PortResult<T>): T {
+export function accept<T>(result: PortResult<T>): T {
   if (!result.ok) throw new AppError("invalid", { message: result.message, details: result.details });
   return result.data;
 }
 
 // Big imports do a few large statements; the default 5 s transaction timeout is for small writes.
-const IMPORT_TX = { timeout: 120_000, maxWait: 10_000 } as const;
+export const IMPORT_TX = { timeout: 120_000, maxWait: 10_000 } as const;
 
 /**
  * Creates categories, then their challenges, then links the unlocks, inside the caller's
@@ -32,7 +31,7 @@ const IMPORT_TX = { timeout: 120_000, maxWait: 10_000 } as const;
  * rewritten to the new ids before the rows are written, and each table gets one multi-row insert:
  * 500 challenges cost a handful of statements, not thousands.
  */
-async function writeCategories(tx: Tx, categories: readonly CategoryData[]): Promise<{ categoryIds: number[]; challengeIds: number[] }> {
+export async function writeCategories(tx: Tx, categories: readonly CategoryData[]): Promise<{ categoryIds: number[]; challengeIds: number[] }> {
   const all = categories.flatMap((c) => c.challenges);
   const fresh = all.length === 0 ? [] : await tx.$queryRaw<{ id: number }[]>`SELECT nextval(pg_get_serial_sequence('challenges', 'id'))::int AS id FROM generate_series(1, ${all.length})`;
   const ids = new Map<number, number>(all.map((c, i) => [c.id, fresh[i]!.id]));
@@ -63,7 +62,7 @@ async function writeCategories(tx: Tx, categories: readonly CategoryData[]): Pro
         challengeType: challenge.challenge_type,
         challengeMetadata: challenge.challenge_metadata as Prisma.InputJsonObject,
         flagType: challenge.flag_type,
-        flagMetadata: challenge.flag_metadata as Prisma.InputJsonObject,
+        flagMetadata: withFlagSecret(challenge.flag_type, challenge.flag_metadata) as Prisma.InputJsonObject,
         author: challenge.author,
         score: challenge.score,
         currentScore: challenge.score,
@@ -119,17 +118,4 @@ export async function importChallenge(ctx: StaffContext, input: unknown): Promis
   const data = accept(validateChallengeData(parsed.data.data));
   const { unlocks: _unlocks, ...fields } = data;
   return createChallenge(ctx, { ...fields, unlock_requirements: "", category: parsed.data.category });
-}
-
-/** A whole event's categories and challenges (importEntire), added in one transaction. */
-export async function importEvent(ctx: StaffContext, input: unknown): Promise<{ categories: number; challenges: number }> {
-  await requireImportEntire(ctx);
-  const data = accept(validateEventData(input));
-  const result = await ctx.db.$transaction(async (tx) => {
-    const written = await writeCategories(tx, data.categories);
-    await writeAudit(tx, ctx.actor, "import_event", { categories: written.categoryIds, challenges: written.challengeIds.length });
-    return written;
-  }, IMPORT_TX);
-  await announceChallengeChanges(ctx, []);
-  return { categories: result.categoryIds.length, challenges: result.challengeIds.length };
 }

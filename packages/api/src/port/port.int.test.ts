@@ -119,39 +119,6 @@ describe("challenge import and export", () => {
   });
 });
 
-describe("whole-event export and import", () => {
-  it("round-trips exactly: export, import into an empty event, export again gives the same file", async () => {
-    const caller = callerFor(world, staff);
-    const original = await caller.port.exportEvent();
-    expect(original.categories.length).toBeGreaterThan(0);
-    expect(original.categories.some((c) => c.challenges.some((ch) => ch.unlock_requirements !== "" && ch.hints.length > 0))).toBe(true);
-
-    const empty = await createTestWorld();
-    try {
-      const otherStaff = await createUser(empty, { isStaff: true });
-      const other = callerFor(empty, otherStaff);
-      await other.config.set({ key: "experiments", value: { importEntire: true } });
-      // Through JSON, as the file travels.
-      await other.port.importEvent(JSON.parse(JSON.stringify(original)));
-      const again = await other.port.exportEvent();
-      expect(JSON.stringify(again)).toBe(JSON.stringify(original));
-    } finally {
-      await empty.close();
-    }
-  });
-
-  it("needs the importEntire experiment", async () => {
-    const caller = callerFor(world, staff);
-    await caller.config.set({ key: "experiments", value: {} });
-    try {
-      expect((await errorOf(caller.port.exportEvent())).appCode).toBe("permission_denied");
-      expect((await errorOf(caller.port.importEvent({ version: 1, categories: [] }))).appCode).toBe("permission_denied");
-    } finally {
-      await caller.config.set({ key: "experiments", value: { importEntire: true } });
-    }
-  });
-});
-
 describe("CSV exports", () => {
   it("exports players, teams and both leaderboards with the spec's columns", async () => {
     const caller = callerFor(world, staff);

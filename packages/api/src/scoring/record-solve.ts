@@ -14,6 +14,8 @@ export interface SolveInput {
    * the first real team still gets first blood once the challenge is visible.
    */
   firstBloodAllowed: boolean;
+  /** The address the flag came from. */
+  ip?: string | null;
 }
 
 export interface SolveOutcome {
@@ -110,6 +112,7 @@ export async function recordSolveIn(tx: Prisma.TransactionClient, input: SolveIn
       scoring: input.scoring,
       tiebreaker: challenge.tiebreaker,
       timestamp: now,
+      ip: input.ip ?? null,
     },
     select: { id: true },
   });

@@ -1,7 +1,8 @@
-import { listAuditLog, requireStaff, selfCheck } from "@flagship/api";
+import { listAuditLog, listSharingIncidents, requireStaff, selfCheck } from "@flagship/api";
 import type { RestRoutes } from "../adapter.ts";
 
 export function adminRoutes(rest: RestRoutes): void {
   rest.route("/admin/audit_log/", { GET: async ({ ctx, query }) => ({ d: await listAuditLog(await requireStaff(ctx), query) }) });
+  rest.route("/admin/sharing/", { GET: async ({ ctx, query }) => ({ d: await listSharingIncidents(await requireStaff(ctx), query) }) });
   rest.route("/admin/self_check/", { GET: async ({ ctx }) => ({ d: await selfCheck(await requireStaff(ctx)) }) });
 }

@@ -7,6 +7,7 @@ import {
   deleteChallenge,
   deleteFile,
   getChallenge,
+  getTeamFlag,
   giveFeedback,
   listCategoriesJson,
   requireStaff,
@@ -53,6 +54,9 @@ export function challengeRoutes(rest: RestRoutes): void {
       await deleteFile(await requireStaff(ctx), pathId(params.id));
       return { d: "" };
     },
+  });
+  rest.route("/challenges/:id/team_flag/:team/", {
+    GET: async ({ ctx, params }) => ({ d: await getTeamFlag(await requireStaff(ctx), { challenge: pathId(params.id), team: pathId(params.team) }) }),
   });
   rest.route("/challenges/:id/", {
     GET: async ({ ctx, params }) => ({ d: await getChallenge(ctx, pathId(params.id)) }),

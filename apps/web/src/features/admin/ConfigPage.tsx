@@ -36,6 +36,7 @@ const GROUPS: { id: string; fields: [ConfigKey, Kind][] }[] = [
       ["enable_flag_submission", "switch"],
       ["enable_flag_submission_after_competition", "switch"],
       ["enable_view_challenges_after_competion", "switch"],
+      ["sharing_wrong_flag_window", "number"],
     ],
   },
   { id: "challenge_servers", fields: [["enable_challenge_server", "switch"]] },

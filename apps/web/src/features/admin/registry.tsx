@@ -3,6 +3,7 @@ import { OutboxPage } from "../auth/OutboxPage.tsx";
 import { PortPage } from "../authoring/lazy.tsx";
 import { JobsPage } from "../challenge-servers/JobsPage.tsx";
 import { LeaderboardGroupsAdmin } from "../groups/LeaderboardGroupsAdmin.tsx";
+import { SharingPage } from "../sharing/SharingPage.tsx";
 import { AnnouncementsPage } from "./AnnouncementsPage.tsx";
 import { AuditLogPage } from "./AuditLogPage.tsx";
 import { ChallengeOverviewPage } from "./ChallengeOverviewPage.tsx";
@@ -36,6 +37,7 @@ export const ADMIN_PAGES: AdminEntry[] = [
   { page: "members", label: "admin.members", component: MembersPage },
   { page: "teams", label: "admin.teams", component: TeamsPage },
   { page: "audit_log", label: "admin.audit_log", component: AuditLogPage },
+  { page: "sharing", label: "sharing.page", component: SharingPage },
   { page: "allChallenges", label: "admin.allChallenges", component: ChallengeOverviewPage },
   { page: "check", label: "admin.check", component: CheckPage },
   { page: "port", label: "admin.port", component: PortPage },

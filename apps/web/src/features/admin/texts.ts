@@ -65,6 +65,7 @@ export const adminTexts = {
       enable_view_challenges_after_competion: "Challenges visible after the event",
       enable_challenge_server: "Challenge servers",
       firstblood_webhook: "First blood webhook URL",
+      sharing_wrong_flag_window: "Same wrong flag window (seconds)",
     },
     help: {
       enable_maintenance_mode: "Challenges show a maintenance warning.",
@@ -74,6 +75,7 @@ export const adminTexts = {
       team_size: "0 means no limit.",
       flag_prefix: "Flags look like prefix{...}.",
       firstblood_webhook: "Called with each first blood (Discord-compatible). Empty turns it off.",
+      sharing_wrong_flag_window: "Two teams sending the same wrong flag within this many seconds is listed as suspected sharing. 0 turns it off.",
     },
   },
   announcements_admin: {

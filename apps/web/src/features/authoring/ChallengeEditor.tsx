@@ -11,6 +11,7 @@ import { editorRenderer, registeredChallengeTypes } from "../challenges/registry
 import { MissingRenderer } from "../../shell/MissingRenderer.tsx";
 import { type CategoryView, type ChallengeView, isFull } from "../challenges/types.ts";
 import { type ChallengeDraft, draftFrom, fieldsOf } from "./draft.ts";
+import { TeamFlagLookup } from "../sharing/TeamFlagLookup.tsx";
 import { FlagFields } from "./FlagFields.tsx";
 import { FilesEditor, HintsEditor } from "./HintsFilesEditors.tsx";
 import { MarkdownField } from "./MarkdownField.tsx";
@@ -179,6 +180,7 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
 
         <Section title={t("editor.flag_section")}>
           <FlagFields flagType={draft.flag_type} metadata={draft.flag_metadata} onFlagType={(v) => set("flag_type", v)} onMetadata={(v) => set("flag_metadata", v)} error={errors.flag_metadata ?? errors.flag_type} />
+          {challenge && draft.flag_type === "dynamic" && <TeamFlagLookup challengeId={challenge.id} />}
         </Section>
 
         <Section title={t("editor.scoring")}>

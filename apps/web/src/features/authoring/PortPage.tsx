@@ -1,9 +1,10 @@
-import { parseJsonText, validateCategoryData, validateChallengeData, validateEventData } from "@flagship/shared";
+import { EVENT_ARCHIVE_LIMITS, parseJsonText, validateCategoryData, validateChallengeData } from "@flagship/shared";
 import { Alert, Button, Card, FileInput, Group, Select, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { session } from "../../lib/session.ts";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
 import { PageFailedScreen } from "../../shell/ErrorScreen.tsx";
@@ -13,8 +14,8 @@ import { useCategories } from "../challenges/useCategories.ts";
 import "./texts.ts";
 
 /** Hands the browser a file to save. */
-function download(filename: string, text: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+function download(filename: string, content: BlobPart, type: string) {
+  const url = URL.createObjectURL(new Blob([content], { type }));
   const link = document.createElement("a");
   link.href = url;
   link.download = filename;
@@ -189,7 +190,7 @@ function ContentPort({ categories }: { categories: Categories }) {
           </Group>
         </Stack>
         <Stack gap="xs">
-          <FileInput label={t("port.import_category")} placeholder={t("port.choose_file")} accept="application/json,.json" value={categoryFile} onChange={setCategoryFile} clearable data-testid="import-category-file" />
+          <FileInput label={t("port.import_category")} placeholder={t("port.choose_file")} accept="application/json,.json" value={categoryFile} onChange={setCategoryFile} clearable clearButtonProps={{ "aria-label": t("port.clear_file") }} data-testid="import-category-file" />
           <Group>
             <Button disabled={!categoryFile} loading={busy === "import-category"} onClick={() => void importOneCategory()}>
               {t("port.import")}
@@ -197,7 +198,7 @@ function ContentPort({ categories }: { categories: Categories }) {
           </Group>
         </Stack>
         <Stack gap="xs">
-          <FileInput label={t("port.import_challenge")} placeholder={t("port.choose_file")} accept="application/json,.json" value={challengeFile} onChange={setChallengeFile} clearable data-testid="import-challenge-file" />
+          <FileInput label={t("port.import_challenge")} placeholder={t("port.choose_file")} accept="application/json,.json" value={challengeFile} onChange={setChallengeFile} clearable clearButtonProps={{ "aria-label": t("port.clear_file") }} data-testid="import-challenge-file" />
           <Select label={t("port.import_into")} placeholder={t("port.category")} data={categoryOptions} value={target} onChange={setTarget} comboboxProps={{ withinPortal: true }} />
           <Group>
             <Button disabled={!challengeFile || !target} loading={busy === "import-challenge"} onClick={() => void importOneChallenge()}>
@@ -244,17 +245,29 @@ function DataExports() {
   );
 }
 
+/** The failure an event-archive call answers with: its message and the first field detail. */
+async function archiveFailure(response: Response): Promise<string> {
+  const body = (await response.json().catch(() => null)) as { d?: { message?: string; details?: Record<string, string[]> | string } } | null;
+  const details = body?.d?.details && typeof body.d.details === "object" ? Object.entries(body.d.details)[0] : undefined;
+  const message = body?.d?.message ?? response.statusText;
+  return details ? `${message} ${details[0]}: ${details[1][0] ?? ""}` : message;
+}
+
+const authorization = (): Record<string, string> => (session.token ? { authorization: `Token ${session.token}` } : {});
+
+/** Whole-event export and import as a .tar.gz archive (the importEntire experiment). */
 function EventPort() {
   const { t } = useTranslation();
-  const trpc = useTRPC();
-  const client = useTRPCClient();
   const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   async function exportEvent() {
     setBusy("export");
     try {
-      downloadJson("event.json", await client.port.exportEvent.query());
+      const response = await fetch("/port/event", { headers: authorization() });
+      if (!response.ok) throw new Error(await archiveFailure(response));
+      const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "flagship-event.tar.gz";
+      download(name, await response.blob(), "application/gzip");
     } catch (error) {
       notifications.show({ color: "red", title: t("port.export_failed"), message: serverMessage(error) });
     } finally {
@@ -264,18 +277,16 @@ function EventPort() {
   async function importEvent() {
     if (!file) return;
     setBusy("import");
-    const fail = (message: string): void => void notifications.show({ color: "red", title: t("port.import_event_failed"), message });
     try {
-      const parsed = await readJson(file);
-      if (!parsed.ok) return fail(parsed.message);
-      const valid = validateEventData(parsed.value);
-      if (!valid.ok) return fail(valid.message);
-      const result = await client.port.importEvent.mutate(parsed.value);
-      await queryClient.invalidateQueries({ queryKey: trpc.challenges.categories.queryKey() });
+      const response = await fetch("/port/event", { method: "POST", headers: { "content-type": "application/gzip", ...authorization() }, body: file });
+      if (!response.ok) throw new Error(await archiveFailure(response));
+      const result = ((await response.json()) as { d: { categories: number; challenges: number; files: number } }).d;
+      // The configuration, theme and content all changed.
+      await queryClient.invalidateQueries();
       setFile(null);
       notifications.show({ color: "green", message: t("port.imported_event", result) });
     } catch (error) {
-      fail(serverMessage(error));
+      notifications.show({ color: "red", title: t("port.import_event_failed"), message: serverMessage(error) });
     } finally {
       setBusy(null);
     }
@@ -286,11 +297,29 @@ function EventPort() {
         <Button variant="light" loading={busy === "export"} onClick={() => void exportEvent()}>
           {t("port.export_event")}
         </Button>
-        <FileInput label={t("port.import_event")} placeholder={t("port.choose_file")} accept="application/json,.json" value={file} onChange={setFile} clearable w={{ base: "100%", sm: 280 }} />
+        <FileInput
+          label={t("port.import_event")}
+          placeholder={t("port.choose_archive")}
+          accept=".tar.gz,.tgz,application/gzip"
+          value={file}
+          onChange={setFile}
+          clearable
+          clearButtonProps={{ "aria-label": t("port.clear_file") }}
+          w={{ base: "100%", sm: 280 }}
+          data-testid="import-event-file"
+        />
         <Button disabled={!file} loading={busy === "import"} onClick={() => void importEvent()}>
           {t("port.import")}
         </Button>
       </Group>
+      <Text size="sm" c="dimmed">
+        {t("port.event_limits", {
+          entries: EVENT_ARCHIVE_LIMITS.maxEntries.toLocaleString("en"),
+          file: EVENT_ARCHIVE_LIMITS.maxFileBytes / 1024 / 1024,
+          total: (EVENT_ARCHIVE_LIMITS.maxTotalBytes / 1024 / 1024).toLocaleString("en"),
+          archive: (EVENT_ARCHIVE_LIMITS.maxArchiveBytes / 1024 / 1024).toLocaleString("en"),
+        })}
+      </Text>
     </Section>
   );
 }

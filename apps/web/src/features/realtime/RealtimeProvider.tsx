@@ -7,6 +7,7 @@ import { session, useToken } from "../../lib/session.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { RealtimeSocket, type SocketEvent, type SocketState } from "./socket.ts";
+import "../sharing/texts.ts";
 
 interface RealtimeValue extends SocketState {
   /** The latest events, newest first, for the diagnostics page. */
@@ -84,6 +85,11 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         case 6:
         case 7:
           void refreshLive();
+          break;
+        case 8:
+          // Staff only: suspected flag sharing.
+          void queryClient.invalidateQueries({ predicate: (q) => { const key = q.queryKey[0] as unknown[] | undefined; return key?.[0] === "admin" && key[1] === "sharing"; } });
+          popup(t("sharing.live_title"), t(e.kind === "same_wrong_flag" ? "sharing.live_same_wrong_flag" : "sharing.live_team_flag", { team: e.team_name, other: e.other_team_name, challenge: e.challenge_name }), "red");
           break;
       }
     };

@@ -1,0 +1,53 @@
+import { exportEventArchive, importEventArchive, requireStaff } from "@flagship/api";
+import type { Services } from "@flagship/api";
+import { AppError } from "@flagship/shared";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { contextFor } from "./rest/adapter.ts";
+import { fail, ok } from "./rest/envelope.ts";
+
+/**
+ * Whole-event archives (the importEntire experiment), staff only: `GET /port/event` downloads the
+ * event as a .tar.gz, `POST /port/event` imports one (the raw bytes, streamed) into an empty event.
+ * Failures answer the envelope with the reason in `d.message` (and field details in `d.details`).
+ */
+export async function registerEventArchiveRoutes(app: FastifyInstance, services: Services, dataDir: string): Promise<void> {
+  function failure(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+    if (!(error instanceof AppError)) {
+      request.log.error({ err: error }, "event archive failed");
+      return fail(reply, "server_error", { message: "Something went wrong with the event archive." });
+    }
+    return fail(reply, error.code, { message: error.message, ...(error.details !== "" && { details: error.details }) });
+  }
+
+  await app.register(async (scope) => {
+    // The body is not parsed: the import streams request.raw through its own limits.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", (_request, _payload, done) => done(null));
+
+    scope.get("/port/event", async (request, reply) => {
+      try {
+        const ctx = await requireStaff(await contextFor(services, request));
+        const archive = await exportEventArchive(ctx, { dataDir });
+        return reply
+          .header("content-type", "application/gzip")
+          .header("content-disposition", `attachment; filename="${archive.filename}"`)
+          .header("cache-control", "no-store")
+          .header("x-content-type-options", "nosniff")
+          .send(archive.stream);
+      } catch (error) {
+        return failure(request, reply, error);
+      }
+    });
+
+    scope.post("/port/event", async (request, reply) => {
+      try {
+        const ctx = await requireStaff(await contextFor(services, request));
+        return ok(reply, await importEventArchive(ctx, { dataDir, body: request.raw }), { status: 201 });
+      } catch (error) {
+        // Whatever the client still sends is not needed.
+        request.raw.resume();
+        return failure(request, reply, error);
+      }
+    });
+  });
+}
