@@ -149,7 +149,7 @@ describe("the compose stack", () => {
     const challenge = await api("POST", "/challenges/", { category: (await api("GET", "/challenges/categories/", undefined, staff)).body.d[0].id, name: "Stack Box", score: 50, flag_metadata: { flag: "flag{box}" } }, staff);
     const job = await api("POST", "/challengeserver/submit_job/", {
       challenge_id: challenge.body.d.id,
-      job_spec: { name: "stack-box", port: 8000, replicas: 2, resources: { memory: 33554432, cpus: 0.1 }, image: "flagship-test/banner:1" },
+      job_spec: { name: "stack-box", port: 8000, replicas: 2, resources: { memory: 33554432, cpus: 0.1 }, image: "flagship-test/banner:2" },
     }, staff);
     expect(job.status).toBe(201);
     const instance = await until("an instance", async () => {

@@ -9,5 +9,5 @@ if [ "${STACK_REGISTRY:-0}" != "1" ]; then
   infra/images/build-base.sh
   export STACK_ENV_FILE=infra/images/offline.env
 fi
-docker image inspect flagship-test/banner:1 >/dev/null 2>&1 || node --import tsx -e 'import("./apps/worker/src/challenge-servers/test-image.ts").then((m) => m.buildBannerImage())'
+docker image inspect flagship-test/banner:2 >/dev/null 2>&1 || node --import tsx -e 'import("./apps/worker/src/challenge-servers/test-image.ts").then((m) => m.buildBannerImage())'
 npx --no-install vitest run --config infra/stack.vitest.config.ts

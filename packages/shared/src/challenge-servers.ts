@@ -43,8 +43,9 @@ export const ZImageRef = z
   .max(255)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._\-/:@]*$/, "Enter an image reference such as registry.example.com/team/challenge:1.0.");
 
+const ZEnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "Variable names are letters, digits and underscores.");
 const ZEnv = z
-  .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, "Variable names are letters, digits and underscores."), z.string().max(4096))
+  .record(ZEnvName, z.string().max(4096))
   .refine((env) => Object.keys(env).length <= JOB_LIMITS.envEntries, { message: `At most ${JOB_LIMITS.envEntries} variables.` });
 
 export const ZJobSpec = z.object({
@@ -66,6 +67,21 @@ export const ZJobSpec = z.object({
   dedicated: boolish.default(false),
   lifetime: numeric(z.number().int().min(JOB_LIMITS.lifetime.min).max(JOB_LIMITS.lifetime.max)).default(JOB_DEFAULTS.lifetime),
   writable: boolish.default(false),
+  /**
+   * The variable that carries the team's own flag (a `dynamic` challenge's per-team flag) into each
+   * dedicated instance; empty or absent for none.
+   */
+  flag_env: z
+    .union([ZEnvName, z.literal("")])
+    .nullish()
+    .transform((name) => name || null),
+}).superRefine((spec, issue) => {
+  if (spec.flag_env && !spec.dedicated) {
+    issue.addIssue({ code: "custom", path: ["flag_env"], message: "A team's flag goes only into dedicated instances: make the job dedicated." });
+  }
+  if (spec.flag_env && spec.flag_env in spec.env) {
+    issue.addIssue({ code: "custom", path: ["flag_env"], message: "The environment already sets this variable." });
+  }
 });
 export type JobSpec = z.infer<typeof ZJobSpec>;
 

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { type AuthedContext, createChallengeServerTier, getInstance, reconcile, resetInstance, submitJob } from "@flagship/api";
+import { type AuthedContext, createChallengeServerTier, getInstance, getTeamFlag, reconcile, resetInstance, submitFlag, submitJob } from "@flagship/api";
 import { contextFor, createCategory, createChallenge, createTeamWith, createTestWorld, createUser, type TestTeam, type TestUser, type TestWorld, uniqueName } from "@flagship/api/testing";
 import { redisConnection } from "@flagship/jobs";
 import { AppError } from "@flagship/shared";
@@ -262,6 +262,35 @@ describe("challenge servers on a real Docker engine", () => {
         const now = await ourContainers({ [LABELS.job]: String(dedicatedJobId), [LABELS.team]: String(teams[0]!.id) });
         return now.length === 1 && now[0]!.Id !== containers[0]!.Id;
       });
+    });
+
+    it("hands each team its own flag in its dedicated instance's environment, for a dynamic challenge", async () => {
+      const challenge = await newChallenge({ flagType: "dynamic", flagMetadata: { secret: uniqueName("secret-").padEnd(24, "x") } });
+      const name = uniqueName("flagbox").toLowerCase().replace(/[^a-z0-9]/g, "");
+      const job = await submit(challenge.id, { name, dedicated: true, lifetime: 600, flag_env: "FLAG" });
+      expect(job.flag_env).toBe("FLAG");
+      for (const team of [teams[0]!, teams[1]!]) {
+        const player = ctxOf(team.members[0]!);
+        const instance = await getInstance(player, name);
+        const { flag } = await getTeamFlag(ctxOf(staff), { challenge: challenge.id, team: team.id });
+        // The service reads the variable and serves the flag: the team's own, and it scores.
+        const banner = await readBanner(instance.ip, instance.port);
+        expect(banner.split(" ")[2]).toBe(flag);
+        expect((await submitFlag(player, { challenge: challenge.id, flag })).m).toBe("correct_flag");
+      }
+    });
+
+    it("refuses a per-team flag variable for a shared job or a challenge without per-team flags, and stores nothing", async () => {
+      const dynamic = await newChallenge({ flagType: "dynamic", flagMetadata: { secret: uniqueName("secret-").padEnd(24, "x") } });
+      const plain = await newChallenge();
+      const shared = await submit(dynamic.id, { name: uniqueName("shared").toLowerCase().replace(/[^a-z0-9]/g, ""), flag_env: "FLAG" }).catch((e: unknown) => e);
+      expect(shared).toBeInstanceOf(AppError);
+      expect(String(((shared as AppError).details as Record<string, string[]>)["job_spec.flag_env"])).toMatch(/dedicated/);
+      const notDynamic = await submit(plain.id, { name: uniqueName("plain").toLowerCase().replace(/[^a-z0-9]/g, ""), dedicated: true, flag_env: "FLAG" }).catch((e: unknown) => e);
+      expect(notDynamic).toBeInstanceOf(AppError);
+      expect(String(((notDynamic as AppError).details as Record<string, string[]>)["job_spec.flag_env"])).toMatch(/dynamic/);
+      const stored = await world.services.db.challengeServerJob.count({ where: { challengeId: { in: [dynamic.id, plain.id] } } });
+      expect(stored).toBe(0);
     });
 
     it("gives many teams asking at once their own working instances, each on its own network", async () => {

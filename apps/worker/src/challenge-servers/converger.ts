@@ -2,7 +2,7 @@ import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import pLimit, { type Limit } from "p-limit";
 import type { Db } from "@flagship/db";
-import { JOB_DEFAULTS } from "@flagship/shared";
+import { CONFIG_DEFAULTS, deriveTeamFlag, JOB_DEFAULTS } from "@flagship/shared";
 import { type Deployer, type Endpoint, engineReason, LABELS, type Unit } from "./deployer.ts";
 
 export interface ConvergerOptions {
@@ -40,6 +40,9 @@ interface Row {
   registry_auth: { username: string; password: string } | null;
   env: Record<string, string>;
   writable: boolean;
+  flag_env: string | null;
+  /** The challenge's per-team flag secret, when its flags are dynamic. */
+  flag_secret: string | null;
 }
 
 interface Desired {
@@ -108,7 +111,7 @@ export class Converger {
    */
   async startPending(): Promise<number> {
     if (this.stopped) return 0;
-    const desired = this.desiredUnits(await this.rows());
+    const desired = await this.wanted();
     const waiting = [...desired.values()].filter((d) => !this.busy.has(d.unit.name) && d.rows.some((r) => r.status === "pending"));
     for (const d of waiting) void this.converge(d);
     return waiting.length;
@@ -138,8 +141,9 @@ export class Converger {
   private rows(): Promise<Row[]> {
     return this.db.$queryRaw<Row[]>`
       SELECT i.id, i.job_id, i.generation, i.slot, i.team_id, i.revision, i.status, i.updated_at, i.host, i.port AS published,
-             j.port, j.replicas, j.memory, j.cpus, j.image, j.registry_auth, j.env, j.writable
-      FROM challenge_server_instances i JOIN challenge_server_jobs j ON j.id = i.job_id
+             j.port, j.replicas, j.memory, j.cpus, j.image, j.registry_auth, j.env, j.writable, j.flag_env,
+             CASE WHEN j.flag_env IS NOT NULL AND c.flag_type = 'dynamic' THEN c.flag_metadata->>'secret' END AS flag_secret
+      FROM challenge_server_instances i JOIN challenge_server_jobs j ON j.id = i.job_id JOIN challenges c ON c.id = j.challenge_id
       WHERE i.worker_id = ${this.options.workerId}
       ORDER BY i.id`;
   }
@@ -157,7 +161,7 @@ export class Converger {
       await this.failAll(await this.rows(), engineReason(error));
       throw error;
     }
-    const desired = this.desiredUnits(await this.rows());
+    const desired = await this.wanted();
     const liveIds = await this.liveWorkerIds();
     const removals: string[] = [];
     for (const unit of listed) {
@@ -195,7 +199,18 @@ export class Converger {
     return new Set(rows.map((r) => r.id));
   }
 
-  private desiredUnits(rows: Row[]): Map<string, Desired> {
+  /** The units this worker should run, from its instance rows. */
+  private async wanted(): Promise<Map<string, Desired>> {
+    const rows = await this.rows();
+    let prefix = CONFIG_DEFAULTS.flag_prefix;
+    if (rows.some((row) => row.flag_secret && row.team_id !== null)) {
+      const [stored] = await this.db.$queryRaw<{ value: unknown }[]>`SELECT value FROM config WHERE key = 'flag_prefix'`;
+      if (typeof stored?.value === "string" && stored.value !== "") prefix = stored.value;
+    }
+    return this.desiredUnits(rows, prefix);
+  }
+
+  private desiredUnits(rows: Row[], flagPrefix: string): Map<string, Desired> {
     const { deployment, workerId } = this.options;
     const desired = new Map<string, Desired>();
     for (const row of rows) {
@@ -223,7 +238,11 @@ export class Converger {
           labels,
           image: row.image,
           port: row.port,
-          env: row.env ?? {},
+          // A dynamic challenge's dedicated instance gets its team's own flag (never a shared one).
+          env:
+            row.flag_env && row.flag_secret && row.team_id !== null
+              ? { ...row.env, [row.flag_env]: deriveTeamFlag(row.flag_secret, row.team_id, flagPrefix) }
+              : (row.env ?? {}),
           memory: Number(row.memory),
           cpus: row.cpus,
           writable: row.writable,

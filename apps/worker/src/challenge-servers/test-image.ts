@@ -4,14 +4,14 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, wri
 import os from "node:os";
 import path from "node:path";
 
-export const BANNER_IMAGE = "flagship-test/banner:1";
+export const BANNER_IMAGE = "flagship-test/banner:2";
 export const BANNER_PORT = 8000;
 const BUSYBOX = ["/bin/busybox", "/usr/bin/busybox"].find((p) => existsSync(p));
 
 /**
  * A challenge image for tests and benchmarks, built locally and never pulled: a rootfs holding
  * only Debian's static busybox, imported with `docker import`. The container serves a banner
- * naming itself on port 8000 to every connection.
+ * naming itself (and $FLAG, when set) on port 8000 to every connection.
  */
 export function buildBannerImage(tag = BANNER_IMAGE): string {
   const present = spawnSync("docker", ["image", "inspect", tag], { stdio: "ignore" });
@@ -23,7 +23,7 @@ export function buildBannerImage(tag = BANNER_IMAGE): string {
     mkdirSync(path.join(root, "tmp"));
     copyFileSync(BUSYBOX, path.join(root, "bin/busybox"));
     for (const applet of ["sh", "nc", "echo", "hostname", "cat", "sleep"]) symlinkSync("busybox", path.join(root, "bin", applet));
-    writeFileSync(path.join(root, "bin/banner"), '#!/bin/sh\necho "flagship-banner $(hostname)"\n');
+    writeFileSync(path.join(root, "bin/banner"), '#!/bin/sh\necho "flagship-banner $(hostname)${FLAG:+ $FLAG}"\n');
     chmodSync(path.join(root, "bin/banner"), 0o755);
     const tar = execFileSync("tar", ["-C", root, "-c", "."], { maxBuffer: 64 * 1024 * 1024 });
     execFileSync("docker", ["import", "--change", `CMD ["/bin/nc","-ll","-p","${BANNER_PORT}","-e","/bin/banner"]`, "-", tag], { input: tar, stdio: ["pipe", "ignore", "inherit"] });

@@ -20,6 +20,8 @@ export interface JobView {
   dedicated: boolean;
   lifetime: number;
   writable: boolean;
+  /** The variable carrying each team's own flag into its dedicated instance, or null. */
+  flag_env: string | null;
   generation: number;
 }
 
@@ -60,6 +62,7 @@ const jobSelect = {
   dedicated: true,
   lifetime: true,
   writable: true,
+  flagEnv: true,
   generation: true,
   error: true,
   challenge: { select: { name: true } },
@@ -82,6 +85,7 @@ function toJobView(job: JobRow): JobView {
     dedicated: job.dedicated,
     lifetime: job.lifetime,
     writable: job.writable,
+    flag_env: job.flagEnv,
     generation: job.generation,
   };
 }
@@ -105,14 +109,18 @@ export async function submitJob(ctx: StaffContext, input: unknown): Promise<JobV
     dedicated: spec.dedicated,
     lifetime: spec.lifetime,
     writable: spec.writable,
+    flagEnv: spec.flag_env,
   };
   let job: JobRow;
   try {
     job = await ctx.db.$transaction(async (tx) => {
-      const challenge = await tx.$queryRaw<{ id: number; challenge_metadata: Prisma.JsonObject }[]>`
-        SELECT id, challenge_metadata FROM challenges WHERE id = ${challengeId} FOR UPDATE`;
+      const challenge = await tx.$queryRaw<{ id: number; challenge_metadata: Prisma.JsonObject; flag_type: string }[]>`
+        SELECT id, challenge_metadata, flag_type FROM challenges WHERE id = ${challengeId} FOR UPDATE`;
       const found = challenge[0];
       if (!found) throw AppError.field("invalid", "challenge_id", `Invalid pk "${challengeId}" - object does not exist.`);
+      if (spec.flag_env && found.flag_type !== "dynamic") {
+        throw AppError.field("invalid", "job_spec.flag_env", "Only a challenge with per-team (dynamic) flags can hand each team its flag.");
+      }
       const named = await tx.challengeServerJob.findUnique({ where: { name: spec.name }, select: { challengeId: true } });
       if (named && named.challengeId !== challengeId) throw AppError.field("unique", "job_spec.name", "Another challenge's job already has this name.");
       const existing = await tx.challengeServerJob.findUnique({ where: { challengeId }, select: { id: true } });
@@ -132,6 +140,7 @@ export async function submitJob(ctx: StaffContext, input: unknown): Promise<JobV
         image: spec.image,
         replicas: spec.replicas,
         dedicated: spec.dedicated,
+        flag_env: spec.flag_env,
       });
       return saved;
     });

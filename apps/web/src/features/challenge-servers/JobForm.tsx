@@ -22,6 +22,7 @@ interface Values {
   dedicated: boolean;
   lifetime: string;
   writable: boolean;
+  flagEnv: string;
   env: string;
 }
 
@@ -37,6 +38,7 @@ const SERVER_FIELDS: Record<string, keyof Values> = {
   "job_spec.registryAuth.username": "username",
   "job_spec.registryAuth.password": "password",
   "job_spec.lifetime": "lifetime",
+  "job_spec.flag_env": "flagEnv",
   "job_spec.env": "env",
 };
 
@@ -54,6 +56,7 @@ function initial(job: JobStatusView | undefined, challengeId: number | undefined
     dedicated: job?.dedicated ?? false,
     lifetime: String(job?.lifetime ?? JOB_DEFAULTS.lifetime),
     writable: job?.writable ?? false,
+    flagEnv: job?.flag_env ?? "",
     env: job ? Object.entries(job.env).map(([k, v]) => `${k}=${v}`).join("\n") : "",
   };
 }
@@ -137,6 +140,7 @@ export function JobForm({ challengeId, job, challenges, onDone }: { challengeId?
         dedicated: values.dedicated,
         lifetime: Number(values.lifetime),
         writable: values.writable,
+        flag_env: values.dedicated ? values.flagEnv.trim() : "",
       },
     });
   };
@@ -186,6 +190,17 @@ export function JobForm({ challengeId, job, challenges, onDone }: { challengeId?
               <Stack gap="sm">
                 <Switch label={t("cserv.dedicated")} description={t("cserv.dedicated_hint")} checked={values.dedicated} onChange={(e) => set("dedicated", e.currentTarget.checked)} />
                 {values.dedicated && text("lifetime", { inputMode: "numeric" })}
+                {values.dedicated && (
+                  <TextInput
+                    label={t("cserv.flag_env")}
+                    description={t("cserv.flag_env_hint")}
+                    value={values.flagEnv}
+                    onChange={(e) => set("flagEnv", e.currentTarget.value)}
+                    error={errors.flagEnv}
+                    autoComplete="off"
+                    styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
+                  />
+                )}
                 <Switch label={t("cserv.writable")} description={t("cserv.writable_hint")} checked={values.writable} onChange={(e) => set("writable", e.currentTarget.checked)} />
                 <Textarea label={t("cserv.env")} description={t("cserv.env_hint")} value={values.env} onChange={(e) => set("env", e.currentTarget.value)} error={errors.env} autosize minRows={2} styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }} />
               </Stack>

@@ -38,6 +38,8 @@ export const challengeServerTexts = {
     dedicated: "One instance per team",
     dedicated_hint: "Each team gets its own container instead of sharing replicas.",
     lifetime: "Instance lifetime (seconds)",
+    flag_env: "Team flag variable",
+    flag_env_hint: "For per-team (dynamic) flags: each team's container gets its own flag in this environment variable, e.g. FLAG.",
     writable: "Writable root filesystem",
     writable_hint: "Containers run read-only with a small /tmp unless this is on.",
     env: "Environment",
