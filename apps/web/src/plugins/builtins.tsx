@@ -1,7 +1,7 @@
 import { Group, NumberInput, Stack, Text } from "@mantine/core";
 import i18next from "i18next";
 import { useTranslation } from "react-i18next";
-import { LoginPage } from "../features/auth/LoginPage.tsx";
+import { deferred } from "../lib/deferred.tsx";
 import { type FlagTypeFieldsProps, flagTypes, loginProviders, type PopupProps, popups } from "./extensions.tsx";
 
 /** The built-in entries of the plugin points, registered in this one place. */
@@ -52,4 +52,4 @@ function MedalPopup({ title, data }: PopupProps) {
 popups.register("base", BasePopup);
 popups.register("medal", MedalPopup);
 
-loginProviders.register("basic_auth", LoginPage);
+loginProviders.register("basic_auth", deferred(() => import("../features/auth/LoginPage.tsx").then((m) => m.LoginPage)));

@@ -21,6 +21,7 @@ import { ConnectionBanner } from "../features/realtime/ConnectionBanner.tsx";
 import { RealtimeProvider } from "../features/realtime/RealtimeProvider.tsx";
 import { useTranslation } from "react-i18next";
 import { runtime } from "../lib/runtime.ts";
+import { RouteFocus } from "./RouteFocus.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { EventTheme } from "../features/theming/EventTheme.tsx";
 import { FakeTerminal } from "../features/terminal/FakeTerminal.tsx";
@@ -75,6 +76,7 @@ function Shell() {
       navbar={{ width: 240, breakpoint: "sm", collapsed: { mobile: !opened } }}
       padding="md"
     >
+      <RouteFocus />
       <a href="#main" className="skip-link">
         {t("nav.skip_to_content")}
       </a>
@@ -114,8 +116,15 @@ function Shell() {
           <ConnectionBanner />
           <AccountBanners />
           <StaffWarnings />
-          <Announcements />
-          <Outlet />
+          {/* After the page in the tab order (a keyboard user meets the page first), shown above it. */}
+          <div style={{ display: "flex", flexDirection: "column" }}>
+            <div style={{ order: 2 }}>
+              <Outlet />
+            </div>
+            <div style={{ order: 1 }}>
+              <Announcements />
+            </div>
+          </div>
         </div>
         <Footer eventName={eventName} />
       </AppShell.Main>

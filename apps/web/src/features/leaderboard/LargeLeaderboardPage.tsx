@@ -33,7 +33,7 @@ export function LargeLeaderboardPage() {
   const series = g ? (teams ? toSeries(g.team ?? [], (p) => p.team_name, names) : toSeries(g.user, (p) => p.user_name, names)) : [];
 
   return (
-    <Box mih="100vh" p={{ base: "md", md: "xl" }} bg="var(--mantine-color-body)">
+    <Box component="main" id="main" mih="100vh" p={{ base: "md", md: "xl" }} bg="var(--mantine-color-body)">
       <Group justify="space-between" mb="lg" wrap="nowrap">
         <Title order={1} fz={{ base: 28, md: 48 }}>
           {config?.event_name ?? "Flagship"}
