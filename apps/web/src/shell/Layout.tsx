@@ -24,9 +24,12 @@ import { runtime } from "../lib/runtime.ts";
 import { RouteFocus } from "./RouteFocus.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { EventTheme } from "../features/theming/EventTheme.tsx";
-import { FakeTerminal } from "../features/terminal/FakeTerminal.tsx";
+import { deferred } from "../lib/deferred.tsx";
 import "../features/theming/theming.css";
 import { useAppData } from "./useAppData.ts";
+
+// The terminal easter egg loads with its first use of the page, not with the app.
+const FakeTerminal = deferred(() => import("../features/terminal/FakeTerminal.tsx").then((m) => m.FakeTerminal), null);
 
 function ThemeToggle() {
   const { t } = useTranslation();
