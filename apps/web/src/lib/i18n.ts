@@ -75,6 +75,7 @@ export const en = {
     main_navigation: "Main navigation",
     skip_to_content: "Skip to content",
     navigated_to: "{{title}} page",
+    points: "{{points}} points",
   },
   admin: {
     config: "Configuration",

@@ -2,6 +2,7 @@ import {
   ActionIcon,
   Anchor,
   AppShell,
+  Badge,
   Burger,
   Group,
   Text,
@@ -19,7 +20,9 @@ import { Countdown } from "../features/countdown/Countdown.tsx";
 import { Announcements } from "../features/realtime/Announcements.tsx";
 import { ConnectionBanner } from "../features/realtime/ConnectionBanner.tsx";
 import { RealtimeProvider } from "../features/realtime/RealtimeProvider.tsx";
+import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { useTRPC } from "../lib/trpc.ts";
 import { runtime } from "../lib/runtime.ts";
 import { RouteFocus } from "./RouteFocus.tsx";
 import { Sidebar } from "./Sidebar.tsx";
@@ -46,6 +49,27 @@ function ThemeToggle() {
         <span aria-hidden>{scheme === "dark" ? "☀" : "☾"}</span>
       </ActionIcon>
     </Tooltip>
+  );
+}
+
+/** The signed-in player's name and their team's points, in the header. */
+function HeaderAccount() {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const { me } = useAppData();
+  const team = useQuery(trpc.teams.self.queryOptions(undefined, { enabled: !!me && me.teamId !== null, staleTime: 30_000 }));
+  if (!me) return null;
+  return (
+    <Group gap={6} wrap="nowrap" visibleFrom="sm" data-testid="header-account">
+      <Text size="sm" fw={600} truncate="end" maw={160}>
+        {me.username}
+      </Text>
+      {team.data && (
+        <Badge variant="light" size="lg" data-testid="header-points">
+          {t("nav.points", { points: team.data.points })}
+        </Badge>
+      )}
+    </Group>
   );
 }
 
@@ -106,6 +130,7 @@ function Shell() {
             </UnstyledButton>
           </Group>
           <Group gap="sm" wrap="nowrap">
+            <HeaderAccount />
             <Countdown />
             <ThemeToggle />
           </Group>

@@ -86,6 +86,7 @@ function ChallengeCard({ challenge, onOpen }: { challenge: ChallengeView; onOpen
       padding="lg"
       className="challenge-card"
       data-solved={challenge.solved}
+      data-maintenance={challenge.maintenance}
       component="button"
       type="button"
       onClick={onOpen}
@@ -101,7 +102,12 @@ function ChallengeCard({ challenge, onOpen }: { challenge: ChallengeView; onOpen
           </Badge>
         </Group>
         <Group gap={6}>
-          {challenge.solved && <Badge color="green">{t("challenges.solved")}</Badge>}
+          {challenge.solved && <Badge color="green" leftSection={<span aria-hidden>✓</span>}>{t("challenges.solved")}</Badge>}
+          {challenge.maintenance && (
+            <Badge color="orange" variant="light" data-testid="maintenance-badge">
+              {t("challenges.maintenance_badge")}
+            </Badge>
+          )}
           {difficulty && (
             <Badge variant="dot" color="gray">
               {difficulty}
