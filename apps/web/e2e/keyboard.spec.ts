@@ -33,6 +33,7 @@ test("keyboard only: log in, open a challenge, use and dismiss a hint, submit a 
     flag_metadata: { flag: "flag{keys}" },
     hints: [{ name: "Tap", penalty: 5, text: "Try the keyboard" }],
   });
+  await seedChallenge(request, staff, { category: first.id, name: "Broken Lock", score: 50, flag_metadata: { flag: "flag{fixing}" }, maintenance: true });
 
   await page.goto("/login");
   const username = page.getByLabel("Username or email");
@@ -59,7 +60,11 @@ test("keyboard only: log in, open a challenge, use and dismiss a hint, submit a 
   await expect(heading).toBeFocused();
   await expect(page.getByTestId("route-announcer")).toHaveText(`${first.name} page`);
 
-  const card = page.getByRole("button", { name: "Typed Door" });
+  // A challenge under maintenance says so on its card.
+  await expect(page.getByRole("button", { name: /Broken Lock/ }).getByTestId("maintenance-badge")).toHaveText("Maintenance");
+  await expect(page.getByRole("button", { name: /Broken Lock/ })).toHaveAttribute("data-maintenance", "true");
+
+  const card = page.getByRole("button", { name: /Typed Door/ });
   await tabTo(page, card);
   await expectFocusRing(card);
   await page.keyboard.press("Enter");
