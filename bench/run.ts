@@ -20,6 +20,7 @@ import { benchLeaderboardUnderSolves } from "./scenarios/leaderboard.ts";
 import { benchMixed, benchSoak, type SoakResult } from "./scenarios/mixed.ts";
 import { benchTenfold, PER_REQUEST, type ScaleRow } from "./scenarios/scale.ts";
 import { benchStampede, stampedeSection } from "./scenarios/stampede.ts";
+import { benchFirstLoad, firstLoadSection } from "./scenarios/first-load.ts";
 
 const SOAK = process.env.BENCH_SOAK === "1";
 const TENFOLD = process.env.BENCH_10X === "1";
@@ -172,6 +173,7 @@ async function writeReport(report: Report, minutes: number): Promise<void> {
   if (typeof tier === "string") lines.push(`Challenge servers ${tier}.`, "");
   else lines.push("| challenge-server scenario | result | goal | met |", "|---|---|---|---|", ...tier.map((t) => `| ${t.name} | ${t.value} | ${t.goal} | ${t.met ? "yes" : "no"} |`), "");
   lines.push(...report.stampede);
+  lines.push("", firstLoadSection(benchFirstLoad()), "");
   await writeFile(path.join(ROOT, "BENCHMARKS.md"), lines.join("\n"));
 }
 

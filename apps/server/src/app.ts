@@ -213,7 +213,24 @@ function registerWebApp(app: FastifyInstance, env: Env): void {
     : "<!doctype html><title>Flagship</title><p>The web app is not built. Run <code>npm run build</code>.</p>";
 
   if (hasWeb) {
-    void app.register(fastifyStatic, { root, prefix: "/", index: false, wildcard: false, maxAge: "1h", immutable: false });
+    const assets = path.join(root, "assets") + path.sep;
+    void app.register(fastifyStatic, {
+      root,
+      prefix: "/",
+      index: false,
+      wildcard: false,
+      // The build writes .br and .gz copies beside each asset; the best one the client accepts is sent.
+      preCompressed: true,
+      // The build's manifest is for tooling, not for visitors.
+      allowedPath: (pathname) => !pathname.startsWith("/.vite"),
+      cacheControl: false,
+      setHeaders: (res, filePath) => {
+        res.setHeader("Vary", "Accept-Encoding");
+        // Hashed file names change with their content: cached for a year, never revalidated.
+        // Anything else (the favicon) is revalidated after an hour.
+        res.setHeader("Cache-Control", filePath.startsWith(assets) ? "public, max-age=31536000, immutable" : "public, max-age=3600");
+      },
+    });
   }
   const sendIndex = (reply: import("fastify").FastifyReply) =>
     reply.code(200).header("Cache-Control", "no-cache").type("text/html; charset=utf-8").send(indexHtml);

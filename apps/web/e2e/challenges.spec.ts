@@ -1,5 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
+import { expectNoAxeViolations } from "./support/axe.ts";
 import { seedUser, setConfig, signIn, unique } from "./support/db.ts";
 
 async function shoot(page: Page, name: string) {
@@ -76,6 +77,15 @@ test("jeopardy: a player uses a hint, submits a wrong then a right flag, and rat
   await dialog.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByTestId("already-solved")).toContainText("You have already solved this challenge!");
   await expect(page.getByText("The session cookie was not signed.")).toBeVisible();
+
+  // The solved card stands apart from the open ones.
+  await page.goto(`/campaign/${category.slug}`);
+  const solvedCard = page.getByRole("button", { name: /Cookie Jar/ });
+  await expect(solvedCard).toHaveAttribute("data-solved", "true");
+  await expect(solvedCard.getByText("Solved", { exact: true })).toBeVisible();
+  expect(await solvedCard.evaluate((el) => parseFloat(getComputedStyle(el).borderLeftWidth))).toBeGreaterThan(3);
+  await shoot(page, "jeopardy-solved");
+  await expectNoAxeViolations(page);
 
   await page.goto("/campaign");
   await expect(page.getByTestId(`category-${category.id}`).getByTestId("solved-count")).toHaveText("1 of 2 solved");

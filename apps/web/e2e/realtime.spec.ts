@@ -21,6 +21,8 @@ test("an announcement posted by staff appears live, and a closed one stays hidde
   // The popup and the announcement list both show it without a reload.
   const region = page.getByRole("region", { name: "Announcements" }).or(page.locator("section[aria-label=Announcements]"));
   await expect(region.getByText("Live announcement")).toBeVisible();
+  // The toast renders the body's markdown, as the banner does.
+  await expect(page.getByRole("region", { name: "Notifications" }).locator("strong", { hasText: "web" })).toBeVisible();
   await page.getByRole("button", { name: "Hide announcement" }).first().click();
   await expect(region.getByText("Live announcement")).toHaveCount(0);
   await page.reload();
@@ -78,6 +80,8 @@ test("a solve in one browser appears as a toast and on the leaderboard in anothe
   await expect(solver.getByRole("dialog").getByRole("heading", { name: "Flag correct!" })).toBeVisible();
 
   await expect(watcher.getByText(`${solvers.members[0]!.username} (${solvers.name}) solved Live Wire`)).toBeVisible();
+  // The solver has the success dialog: no toast of their own solve on top of it.
+  await expect(solver.getByText(`${solvers.members[0]!.username} (${solvers.name}) solved Live Wire`)).toHaveCount(0);
   const row = watcher.getByRole("table", { name: "Teams" }).getByRole("row", { name: new RegExp(solvers.name) });
   await expect(row).toContainText("1000000");
   await expect(watcher.getByRole("table", { name: "Teams" }).getByRole("row").nth(1)).toContainText(solvers.name);

@@ -1,5 +1,5 @@
 import "./lib/zod-jitless.ts";
-import "@mantine/core/styles.css";
+import "./lib/mantine-styles.ts";
 import "@mantine/notifications/styles.css";
 import "./styles.css";
 import "./lib/i18n.ts";

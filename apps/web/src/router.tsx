@@ -7,11 +7,13 @@ import { ContentPage } from "./features/pages/ContentPage.tsx";
 import { leaderboardRoutes } from "./features/leaderboard/routes.tsx";
 import { profileRoutes } from "./features/profiles/routes.tsx";
 import { teamRoutes } from "./features/teams/routes.tsx";
-import { HomePage } from "./pages/HomePage.tsx";
+import { deferred } from "./lib/deferred.tsx";
 import { PageFailedScreen } from "./shell/ErrorScreen.tsx";
 import { Layout } from "./shell/Layout.tsx";
 import { LoadingScreen } from "./shell/LoadingScreen.tsx";
 import { NotFoundPage } from "./shell/NotFound.tsx";
+
+const HomePage = deferred(() => import("./pages/HomePage.tsx").then((m) => m.HomePage));
 
 export const rootRoute = createRootRoute({
   component: Layout,

@@ -1,5 +1,7 @@
-import { CAMPAIGN_COLUMNS } from "./challenges.ts";
 import { unlockChallengeIds } from "./unlocks.ts";
+
+/** Campaign tile grid width: tiles auto-place across this many columns. */
+export const CAMPAIGN_COLUMNS = 7;
 
 /** Placement of the campaign layout's tiles, and the links drawn between neighbours. */
 

@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ZCreateChallengeInput, ZSubmitFlagInput, ZUpdateChallengeInput } from "./challenges.ts";
 import { difficultyLabel, entitySlug, ratingPercent, slugify } from "./constants.ts";
+import { flagFormatMatches, flagPartialOk } from "./flag-format.ts";
 import {
-  flagFormatMatches,
   flagMetadataError,
-  flagPartialOk,
   haversineKm,
   mapFlagMatches,
   normaliseLenient,

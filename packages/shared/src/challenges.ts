@@ -10,9 +10,6 @@ export const CHALLENGE_TYPES = ["default", "freeform", "longText", "code", "map"
 /** Languages a code challenge may declare in challenge_metadata.code_language. */
 export const CODE_LANGUAGES = ["python", "cpp", "gcc", "perl", "ruby", "java", "node", "nasm"] as const;
 
-/** Campaign tile grid width: tiles auto-place across this many columns. */
-export const CAMPAIGN_COLUMNS = 7;
-
 const typeName = z.string().trim().min(1).max(64).regex(/^[A-Za-z][\w-]*$/, { message: "Invalid type name." });
 const jsonObject = z.record(z.string(), z.unknown());
 /** Metadata objects; RACTF's client sends `null` for none, read as `{}`. */

@@ -137,22 +137,3 @@ export type SetConfigInput = z.infer<typeof ZSetConfigInput>;
 export function parseConfigValue<K extends ConfigKey>(key: K, value: unknown): Config[K] {
   return CONFIG_SCHEMA[key].parse(value) as Config[K];
 }
-
-export interface Countdown {
-  countdown_timestamp: number | null;
-  registration_open: number | null;
-  competition_end: number | null;
-  /** The server's clock as an ISO 8601 string (RACTF's client reads it with `new Date(...)`). */
-  server_timestamp: string;
-}
-
-/** The event gates, judged against `now` (seconds since the epoch). Null times are no gate. */
-export function eventGates(config: Pick<Config, "start_time" | "end_time" | "register_start_time" | "register_end_time">, now: number) {
-  return {
-    registrationOpen:
-      (config.register_start_time === null || config.register_start_time <= now) &&
-      (config.register_end_time === null || now < config.register_end_time),
-    started: config.start_time === null || config.start_time <= now,
-    ended: config.end_time !== null && config.end_time <= now,
-  };
-}

@@ -1,5 +1,6 @@
 export * from "./errors.ts";
 export * from "./config.ts";
+export * from "./event-gates.ts";
 export * from "./validation.ts";
 export * from "./constants.ts";
 export * from "./pagination.ts";
@@ -7,6 +8,7 @@ export * from "./auth.ts";
 export * from "./teams.ts";
 export * from "./profiles.ts";
 export * from "./flags.ts";
+export * from "./flag-format.ts";
 export * from "./unlocks.ts";
 export * from "./scoring.ts";
 export * from "./challenges.ts";

@@ -1,4 +1,5 @@
-import { FREE_TEXT_CHALLENGE_TYPES, flagMetadataError, isFlagType } from "./flags.ts";
+import { FREE_TEXT_CHALLENGE_TYPES } from "./flag-format.ts";
+import { flagMetadataError, isFlagType } from "./flags.ts";
 
 export type SelfCheckIssue = "missing_points" | "missing_flag_type" | "invalid_flag_data_type" | "invalid_flag_data" | "lenient_freeform_mismatch";
 

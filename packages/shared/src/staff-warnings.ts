@@ -1,4 +1,5 @@
-import { type Config, eventGates } from "./config.ts";
+import type { Config } from "./config.ts";
+import { eventGates } from "./event-gates.ts";
 
 export type StaffWarning = "scoring_disabled" | "flag_submission_disabled" | "maintenance" | "challenges_locked" | "registration_locked";
 

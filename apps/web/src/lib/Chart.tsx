@@ -1,6 +1,15 @@
-import { Box, Skeleton, useComputedColorScheme } from "@mantine/core";
+import { Box, Skeleton, useComputedColorScheme, useMantineTheme } from "@mantine/core";
 import type { EChartsCoreOption } from "echarts/core";
 import { useEffect, useRef, useState } from "react";
+
+/**
+ * Series colours told apart with any colour vision (Okabe and Ito's palette), each at least 3:1
+ * against the scheme's background.
+ */
+const SERIES = {
+  light: ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#a36b00", "#3a7ca5", "#6f4e7c", "#1f2328"],
+  dark: ["#56b4e9", "#e69f00", "#2fc09b", "#e08fc0", "#f0e442", "#ff8a5b", "#b8a1ff", "#e6edf3"],
+};
 
 type EChartsModule = typeof import("./echarts.ts");
 let loading: Promise<EChartsModule> | undefined;
@@ -13,6 +22,7 @@ export function Chart({ option, height = 320, label }: { option: EChartsCoreOpti
   const ref = useRef<HTMLDivElement>(null);
   const [lib, setLib] = useState<EChartsModule | null>(null);
   const scheme = useComputedColorScheme("light");
+  const fontFamily = useMantineTheme().fontFamily;
 
   useEffect(() => {
     loading ??= import("./echarts.ts");
@@ -26,14 +36,15 @@ export function Chart({ option, height = 320, label }: { option: EChartsCoreOpti
   useEffect(() => {
     if (!lib || !ref.current) return;
     const chart = lib.echarts.init(ref.current, scheme === "dark" ? "dark" : undefined, { renderer: "svg" });
-    chart.setOption({ backgroundColor: "transparent", animationDuration: 300, ...option });
+    // The UI's typeface and the accessible series colours, unless the chart sets its own.
+    chart.setOption({ backgroundColor: "transparent", animationDuration: 300, textStyle: { fontFamily }, color: SERIES[scheme === "dark" ? "dark" : "light"], ...option });
     const observer = new ResizeObserver(() => chart.resize());
     observer.observe(ref.current);
     return () => {
       observer.disconnect();
       chart.dispose();
     };
-  }, [lib, option, scheme]);
+  }, [lib, option, scheme, fontFamily]);
 
   return (
     <Box pos="relative" h={height} role="img" aria-label={label}>

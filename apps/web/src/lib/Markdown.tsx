@@ -1,26 +1,20 @@
-import { Typography } from "@mantine/core";
-import ReactMarkdown from "react-markdown";
-import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
+import { Text } from "@mantine/core";
+import { lazy, Suspense } from "react";
 
-/** Links may use only these protocols; anchors and relative paths have none and pass. */
-const SCHEMA = {
-  ...defaultSchema,
-  protocols: { ...defaultSchema.protocols, href: ["http", "https", "mailto", "tel"], src: ["http", "https"] },
-};
-
-const SAFE_URL = /^(https?:|mailto:|tel:|#|\/|\.{0,2}\/|[^:]*$)/i;
+// The markdown parser and sanitiser are large: they load the first time any markdown is shown.
+const MarkdownRenderer = lazy(() => import("./MarkdownRenderer.tsx"));
 
 /** Untrusted markdown (challenge text, announcements, pages), rendered through a tag whitelist. */
 export function Markdown({ children }: { children: string }) {
   return (
-    <Typography p={0} fz="sm">
-      <ReactMarkdown
-        rehypePlugins={[[rehypeSanitize, SCHEMA]]}
-        urlTransform={(url) => (SAFE_URL.test(url.trim()) ? url : "")}
-        components={{ a: ({ node: _node, ...props }) => <a {...props} target={props.href?.startsWith("#") ? undefined : "_blank"} rel="noopener noreferrer nofollow" /> }}
-      >
-        {children}
-      </ReactMarkdown>
-    </Typography>
+    <Suspense
+      fallback={
+        <Text size="sm" style={{ whiteSpace: "pre-wrap" }}>
+          {children}
+        </Text>
+      }
+    >
+      <MarkdownRenderer>{children}</MarkdownRenderer>
+    </Suspense>
   );
 }

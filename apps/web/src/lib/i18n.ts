@@ -74,6 +74,8 @@ export const en = {
     toggle_theme: "Toggle dark mode",
     main_navigation: "Main navigation",
     skip_to_content: "Skip to content",
+    navigated_to: "{{title}} page",
+    points: "{{points}} points",
   },
   admin: {
     config: "Configuration",

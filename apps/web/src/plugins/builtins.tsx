@@ -1,28 +1,14 @@
-import { Group, NumberInput, Stack, Text } from "@mantine/core";
+import { Stack, Text } from "@mantine/core";
 import i18next from "i18next";
 import { useTranslation } from "react-i18next";
-import { LoginPage } from "../features/auth/LoginPage.tsx";
-import { type FlagTypeFieldsProps, flagTypes, loginProviders, type PopupProps, popups } from "./extensions.tsx";
+import { deferred } from "../lib/deferred.tsx";
+import { flagTypes, loginProviders, type PopupProps, popups } from "./extensions.tsx";
 import "../features/sharing/texts.ts";
 
 /** The built-in entries of the plugin points, registered in this one place. */
 
-function MapFlagFields({ metadata, onChange }: FlagTypeFieldsProps) {
-  const { t } = useTranslation();
-  const location = Array.isArray(metadata.location) ? (metadata.location as unknown[]) : [];
-  const lat = typeof location[0] === "number" ? location[0] : 0;
-  const lon = typeof location[1] === "number" ? location[1] : 0;
-  return (
-    <Group grow wrap="wrap" align="flex-start">
-      <NumberInput label={t("editor.latitude")} min={-90} max={90} decimalScale={6} value={typeof location[0] === "number" ? location[0] : ""} onChange={(v) => onChange({ location: [Number(v) || 0, lon] })} miw={120} />
-      <NumberInput label={t("editor.longitude")} min={-180} max={180} decimalScale={6} value={typeof location[1] === "number" ? location[1] : ""} onChange={(v) => onChange({ location: [lat, Number(v) || 0] })} miw={120} />
-      <NumberInput label={t("editor.radius")} min={0} decimalScale={3} value={typeof metadata.radius === "number" ? metadata.radius : ""} onChange={(v) => onChange({ radius: Number(v) || 0 })} miw={120} />
-    </Group>
-  );
-}
-
 for (const name of ["plaintext", "lenient", "long_text", "hashed", "regex"]) flagTypes.register(name, {});
-flagTypes.register("map", { Fields: MapFlagFields });
+flagTypes.register("map", { Fields: deferred(() => import("./MapFlagFields.tsx").then((m) => m.MapFlagFields)) });
 
 function DynamicFlagFields() {
   const { t } = useTranslation();
@@ -63,4 +49,4 @@ function MedalPopup({ title, data }: PopupProps) {
 popups.register("base", BasePopup);
 popups.register("medal", MedalPopup);
 
-loginProviders.register("basic_auth", LoginPage);
+loginProviders.register("basic_auth", deferred(() => import("../features/auth/LoginPage.tsx").then((m) => m.LoginPage)));

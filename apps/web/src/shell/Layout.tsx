@@ -2,6 +2,7 @@ import {
   ActionIcon,
   Anchor,
   AppShell,
+  Badge,
   Burger,
   Group,
   Text,
@@ -19,13 +20,19 @@ import { Countdown } from "../features/countdown/Countdown.tsx";
 import { Announcements } from "../features/realtime/Announcements.tsx";
 import { ConnectionBanner } from "../features/realtime/ConnectionBanner.tsx";
 import { RealtimeProvider } from "../features/realtime/RealtimeProvider.tsx";
+import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
+import { useTRPC } from "../lib/trpc.ts";
 import { runtime } from "../lib/runtime.ts";
+import { RouteFocus } from "./RouteFocus.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { EventTheme } from "../features/theming/EventTheme.tsx";
-import { FakeTerminal } from "../features/terminal/FakeTerminal.tsx";
+import { deferred } from "../lib/deferred.tsx";
 import "../features/theming/theming.css";
 import { useAppData } from "./useAppData.ts";
+
+// The terminal easter egg loads with its first use of the page, not with the app.
+const FakeTerminal = deferred(() => import("../features/terminal/FakeTerminal.tsx").then((m) => m.FakeTerminal), null);
 
 function ThemeToggle() {
   const { t } = useTranslation();
@@ -42,6 +49,27 @@ function ThemeToggle() {
         <span aria-hidden>{scheme === "dark" ? "☀" : "☾"}</span>
       </ActionIcon>
     </Tooltip>
+  );
+}
+
+/** The signed-in player's name and their team's points, in the header. */
+function HeaderAccount() {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const { me } = useAppData();
+  const team = useQuery(trpc.teams.self.queryOptions(undefined, { enabled: !!me && me.teamId !== null, staleTime: 30_000 }));
+  if (!me) return null;
+  return (
+    <Group gap={6} wrap="nowrap" visibleFrom="sm" data-testid="header-account">
+      <Text size="sm" fw={600} truncate="end" maw={160}>
+        {me.username}
+      </Text>
+      {team.data && (
+        <Badge variant="light" size="lg" data-testid="header-points">
+          {t("nav.points", { points: team.data.points })}
+        </Badge>
+      )}
+    </Group>
   );
 }
 
@@ -75,6 +103,7 @@ function Shell() {
       navbar={{ width: 240, breakpoint: "sm", collapsed: { mobile: !opened } }}
       padding="md"
     >
+      <RouteFocus />
       <a href="#main" className="skip-link">
         {t("nav.skip_to_content")}
       </a>
@@ -101,6 +130,7 @@ function Shell() {
             </UnstyledButton>
           </Group>
           <Group gap="sm" wrap="nowrap">
+            <HeaderAccount />
             <Countdown />
             <ThemeToggle />
           </Group>
@@ -114,8 +144,15 @@ function Shell() {
           <ConnectionBanner />
           <AccountBanners />
           <StaffWarnings />
-          <Announcements />
-          <Outlet />
+          {/* After the page in the tab order (a keyboard user meets the page first), shown above it. */}
+          <div style={{ display: "flex", flexDirection: "column" }}>
+            <div style={{ order: 2 }}>
+              <Outlet />
+            </div>
+            <div style={{ order: 1 }}>
+              <Announcements />
+            </div>
+          </div>
         </div>
         <Footer eventName={eventName} />
       </AppShell.Main>

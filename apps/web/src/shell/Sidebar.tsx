@@ -58,7 +58,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           ),
         )}
         {me?.isStaff && (
-          <NavLink label={t("nav.admin")} defaultOpened={pathname.startsWith("/admin")} childrenOffset="md">
+          <NavLink component="button" type="button" label={t("nav.admin")} defaultOpened={pathname.startsWith("/admin")} childrenOffset="md">
             {ADMIN_PAGES.map(({ page, label }) => (
               <NavLink
                 key={page}

@@ -1,20 +1,22 @@
 import type { ComponentType } from "react";
-import { OutboxPage } from "../auth/OutboxPage.tsx";
-import { PortPage } from "../authoring/lazy.tsx";
-import { JobsPage } from "../challenge-servers/JobsPage.tsx";
-import { LeaderboardGroupsAdmin } from "../groups/LeaderboardGroupsAdmin.tsx";
-import { SharingPage } from "../sharing/SharingPage.tsx";
-import { AnnouncementsPage } from "./AnnouncementsPage.tsx";
-import { AuditLogPage } from "./AuditLogPage.tsx";
-import { ChallengeOverviewPage } from "./ChallengeOverviewPage.tsx";
-import { CheckPage } from "./CheckPage.tsx";
-import { CmsPage } from "./CmsPage.tsx";
-import { ConfigPage } from "./ConfigPage.tsx";
-import { InvitesPage } from "./InvitesPage.tsx";
-import { MembersPage } from "./MembersPage.tsx";
-import { StatisticsPage } from "./StatisticsPage.tsx";
-import { TeamsPage } from "./TeamsPage.tsx";
 import "./texts.ts";
+import { deferred } from "../../lib/deferred.tsx";
+
+const OutboxPage = deferred(() => import("../auth/OutboxPage.tsx").then((m) => m.OutboxPage));
+import { PortPage } from "../authoring/lazy.tsx";
+const JobsPage = deferred(() => import("../challenge-servers/JobsPage.tsx").then((m) => m.JobsPage));
+const LeaderboardGroupsAdmin = deferred(() => import("../groups/LeaderboardGroupsAdmin.tsx").then((m) => m.LeaderboardGroupsAdmin));
+const AnnouncementsPage = deferred(() => import("./AnnouncementsPage.tsx").then((m) => m.AnnouncementsPage));
+const AuditLogPage = deferred(() => import("./AuditLogPage.tsx").then((m) => m.AuditLogPage));
+const ChallengeOverviewPage = deferred(() => import("./ChallengeOverviewPage.tsx").then((m) => m.ChallengeOverviewPage));
+const CheckPage = deferred(() => import("./CheckPage.tsx").then((m) => m.CheckPage));
+const CmsPage = deferred(() => import("./CmsPage.tsx").then((m) => m.CmsPage));
+const ConfigPage = deferred(() => import("./ConfigPage.tsx").then((m) => m.ConfigPage));
+const InvitesPage = deferred(() => import("./InvitesPage.tsx").then((m) => m.InvitesPage));
+const MembersPage = deferred(() => import("./MembersPage.tsx").then((m) => m.MembersPage));
+const StatisticsPage = deferred(() => import("./StatisticsPage.tsx").then((m) => m.StatisticsPage));
+const TeamsPage = deferred(() => import("./TeamsPage.tsx").then((m) => m.TeamsPage));
+const SharingPage = deferred(() => import("../sharing/SharingPage.tsx").then((m) => m.SharingPage));
 
 export interface AdminEntry {
   /** The address segment: the page lives at /admin/{page}. */

@@ -5,16 +5,18 @@ import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
 import { LoggedOutOnly, RequireLogin } from "./guards.tsx";
 import { LoginScreen } from "../../plugins/screens.tsx";
-import { LogoutPage } from "./LogoutPage.tsx";
-import { PasswordResetPage } from "./PasswordResetPage.tsx";
-import { RegisterEmailPage } from "./RegisterEmailPage.tsx";
-import { RegisterPage } from "./RegisterPage.tsx";
-import { SettingsPage } from "./settings/SettingsPage.tsx";
 import "./texts.ts";
-import { TwoFactorPage } from "./TwoFactorPage.tsx";
-import { UriPage } from "./UriPage.tsx";
-import { VerifyPage } from "./VerifyPage.tsx";
-import { WelcomePage } from "./WelcomePage.tsx";
+import { deferred } from "../../lib/deferred.tsx";
+
+const LogoutPage = deferred(() => import("./LogoutPage.tsx").then((m) => m.LogoutPage));
+const PasswordResetPage = deferred(() => import("./PasswordResetPage.tsx").then((m) => m.PasswordResetPage));
+const RegisterEmailPage = deferred(() => import("./RegisterEmailPage.tsx").then((m) => m.RegisterEmailPage));
+const RegisterPage = deferred(() => import("./RegisterPage.tsx").then((m) => m.RegisterPage));
+const SettingsPage = deferred(() => import("./settings/SettingsPage.tsx").then((m) => m.SettingsPage));
+const TwoFactorPage = deferred(() => import("./TwoFactorPage.tsx").then((m) => m.TwoFactorPage));
+const UriPage = deferred(() => import("./UriPage.tsx").then((m) => m.UriPage));
+const VerifyPage = deferred(() => import("./VerifyPage.tsx").then((m) => m.VerifyPage));
+const WelcomePage = deferred(() => import("./WelcomePage.tsx").then((m) => m.WelcomePage));
 
 export function StaffOnly({ children }: { children: ReactNode }) {
   const { me, loading } = useAppData();

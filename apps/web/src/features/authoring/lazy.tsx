@@ -1,19 +1,6 @@
-import { lazy, Suspense, type ComponentProps, type ComponentType } from "react";
-import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
+import { deferred } from "../../lib/deferred.tsx";
 
-/**
- * The staff editors load only when staff open them, so players never download them.
- */
-function deferred<P extends object>(load: () => Promise<ComponentType<P>>): ComponentType<P> {
-  const Component = lazy(async () => ({ default: await load() }));
-  return function Deferred(props: P) {
-    return (
-      <Suspense fallback={<LoadingScreen />}>
-        <Component {...(props as ComponentProps<typeof Component>)} />
-      </Suspense>
-    );
-  };
-}
+/** The staff editors load only when staff open them, so players never download them. */
 
 export const ChallengeEditor = deferred(() => import("./ChallengeEditor.tsx").then((m) => m.ChallengeEditor));
 export const NewChallengeEditor = deferred(() => import("./NewChallengeEditor.tsx").then((m) => m.NewChallengeEditor));

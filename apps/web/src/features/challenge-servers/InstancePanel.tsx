@@ -28,7 +28,7 @@ export function InstancePanel({ challenge }: { challenge: ChallengeView }) {
     <Card withBorder padding="md" radius="md" component="section" aria-labelledby={`cserv-${challenge.id}`}>
       <Stack gap="sm">
         <Group justify="space-between" wrap="wrap" gap="xs">
-          <Title order={3} size="h5" id={`cserv-${challenge.id}`}>
+          <Title order={2} size="h5" id={`cserv-${challenge.id}`}>
             {t("cserv.panel_title")}
           </Title>
           {me?.isStaff && (

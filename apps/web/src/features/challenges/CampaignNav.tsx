@@ -18,8 +18,8 @@ export function CampaignNav({ label, pathname, onNavigate }: { label: string; pa
     return <NavLink component={Link} to="/campaign" label={label} active={active} onClick={onNavigate} aria-current={pathname === "/campaign" ? "page" : undefined} />;
   }
   return (
-    <NavLink label={label} active={active && !categories.some((c) => pathname.startsWith(`/campaign/${c.slug}`))} defaultOpened={active} childrenOffset="md">
-      <NavLink component={Link} to="/campaign" label={t("challenges.back_to_categories")} active={pathname === "/campaign"} onClick={onNavigate} />
+    <NavLink component="button" type="button" label={label} active={active && pathname !== "/campaign" && !categories.some((c) => pathname.startsWith(`/campaign/${c.slug}`))} defaultOpened={active} childrenOffset="md">
+      <NavLink component={Link} to="/campaign" label={t("challenges.back_to_categories")} active={pathname === "/campaign"} aria-current={pathname === "/campaign" ? "page" : undefined} onClick={onNavigate} />
       {categories.map((category) => (
         <NavLink
           key={category.id}

@@ -48,7 +48,7 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
           {inDialog ? (
             <DialogTitle style={{ wordBreak: "break-word" }}>{challenge.name}</DialogTitle>
           ) : (
-            <Title order={2} style={{ wordBreak: "break-word" }}>
+            <Title order={1} size="h2" style={{ wordBreak: "break-word" }}>
               {challenge.name}
             </Title>
           )}

@@ -86,6 +86,7 @@ function ChallengeCard({ challenge, onOpen }: { challenge: ChallengeView; onOpen
       padding="lg"
       className="challenge-card"
       data-solved={challenge.solved}
+      data-maintenance={challenge.maintenance}
       component="button"
       type="button"
       onClick={onOpen}
@@ -101,14 +102,19 @@ function ChallengeCard({ challenge, onOpen }: { challenge: ChallengeView; onOpen
           </Badge>
         </Group>
         <Group gap={6}>
-          {challenge.solved && <Badge color="green">{t("challenges.solved")}</Badge>}
+          {challenge.solved && <Badge color="green" variant="light" leftSection={<span aria-hidden>✓</span>}>{t("challenges.solved")}</Badge>}
+          {challenge.maintenance && (
+            <Badge color="orange" variant="light" data-testid="maintenance-badge">
+              {t("challenges.maintenance_badge")}
+            </Badge>
+          )}
           {difficulty && (
             <Badge variant="dot" color="gray">
               {difficulty}
             </Badge>
           )}
           {challenge.tags.slice(0, 3).map((tag) => (
-            <Badge key={tag.text} variant="outline" color="gray" size="sm">
+            <Badge key={tag.text} variant="outline" color="gray" c="dimmed" size="sm">
               {tag.text}
             </Badge>
           ))}

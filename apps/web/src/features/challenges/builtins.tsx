@@ -1,10 +1,15 @@
 import { Loader } from "@mantine/core";
 import { lazy, Suspense } from "react";
-import { CampaignGrid } from "./CampaignGrid.tsx";
 import { defaultType, freeformType, longTextType } from "./FlagInputs.tsx";
-import { JeopardyLayout } from "./JeopardyLayout.tsx";
-import { CodeEditorFields, MapEditorFields, NoExtraFields } from "../authoring/TypeEditors.tsx";
+import { deferred } from "../../lib/deferred.tsx";
 import { type FlagInputProps, registerCategoryType, registerChallengeType, registerEditorType } from "./registry.tsx";
+
+// Layouts and the staff's type editors load with the page that draws them.
+const JeopardyLayout = deferred(() => import("./JeopardyLayout.tsx").then((m) => m.JeopardyLayout));
+const CampaignGrid = deferred(() => import("./CampaignGrid.tsx").then((m) => m.CampaignGrid));
+const NoExtraFields = deferred(() => import("../authoring/TypeEditors.tsx").then((m) => m.NoExtraFields));
+const CodeEditorFields = deferred(() => import("../authoring/TypeEditors.tsx").then((m) => m.CodeEditorFields));
+const MapEditorFields = deferred(() => import("../authoring/TypeEditors.tsx").then((m) => m.MapEditorFields));
 
 // The code editor and the map are large: loaded only when a challenge needs them.
 const CodeFlagInput = lazy(() => import("./CodeFlagInput.tsx"));

@@ -114,7 +114,7 @@ export function CampaignPage() {
                   >
                     <Stack gap="xs">
                       <Group justify="space-between" wrap="nowrap" align="flex-start">
-                        <Title order={3} size="h4">
+                        <Title order={2} size="h4">
                           {category.name}
                         </Title>
                         <Badge color={finished ? "green" : progress.state === "some" ? "flagship" : "gray"} variant={finished ? "filled" : "light"} style={{ flexShrink: 0 }}>
@@ -232,7 +232,7 @@ export function ChallengePage() {
                   <ThemeIcon size={64} radius="xl" variant="light" color="gray">
                     <LockIcon size={32} />
                   </ThemeIcon>
-                  <Title order={2}>{t("challenges.locked_tile")}</Title>
+                  <Title order={1}>{t("challenges.locked_tile")}</Title>
                   <Button component={Link} to={`/campaign/${category.slug}`} variant="light">
                     {t("challenges.back")}
                   </Button>

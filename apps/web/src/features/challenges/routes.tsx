@@ -5,10 +5,14 @@ import { createRoute } from "@tanstack/react-router";
 import { rootRoute } from "../../router.tsx";
 import { LoginOnly } from "../teams/guards.tsx";
 import { EventGate } from "./EventGate.tsx";
-import { CampaignPage, CategoryPage, ChallengePage } from "./pages.tsx";
 import { NewCategoryPage } from "../authoring/lazy.tsx";
+import { deferred } from "../../lib/deferred.tsx";
 
-function gated(Page: () => React.ReactNode) {
+const CampaignPage = deferred(() => import("./pages.tsx").then((m) => m.CampaignPage));
+const CategoryPage = deferred(() => import("./pages.tsx").then((m) => m.CategoryPage));
+const ChallengePage = deferred(() => import("./pages.tsx").then((m) => m.ChallengePage));
+
+function gated(Page: React.ComponentType) {
   return function Gated() {
     return (
       <LoginOnly>

@@ -40,6 +40,7 @@ export const challengeTexts = {
     solve_count: "Solves",
     author: "Author",
     difficulty: "Difficulty",
+    maintenance_badge: "Maintenance",
     maintenance: "This challenge is under maintenance. It may not work as expected right now.",
     files: "Files",
     hints: "Hints",

@@ -6,8 +6,11 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { Countdown } from "../countdown/Countdown.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
 import { ScoreGraph, toSeries } from "./ScoreGraph.tsx";
+import "./leaderboard.css";
 
 const SHOWN = 15;
+/** The top three places, drawn gold, silver and bronze. */
+const MEDALS = ["gold", "silver", "bronze"];
 
 /**
  * A full-screen board for a projector: large type, the top teams (or users when teams are off)
@@ -33,7 +36,7 @@ export function LargeLeaderboardPage() {
   const series = g ? (teams ? toSeries(g.team ?? [], (p) => p.team_name, names) : toSeries(g.user, (p) => p.user_name, names)) : [];
 
   return (
-    <Box mih="100vh" p={{ base: "md", md: "xl" }} bg="var(--mantine-color-body)">
+    <Box component="main" id="main" mih="100vh" p={{ base: "md", md: "xl" }} bg="var(--mantine-color-body)">
       <Group justify="space-between" mb="lg" wrap="nowrap">
         <Title order={1} fz={{ base: 28, md: 48 }}>
           {config?.event_name ?? "Flagship"}
@@ -45,8 +48,10 @@ export function LargeLeaderboardPage() {
           <Table.Tbody>
             {rows.map((row, i) => (
               <Table.Tr key={row.id}>
-                <Table.Td w={70} fw={800} c={i === 0 ? "yellow" : i < 3 ? "flagship" : undefined}>
-                  {i + 1}
+                <Table.Td w={80} fw={800}>
+                  <span className="projector-rank" data-medal={MEDALS[i]}>
+                    {i + 1}
+                  </span>
                 </Table.Td>
                 <Table.Td fw={600} style={{ wordBreak: "break-word" }}>
                   {row.name}

@@ -1,7 +1,9 @@
 import { createRoute } from "@tanstack/react-router";
 import { rootRoute } from "../../router.tsx";
-import { LargeLeaderboardPage } from "./LargeLeaderboardPage.tsx";
-import { LeaderboardPage } from "./LeaderboardPage.tsx";
+import { deferred } from "../../lib/deferred.tsx";
+
+const LargeLeaderboardPage = deferred(() => import("./LargeLeaderboardPage.tsx").then((m) => m.LargeLeaderboardPage));
+const LeaderboardPage = deferred(() => import("./LeaderboardPage.tsx").then((m) => m.LeaderboardPage));
 
 export const leaderboardRoutes = [
   createRoute({ getParentRoute: () => rootRoute, path: "/leaderboard", component: LeaderboardPage }),

@@ -24,7 +24,7 @@ export function ChartCard({
   const option = useMemo(() => build(scheme), [build, scheme]);
   return (
     <Card withBorder padding="md" radius="md" data-testid={testId}>
-      <Title order={3} size="h5" mb="xs">
+      <Title order={2} size="h5" mb="xs">
         {title}
       </Title>
       {empty ? (

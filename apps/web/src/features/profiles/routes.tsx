@@ -2,8 +2,10 @@ import { createRoute, redirect } from "@tanstack/react-router";
 import { rootRoute } from "../../router.tsx";
 import { LoginOnly } from "../teams/guards.tsx";
 import "../teams/texts.ts";
-import { ProfilePage } from "./ProfilePage.tsx";
-import { UsersListPage } from "./UsersListPage.tsx";
+import { deferred } from "../../lib/deferred.tsx";
+
+const ProfilePage = deferred(() => import("./ProfilePage.tsx").then((m) => m.ProfilePage));
+const UsersListPage = deferred(() => import("./UsersListPage.tsx").then((m) => m.UsersListPage));
 
 export const profileRoutes = [
   createRoute({

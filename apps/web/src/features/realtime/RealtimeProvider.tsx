@@ -3,6 +3,7 @@ import { type NotificationPreferences, TIMINGS } from "@flagship/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Markdown } from "../../lib/Markdown.tsx";
 import { session, useToken } from "../../lib/session.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
@@ -34,15 +35,15 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const token = useToken();
-  const { config } = useAppData();
+  const { config, me } = useAppData();
   // The user's notification preferences (all on for visitors).
   const prefs = useQuery(trpc.account.notifications.queryOptions(undefined, { enabled: token !== null, staleTime: 60_000 }));
   const preferences = (token && prefs.data) || ALL_ON;
   const [state, setState] = useState<SocketState>({ connected: false, cooldown: TIMINGS.wsBackoffStartMs, timer: 1 });
   const [recent, setRecent] = useState<SocketEvent[]>([]);
   const socketRef = useRef<RealtimeSocket | null>(null);
-  const settings = useRef({ preferences, broadcast: config?.enable_solve_broadcast !== false });
-  settings.current = { preferences, broadcast: config?.enable_solve_broadcast !== false };
+  const settings = useRef({ preferences, broadcast: config?.enable_solve_broadcast !== false, userId: me?.id ?? null });
+  settings.current = { preferences, broadcast: config?.enable_solve_broadcast !== false, userId: me?.id ?? null };
 
   useEffect(() => {
     const url = `${window.location.protocol === "https:" ? "wss" : "ws"}://${window.location.host}/api/v2/ws/`;
@@ -53,17 +54,18 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
           return typeof root === "string" && LIVE_ROOTS.has(root);
         },
       });
-    const popup = (title: string, message: string, color = "blue") =>
+    const popup = (title: string, message: ReactNode, color = "blue") =>
       notifications.show({ title, message, color, autoClose: TIMINGS.popupDismissMs });
 
     const onEvent = (event: SocketEvent) => {
       setRecent((list) => [event, ...list].slice(0, 50));
-      const { preferences: prefs, broadcast } = settings.current;
+      const { preferences: prefs, broadcast, userId } = settings.current;
       const e = event as Record<string, string | number | undefined> & { event_code: number };
       switch (event.event_code) {
         case 1:
           void refreshLive();
-          if (broadcast && prefs.all_solves) {
+          // The solver has the success dialog already: no toast on top of it.
+          if (broadcast && prefs.all_solves && e.user !== userId) {
             popup(t("realtime.solve_title"), t("realtime.solve", { username: e.username, team: e.team_name, challenge: e.challenge_name }), "green");
           }
           break;
@@ -80,7 +82,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
           break;
         case 5:
           void queryClient.invalidateQueries({ predicate: (q) => (q.queryKey[0] as unknown[] | undefined)?.[0] === "announcements" });
-          popup(String(e.title ?? ""), String(e.body ?? ""), "grape");
+          popup(String(e.title ?? ""), <Markdown>{String(e.body ?? "")}</Markdown>, "grape");
           break;
         case 6:
         case 7:

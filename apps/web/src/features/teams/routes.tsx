@@ -1,12 +1,14 @@
 import { createRoute, redirect } from "@tanstack/react-router";
 import { rootRoute } from "../../router.tsx";
-import { CreateTeamPage } from "./CreateTeamPage.tsx";
 import { LoginOnly, TeamsOnly } from "./guards.tsx";
-import { JoinTeamPage } from "./JoinTeamPage.tsx";
-import { TeamPage } from "./TeamPage.tsx";
-import { TeamsListPage } from "./TeamsListPage.tsx";
 import "./register.ts";
 import "./texts.ts";
+import { deferred } from "../../lib/deferred.tsx";
+
+const CreateTeamPage = deferred(() => import("./CreateTeamPage.tsx").then((m) => m.CreateTeamPage));
+const JoinTeamPage = deferred(() => import("./JoinTeamPage.tsx").then((m) => m.JoinTeamPage));
+const TeamPage = deferred(() => import("./TeamPage.tsx").then((m) => m.TeamPage));
+const TeamsListPage = deferred(() => import("./TeamsListPage.tsx").then((m) => m.TeamsListPage));
 
 export const teamRoutes = [
   createRoute({

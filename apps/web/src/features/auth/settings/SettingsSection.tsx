@@ -7,7 +7,7 @@ export function SettingsSection({ title, intro, children, danger, testId }: { ti
     <Card withBorder radius="md" padding="lg" data-testid={testId} style={danger ? { borderColor: "var(--mantine-color-red-outline)" } : undefined}>
       <Stack gap="md">
         <Stack gap={2}>
-          <Title order={2} size="h4" c={danger ? "red" : undefined}>
+          <Title order={2} size="h4" c={danger ? "var(--mantine-color-red-light-color)" : undefined}>
             {title}
           </Title>
           {intro && (

@@ -1,0 +1,82 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestServer, type TestServer } from "./testing.ts";
+
+/** The built web app as the server sends it: precompressed copies, long caching for hashed files. */
+
+let server: TestServer;
+let webDist: string;
+const SCRIPT = `console.log(${JSON.stringify("flagship ".repeat(200))});\n`;
+
+beforeAll(async () => {
+  webDist = await mkdtemp(path.join(os.tmpdir(), "flagship-web-"));
+  await mkdir(path.join(webDist, "assets"));
+  await mkdir(path.join(webDist, ".vite"));
+  await writeFile(path.join(webDist, "index.html"), `<!doctype html><html><head><title>Flagship</title></head><body><script type="module" src="/assets/app-Ab12Cd34.js"></script></body></html>`);
+  const script = path.join(webDist, "assets", "app-Ab12Cd34.js");
+  await writeFile(script, SCRIPT);
+  await writeFile(`${script}.br`, brotliCompressSync(SCRIPT));
+  await writeFile(`${script}.gz`, gzipSync(SCRIPT));
+  await writeFile(path.join(webDist, "assets", "plain-Zz99Yy88.css"), "body{margin:0}");
+  await writeFile(path.join(webDist, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+  await writeFile(path.join(webDist, ".vite", "manifest.json"), "{}");
+  server = await createTestServer({ WEB_DIST: webDist, DATA_DIR: path.join(webDist, "data") });
+});
+afterAll(async () => {
+  await server.close();
+  await rm(webDist, { recursive: true, force: true });
+});
+
+const get = (url: string, encoding?: string) => server.app.inject({ method: "GET", url, headers: encoding === undefined ? {} : { "accept-encoding": encoding } });
+
+describe("hashed assets", () => {
+  it("are sent as the brotli copy when the client takes brotli, cached for a year as immutable", async () => {
+    const res = await get("/assets/app-Ab12Cd34.js", "gzip, deflate, br");
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-encoding"]).toBe("br");
+    expect(res.headers["content-type"]).toMatch(/javascript/);
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(brotliDecompressSync(res.rawPayload).toString()).toBe(SCRIPT);
+  });
+
+  it("are sent as the gzip copy to a client without brotli", async () => {
+    const res = await get("/assets/app-Ab12Cd34.js", "gzip");
+    expect(res.headers["content-encoding"]).toBe("gzip");
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(gunzipSync(res.rawPayload).toString()).toBe(SCRIPT);
+  });
+
+  it("are sent as they are to a client that takes no encoding, and when no copy exists", async () => {
+    const plain = await get("/assets/app-Ab12Cd34.js", "identity");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe(SCRIPT);
+    const css = await get("/assets/plain-Zz99Yy88.css", "br, gzip");
+    expect(css.statusCode).toBe(200);
+    expect(css.headers["content-encoding"]).toBeUndefined();
+    expect(css.body).toBe("body{margin:0}");
+    expect(css.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+  });
+});
+
+describe("pages", () => {
+  it("index.html is never cached, at / and at any page address", async () => {
+    for (const url of ["/", "/campaign/web"]) {
+      const res = await get(url, "br");
+      expect(res.statusCode).toBe(200);
+      expect(res.headers["cache-control"]).toBe("no-cache");
+      expect(res.body).toContain("/assets/app-Ab12Cd34.js");
+    }
+  });
+
+  it("files outside assets/ are revalidated hourly; the build manifest is not served; a missing asset is a 404", async () => {
+    const icon = await get("/favicon.svg");
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers["cache-control"]).toBe("public, max-age=3600");
+    expect((await get("/.vite/manifest.json")).statusCode).toBe(404);
+    expect((await get("/assets/missing-00000000.js", "br")).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,43 @@
+import { expect, test } from "@playwright/test";
+import { BUDGET, formatTable, measureFirstLoad } from "../first-load.ts";
+
+/** The built app's first load per route, and how the server sends its files. */
+
+// Used only where a page needs them: never part of a route's first load.
+const HEAVY = ["echarts", "zrender", "@codemirror/view", "@uiw/react-codemirror", "leaflet", "react-leaflet", "zxcvbn", "qrcode", "re2js"];
+const MARKDOWN = ["react-markdown", "micromark", "rehype-sanitize"];
+
+test("no route's first load carries the charts, the code editor, the map or password strength; CSS is in budget", async () => {
+  const loads = measureFirstLoad();
+  console.log(formatTable(loads));
+  for (const load of loads) {
+    expect(load.packages.filter((p) => HEAVY.includes(p)), load.route).toEqual([]);
+    if (!load.route.includes("{challenge}")) expect(load.packages.filter((p) => MARKDOWN.includes(p)), load.route).toEqual([]);
+    expect(load.cssBytes, load.route).toBeLessThanOrEqual(BUDGET.css);
+  }
+});
+
+test("the server sends the build's brotli and gzip copies, hashed files immutable for a year, index.html uncached", async ({ request }) => {
+  const page = await request.get("/leaderboard");
+  expect(page.headers()["cache-control"]).toBe("no-cache");
+  const html = await page.text();
+  // Every script the page names that is worth compressing (the build skips files under 512 bytes).
+  const scripts = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+  let compressed = 0;
+  for (const script of scripts) {
+    const plain = await request.get(script, { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const body = await plain.text();
+    if (body.length < 512) continue;
+    compressed += 1;
+    const br = await request.get(script, { headers: { "accept-encoding": "br" } });
+    expect(br.headers()["content-encoding"], script).toBe("br");
+    expect(br.headers()["vary"]).toMatch(/accept-encoding/i);
+    const gz = await request.get(script, { headers: { "accept-encoding": "gzip" } });
+    expect(gz.headers()["content-encoding"], script).toBe("gzip");
+    // Both decode to the same script.
+    expect(await br.text()).toBe(body);
+    expect(await gz.text()).toBe(body);
+  }
+  expect(compressed).toBeGreaterThan(0);
+});
