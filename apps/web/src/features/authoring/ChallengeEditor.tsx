@@ -82,8 +82,9 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
           files: draft.files.map(({ name, url, size }) => ({ name, url, size })),
         });
         await queryClient.invalidateQueries({ queryKey: listKey });
-        notifications.show({ color: "green", message: t("editor.challenge_saved") });
+        // The toast follows the navigation: once it shows, the page it belongs to is in place.
         await navigate({ to: `/campaign/${category.slug}/${keyOf(created)}` });
+        notifications.show({ color: "green", message: t("editor.challenge_saved") });
         return;
       }
       // Optimistic: the listing shows the edited challenge while the calls run.
@@ -94,8 +95,8 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
       await syncHints(challenge, draft);
       await syncFiles(challenge, draft);
       await queryClient.invalidateQueries({ queryKey: listKey });
-      notifications.show({ color: "green", message: t("editor.challenge_saved") });
       await navigate({ to: `/campaign/${category.slug}/${keyOf(updated)}`, hash: "edit" });
+      notifications.show({ color: "green", message: t("editor.challenge_saved") });
     } catch (error) {
       queryClient.setQueryData(listKey, previous);
       void queryClient.invalidateQueries({ queryKey: listKey });
@@ -131,8 +132,8 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
     queryClient.setQueryData(listKey, (old) => old?.map((c) => (c.id !== category.id ? c : { ...c, challenges: c.challenges.filter((ch) => ch.id !== challenge.id) })));
     try {
       await client.challenges.delete.mutate({ id: challenge.id });
-      notifications.show({ color: "green", message: t("editor.challenge_removed") });
       await navigate({ to: `/campaign/${category.slug}` });
+      notifications.show({ color: "green", message: t("editor.challenge_removed") });
       void queryClient.invalidateQueries({ queryKey: listKey });
     } catch (error) {
       queryClient.setQueryData(listKey, previous);
