@@ -95,7 +95,9 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
       await syncHints(challenge, draft);
       await syncFiles(challenge, draft);
       await queryClient.invalidateQueries({ queryKey: listKey });
-      await navigate({ to: `/campaign/${category.slug}/${keyOf(updated)}`, hash: "edit" });
+      // Back to the editor at the challenge's address, which a new name changes; otherwise the
+      // editor is where we are, and a visitor who already left (Stop editing) is not pulled back.
+      if (keyOf(updated) !== keyOf(challenge)) await navigate({ to: `/campaign/${category.slug}/${keyOf(updated)}`, hash: "edit" });
       notifications.show({ color: "green", message: t("editor.challenge_saved") });
     } catch (error) {
       queryClient.setQueryData(listKey, previous);
