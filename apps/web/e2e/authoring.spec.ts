@@ -101,9 +101,13 @@ test("staff create a category, then a challenge with hints, a file and an unlock
   await edit.getByLabel("Hint text").fill("Five letters: think of a lemon.");
   await edit.getByRole("button", { name: `Remove notes.pdf` }).click();
   await shootBoth(page, "authoring-edit-challenge");
-  await edit.getByRole("button", { name: "Save challenge" }).click();
-  await expect(page.getByText("Challenge saved")).toBeVisible();
+  const saveButton = edit.getByRole("button", { name: "Save challenge" });
+  await saveButton.click();
+  await expect(saveButton).not.toHaveAttribute("data-loading");
+  await expect(page.getByText("Challenge saved").last()).toBeVisible();
   await expect(page).toHaveURL(/\/vigenere#edit$/);
+  // The toasts (top right) close by themselves; until then they cover the page's top-right action.
+  await expect(page.getByText("Challenge saved")).toHaveCount(0, { timeout: 15_000 });
   await page.getByRole("link", { name: "Stop editing" }).click();
   await expect(page.getByTestId("challenge-points")).toHaveText("300 points");
   await expect(page.getByRole("link", { name: /notes\.pdf/ })).toHaveCount(0);
