@@ -100,12 +100,15 @@ export function watchMemory(pids: Iterable<number> = running): { stop(): Promise
   };
 }
 
-/** The real server in production mode (no throttles) on a free port, as its own process, with npm start's flags. */
+/**
+ * The real server in production mode (no throttles; no cap on sockets per address, since every
+ * simulated player comes from 127.0.0.1) on a free port, as its own process, with npm start's flags.
+ */
 export async function startServer(url: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags(), "apps/server/dist/main.js"], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: url, THROTTLE: "off", LOG_LEVEL: "warn", ...env },
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: url, THROTTLE: "off", WS_MAX_PER_IP: "0", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
