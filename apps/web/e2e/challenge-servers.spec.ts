@@ -111,6 +111,27 @@ function containersOf(): number {
   return out === "" ? 0 : out.split("\n").length;
 }
 
+test("a dedicated job may name a team flag variable; the server refuses it beside the field for a challenge without per-team flags", async ({ page, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const category = await seedCategory(request, staff, { name: unique("Pwn "), contained_type: "jeopardy" });
+  const challenge = await seedChallenge(request, staff, { category: category.id, name: "Plain Box", score: 100, flag_metadata: { flag: "flag{plain}" } });
+  await signIn(page, staff);
+  await page.goto(`/campaign/${category.slug}/${challenge.slug}`);
+  await page.getByRole("button", { name: "Add challenge server job" }).click();
+  const dialog = page.getByRole("dialog", { name: "Challenge server job" });
+  await dialog.getByRole("textbox", { name: "Name", exact: true }).fill(unique("plain").toLowerCase());
+  await dialog.getByRole("textbox", { name: "Port", exact: true }).fill("8000");
+  await dialog.getByRole("textbox", { name: "Image", exact: true }).fill(BANNER_IMAGE);
+  await dialog.getByRole("button", { name: "Advanced" }).click();
+  await expect(dialog.getByRole("textbox", { name: "Team flag variable" })).toHaveCount(0);
+  await dialog.getByRole("switch", { name: /One instance per team/ }).click({ force: true });
+  await dialog.getByRole("textbox", { name: "Team flag variable" }).fill("FLAG");
+  await dialog.getByRole("button", { name: "Add job" }).click();
+  await expect(dialog.getByText("Only a challenge with per-team (dynamic) flags can hand each team its flag.")).toBeVisible();
+  await expectNoAxeViolations(page, "form[aria-label='Challenge server job']");
+  await shoot(page, "job-form-flag-variable");
+});
+
 test("a player is told why an instance cannot be had", async ({ browser, request }) => {
   const staff = await seedUser({ isStaff: true });
   const team = await seedTeam();

@@ -183,7 +183,7 @@ export function JobForm({ challengeId, job, challenges, onDone }: { challengeId?
             {...(job?.has_registry_auth && { description: t("cserv.registry_keep") })}
           />
         </SimpleGrid>
-        <Accordion variant="contained" defaultValue={job && (job.dedicated || job.writable || Object.keys(job.env).length > 0) ? "advanced" : null}>
+        <Accordion variant="default" defaultValue={job && (job.dedicated || job.flag_env !== null || job.writable || Object.keys(job.env).length > 0) ? "advanced" : null}>
           <Accordion.Item value="advanced">
             <Accordion.Control>{t("cserv.advanced")}</Accordion.Control>
             <Accordion.Panel>
