@@ -35,6 +35,7 @@ export { createCategory, updateCategory, deleteCategory } from "./challenges/man
 export { createChallenge, updateChallenge, deleteChallenge } from "./challenges/manage-challenges.ts";
 export { createFile, updateFile, deleteFile } from "./challenges/manage-files.ts";
 export { exportEventArchive, importEventArchive, ARCHIVE_LIMITS, type ArchiveLimits } from "./port/event-archive.ts";
+export { importCtfd, CTFD_LIMITS, IMPORTED_PASSWORD, type CtfdLimits, type CtfdImportResult } from "./port/ctfd-import.ts";
 export { storeUpload, openStoredFile, safeFileName, MAX_UPLOAD_BYTES } from "./challenges/file-storage.ts";
 export { useHint } from "./hints/use-hint.ts";
 export { createHint, updateHint, deleteHint } from "./hints/manage-hints.ts";

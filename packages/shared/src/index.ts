@@ -21,3 +21,4 @@ export * from "./stats.ts";
 export * from "./staff-warnings.ts";
 export * from "./nul.ts";
 export * from "./port.ts";
+export * from "./ctfd.ts";

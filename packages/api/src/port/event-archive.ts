@@ -1,8 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, readdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { PassThrough, type Readable, Transform } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
 import { AppError, type Config, EVENT_ARCHIVE_LIMITS, type EventData, parseJsonText, PORT_MESSAGES, refuseNul, validateEventData } from "@flagship/shared";
@@ -11,6 +10,7 @@ import { writeAudit } from "../audit/write-audit.ts";
 import { announceChallengeChanges } from "../challenges/changes.ts";
 import { openStoredFile, safeFileName } from "../challenges/file-storage.ts";
 import type { StaffContext } from "../guards.ts";
+import { byteLimit, checkedName, FileStaging, megabytes, refuse } from "./archive-files.ts";
 import { type CategoryExport, exportEventCategories, requireImportEntire } from "./export-content.ts";
 import { accept, IMPORT_TX, writeCategories } from "./import-content.ts";
 
@@ -24,8 +24,6 @@ import { accept, IMPORT_TX, writeCategories } from "./import-content.ts";
  * Reading is defensive: only the two kinds of entry above, regular files only, no absolute paths or
  * `..`, no links, and the limits below; anything else refuses the whole archive and changes nothing.
  */
-
-const MB = 1024 * 1024;
 
 export type ArchiveLimits = { [K in keyof typeof EVENT_ARCHIVE_LIMITS]: number };
 export const ARCHIVE_LIMITS: ArchiveLimits = EVENT_ARCHIVE_LIMITS;
@@ -93,35 +91,6 @@ export async function exportEventArchive(ctx: StaffContext, options: { dataDir: 
     }
   })();
   return { filename: EVENT_ARCHIVE_NAME, stream: out };
-}
-
-const refuse = (message: string) => new AppError("bad_request", { message });
-
-/** Passes at most `max` bytes through, then fails with `message`. */
-function byteLimit(max: number, message: string): Transform {
-  let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      seen += chunk.length;
-      if (seen > max) callback(refuse(message));
-      else callback(null, chunk);
-    },
-  });
-}
-
-const megabytes = (bytes: number) => `${Math.round((bytes / MB) * 10) / 10} MB`;
-
-/** An entry's name, checked: relative, no `..`, no backslashes or control characters. */
-function checkedName(raw: string): string {
-  const name = raw.replace(/^(\.\/)+/, "");
-  const unsafe =
-    name.startsWith("/") ||
-    /^[A-Za-z]:/.test(name) ||
-    name.includes("\\") ||
-    /\p{Cc}/u.test(name) ||
-    name.split("/").some((segment) => segment === ".." || segment === ".");
-  if (unsafe) throw refuse(`The archive contains an unsafe path: "${raw}".`);
-  return name;
 }
 
 interface ArchiveContents {
@@ -207,21 +176,6 @@ function checkContents(contents: ArchiveContents): EventData {
   return data;
 }
 
-/** Moves one staged file folder into storage; false when the identical file is already there. */
-async function place(staging: string, storage: string, file: string): Promise<boolean> {
-  const [key, name] = file.split("/") as [string, string];
-  const target = path.join(storage, key);
-  const existing = await readdir(target).catch(() => null);
-  if (existing) {
-    // A folder left by an earlier import of the same archive is kept when it holds the same file.
-    const [staged, there] = await Promise.all([stat(path.join(staging, key, name)), stat(path.join(target, name)).catch(() => null)]);
-    if (existing.length === 1 && there?.isFile() && there.size === staged.size) return false;
-    throw new AppError("bad_request", { message: `Storage already holds a different file under the key ${key}.` });
-  }
-  await rename(path.join(staging, key), target);
-  return true;
-}
-
 /**
  * Imports an event archive into an event without categories (staff, importEntire; audited). The
  * whole archive is read and checked before anything is written; then the configuration,
@@ -234,13 +188,11 @@ export async function importEventArchive(
 ): Promise<{ categories: number; challenges: number; files: number }> {
   await requireImportEntire(ctx);
   const limits = { ...ARCHIVE_LIMITS, ...options.limits };
-  const storage = path.join(options.dataDir, "files");
-  const staging = path.join(options.dataDir, `.import-${randomBytes(8).toString("hex")}`);
-  const placed: string[] = [];
+  const staging = new FileStaging(options.dataDir);
   // Refused before a byte of the upload is read; checked again under the lock below.
   if ((await ctx.db.category.count()) > 0) throw notEmpty();
   try {
-    const contents = await readArchive(options.body, staging, limits);
+    const contents = await readArchive(options.body, staging.dir, limits);
     const data = checkContents(contents);
     const config = data.config as Partial<Config>;
     const result = await ctx.db.$transaction(async (tx) => {
@@ -250,21 +202,22 @@ export async function importEventArchive(
       for (const [key, value] of Object.entries(config)) {
         await tx.config.upsert({ where: { key }, create: { key, value: value as object }, update: { value: value as object } });
       }
-      await mkdir(storage, { recursive: true });
-      for (const file of contents.files) if (await place(staging, storage, file)) placed.push(file.split("/")[0]!);
+      for (const file of contents.files) {
+        const [key, name] = file.split("/") as [string, string];
+        await staging.place(path.join(staging.dir, key), key, name);
+      }
       const written = await writeCategories(tx, data.categories);
       await writeAudit(tx, ctx.actor, "import_event", { categories: written.categoryIds, challenges: written.challengeIds.length, files: contents.files.size, config: Object.keys(config) });
       return { categories: written.categoryIds.length, challenges: written.challengeIds.length, files: contents.files.size };
     }, IMPORT_TX);
-    placed.length = 0;
+    staging.commit();
     ctx.config.invalidate();
     for (const key of Object.keys(config)) await ctx.events.publish({ kind: "internal", name: "config_changed", data: { key } });
     await announceChallengeChanges(ctx, []);
     return result;
   } finally {
     // Files placed by an import that then failed go again; staging always goes.
-    await Promise.all(placed.map((key) => rm(path.join(storage, key), { recursive: true, force: true })));
-    await rm(staging, { recursive: true, force: true });
+    await staging.cleanup();
   }
 }
 

@@ -16,6 +16,8 @@ export interface SolveInput {
   firstBloodAllowed: boolean;
   /** The address the flag came from. */
   ip?: string | null;
+  /** When the solve happened, if not now (a solve carried over by an import). */
+  at?: Date;
 }
 
 export interface SolveOutcome {
@@ -100,7 +102,7 @@ export async function recordSolveIn(tx: Prisma.TransactionClient, input: SolveIn
     SELECT COALESCE(SUM(h.penalty), 0)::int AS penalty
       FROM hint_uses u JOIN hints h ON h.id = u.hint_id
      WHERE u.team_id = ${input.teamId} AND u.challenge_id = ${input.challengeId}`) as [{ penalty: number }];
-  const now = new Date();
+  const now = input.at ?? new Date();
   const solve = await tx.solve.create({
     data: {
       teamId: input.teamId,
