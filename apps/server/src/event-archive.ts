@@ -1,4 +1,4 @@
-import { exportEventArchive, importEventArchive, requireStaff } from "@flagship/api";
+import { exportEventArchive, importCtfd, importEventArchive, requireStaff } from "@flagship/api";
 import type { Services } from "@flagship/api";
 import { AppError } from "@flagship/shared";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
@@ -8,13 +8,15 @@ import { fail, ok } from "./rest/envelope.ts";
 /**
  * Whole-event archives (the importEntire experiment), staff only: `GET /port/event` downloads the
  * event as a .tar.gz, `POST /port/event` imports one (the raw bytes, streamed) into an empty event.
+ * `POST /port/ctfd` reads a CTFd export (.zip): with `?dry_run=1` it answers the report and
+ * changes nothing (200); without, it imports (201). `?players=0` leaves users, teams and solves out.
  * Failures answer the envelope with the reason in `d.message` (and field details in `d.details`).
  */
 export async function registerEventArchiveRoutes(app: FastifyInstance, services: Services, dataDir: string): Promise<void> {
   function failure(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
     if (!(error instanceof AppError)) {
-      request.log.error({ err: error }, "event archive failed");
-      return fail(reply, "server_error", { message: "Something went wrong with the event archive." });
+      request.log.error({ err: error }, "archive import or export failed");
+      return fail(reply, "server_error", { message: "Something went wrong with the archive." });
     }
     return fail(reply, error.code, { message: error.message, ...(error.details !== "" && { details: error.details }) });
   }
@@ -45,6 +47,20 @@ export async function registerEventArchiveRoutes(app: FastifyInstance, services:
         return ok(reply, await importEventArchive(ctx, { dataDir, body: request.raw }), { status: 201 });
       } catch (error) {
         // Whatever the client still sends is not needed.
+        request.raw.resume();
+        return failure(request, reply, error);
+      }
+    });
+
+    scope.post("/port/ctfd", async (request, reply) => {
+      try {
+        const ctx = await requireStaff(await contextFor(services, request));
+        const query = request.query as Record<string, string | undefined>;
+        const yes = (value: string | undefined, fallback: boolean) => (value === undefined ? fallback : value === "1" || value === "true");
+        const dryRun = yes(query.dry_run, false);
+        const result = await importCtfd(ctx, { dataDir, body: request.raw, dryRun, players: yes(query.players, true) });
+        return ok(reply, result, { status: dryRun ? 200 : 201 });
+      } catch (error) {
         request.raw.resume();
         return failure(request, reply, error);
       }
