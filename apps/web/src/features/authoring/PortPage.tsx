@@ -1,5 +1,5 @@
-import { EVENT_ARCHIVE_LIMITS, parseJsonText, validateCategoryData, validateChallengeData } from "@flagship/shared";
-import { Alert, Button, Card, FileInput, Group, Select, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { type CtfdReport, EVENT_ARCHIVE_LIMITS, parseJsonText, validateCategoryData, validateChallengeData } from "@flagship/shared";
+import { Alert, Badge, Button, Card, Checkbox, FileInput, Group, List, Paper, Select, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -77,6 +77,7 @@ export function PortPage() {
         <ContentPort categories={categories.data} />
       )}
       <DataExports />
+      <CtfdPort />
       {experiments.data?.importEntire === true && <EventPort />}
     </Stack>
   );
@@ -321,5 +322,182 @@ function EventPort() {
         })}
       </Text>
     </Section>
+  );
+}
+
+type CtfdResult = { dry_run: boolean; report: CtfdReport; imported?: Record<"categories" | "challenges" | "files" | "users" | "teams" | "solves", number> };
+
+const MAPPED_ORDER = ["categories", "challenges", "hidden", "flags", "regex", "hints", "tags", "files", "prerequisites", "decay", "users", "teams", "solves"] as const;
+
+/**
+ * Migration from CTFd: choose the export, run the dry run (the server reads the archive and
+ * answers what maps and what does not), read the report, then import the same file.
+ */
+function CtfdPort() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [file, setFile] = useState<File | null>(null);
+  const [players, setPlayers] = useState(true);
+  const [busy, setBusy] = useState<"check" | "import" | null>(null);
+  const [report, setReport] = useState<{ file: File; players: boolean; report: CtfdReport } | null>(null);
+
+  async function send(dryRun: boolean): Promise<CtfdResult> {
+    const query = `?dry_run=${dryRun ? 1 : 0}&players=${players ? 1 : 0}`;
+    const response = await fetch(`/port/ctfd${query}`, { method: "POST", headers: { "content-type": "application/zip", ...authorization() }, body: file });
+    if (!response.ok) throw new Error(await archiveFailure(response));
+    return ((await response.json()) as { d: CtfdResult }).d;
+  }
+
+  async function check() {
+    if (!file) return;
+    setBusy("check");
+    setReport(null);
+    try {
+      const result = await send(true);
+      setReport({ file, players, report: result.report });
+    } catch (error) {
+      notifications.show({ color: "red", title: t("port.ctfd_check_failed"), message: serverMessage(error) });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function runImport() {
+    if (!file) return;
+    setBusy("import");
+    try {
+      const result = await send(false);
+      await queryClient.invalidateQueries();
+      setReport(null);
+      setFile(null);
+      notifications.show({ color: "green", message: t("port.ctfd_imported", result.imported) });
+    } catch (error) {
+      notifications.show({ color: "red", title: t("port.ctfd_import_failed"), message: serverMessage(error) });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  // The report is for one file and one choice; changing either asks for a new dry run.
+  const current = report !== null && report.file === file && report.players === players ? report.report : null;
+  return (
+    <Section title={t("port.ctfd")} intro={t("port.ctfd_intro")}>
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        <FileInput
+          label={t("port.ctfd_file")}
+          placeholder={t("port.choose_zip")}
+          accept=".zip,application/zip"
+          value={file}
+          onChange={setFile}
+          clearable
+          clearButtonProps={{ "aria-label": t("port.clear_file") }}
+          w={{ base: "100%", sm: 320 }}
+          data-testid="import-ctfd-file"
+        />
+        <Button variant="light" disabled={!file || busy === "import"} loading={busy === "check"} onClick={() => void check()}>
+          {t("port.ctfd_check")}
+        </Button>
+      </Group>
+      <Checkbox label={t("port.ctfd_players")} description={t("port.ctfd_players_help")} checked={players} onChange={(event) => setPlayers(event.currentTarget.checked)} />
+      <Text size="sm" c="dimmed">
+        {t("port.ctfd_limits", {
+          entries: EVENT_ARCHIVE_LIMITS.maxEntries.toLocaleString("en"),
+          file: EVENT_ARCHIVE_LIMITS.maxFileBytes / 1024 / 1024,
+          total: (EVENT_ARCHIVE_LIMITS.maxTotalBytes / 1024 / 1024).toLocaleString("en"),
+          archive: (EVENT_ARCHIVE_LIMITS.maxArchiveBytes / 1024 / 1024).toLocaleString("en"),
+        })}
+      </Text>
+      {busy !== null && (
+        <Text size="sm" role="status">
+          {busy === "check" ? t("port.ctfd_checking") : t("port.ctfd_importing")}
+        </Text>
+      )}
+      {current && file && (
+        <CtfdReportView report={current} fileName={file.name}>
+          <Group>
+            <Button loading={busy === "import"} disabled={busy === "check"} onClick={() => void runImport()}>
+              {t("port.ctfd_import")}
+            </Button>
+          </Group>
+        </CtfdReportView>
+      )}
+    </Section>
+  );
+}
+
+function CtfdReportView({ report, fileName, children }: { report: CtfdReport; fileName: string; children: React.ReactNode }) {
+  const { t } = useTranslation();
+  const shown = MAPPED_ORDER.filter((key) => report.players || !["users", "teams", "solves"].includes(key));
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-label={t("port.ctfd_report")} data-testid="ctfd-report">
+      <Stack gap="md">
+        <Stack gap={2}>
+          <Title order={3} size="h5">
+            {t("port.ctfd_report")}
+          </Title>
+          <Text size="sm">{t("port.ctfd_report_intro", { file: fileName })}</Text>
+          <Text size="sm" c="dimmed">
+            {report.mode === "users" ? t("port.ctfd_mode_users") : t("port.ctfd_mode_teams")}
+          </Text>
+        </Stack>
+        <Stack gap="xs">
+          <Title order={4} size="h6">
+            {t("port.ctfd_maps")}
+          </Title>
+          <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="xs" component="dl" m={0}>
+            {shown.map((key) => (
+              <Paper key={key} withBorder radius="sm" p="xs">
+                <Text component="dt" size="xs" c="dimmed">
+                  {t(`port.ctfd_mapped.${key}`)}
+                </Text>
+                <Text component="dd" m={0} fw={700} size="lg">
+                  {report.mapped[key]}
+                </Text>
+              </Paper>
+            ))}
+          </SimpleGrid>
+        </Stack>
+        <Stack gap="xs">
+          <Title order={4} size="h6">
+            {t("port.ctfd_not_mapped")}
+          </Title>
+          {report.skipped.length === 0 ? (
+            <Text size="sm">{t("port.ctfd_everything_maps")}</Text>
+          ) : (
+            // A list of cards rather than a table: the reasons are long, and it reads the same on a phone.
+            <Stack component="ul" gap="xs" m={0} p={0} style={{ listStyle: "none" }} data-testid="ctfd-skipped">
+              {report.skipped.map((item) => (
+                <Paper key={`${item.kind}:${item.reason}`} component="li" withBorder radius="sm" p="sm">
+                  <Group gap="xs" justify="space-between" wrap="nowrap" align="flex-start">
+                    <Text size="sm" fw={700} tt="capitalize">
+                      {item.kind}
+                    </Text>
+                    <Badge variant="light" color="gray" style={{ flexShrink: 0 }}>
+                      {t("port.ctfd_left_out", { count: item.count })}
+                    </Badge>
+                  </Group>
+                  <Text size="sm">{item.reason}</Text>
+                  {item.examples.length > 0 && (
+                    <Text size="xs" c="dimmed">
+                      {t("port.ctfd_examples")}: {item.examples.join(", ")}
+                    </Text>
+                  )}
+                </Paper>
+              ))}
+            </Stack>
+          )}
+        </Stack>
+        {report.notes.length > 0 && (
+          <Alert color="blue" variant="light" title={t("port.ctfd_notes")}>
+            <List size="sm" spacing={4}>
+              {report.notes.map((note) => (
+                <List.Item key={note}>{note}</List.Item>
+              ))}
+            </List>
+          </Alert>
+        )}
+        {children}
+      </Stack>
+    </Paper>
   );
 }
