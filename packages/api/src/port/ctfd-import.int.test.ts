@@ -95,6 +95,17 @@ describe("CTFd import: refusals", () => {
     await refused(big, "The archive is larger than the limit of 0 MB.", { maxArchiveBytes: 1024 });
   });
 
+  it("refuses a damaged archive with a reason, never a server error", async () => {
+    const archive = await buildCtfdArchive(sample);
+    // Cut short: the directory at the end of the zip is gone.
+    await refused(archive.subarray(0, archive.length - 40), /^This is not a CTFd export/);
+    // The compressed bytes of a table overwritten: inflating them fails, or the checksum does.
+    const start = archive.indexOf(Buffer.from("db/challenges.json")) + "db/challenges.json".length;
+    const damaged = Buffer.from(archive);
+    damaged.fill(0xff, start + 10, start + 200);
+    await refused(damaged, /^"db\/challenges\.json" (cannot be read: the archive is damaged|does not decompress to the size its header gives)/);
+  });
+
   it("refuses a table that is not a CTFd table", async () => {
     await refused(await buildCtfdArchive({ tables: {}, extra: [{ name: "db/challenges.json", body: '{"rows": []}' }] }), 'db/challenges.json is not a CTFd table (an object with a "results" list of rows).');
     await refused(await buildCtfdArchive({ tables: {}, extra: [{ name: "db/challenges.json", body: "{nope" }] }), "db/challenges.json is not valid JSON.");

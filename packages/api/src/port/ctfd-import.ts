@@ -93,7 +93,10 @@ async function readMember(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, 
   } catch (error) {
     if (error instanceof AppError) throw error;
     // yauzl counts the bytes it inflates against the member's header and stops at the first one too many.
-    if (/too many bytes|too few bytes|invalid|unexpected/i.test((error as Error).message)) throw refuse(`"${name}" does not decompress to the size its header gives: the archive is damaged or built to exhaust the server.`);
+    if (/too many bytes|too few bytes/i.test((error as Error).message)) throw refuse(`"${name}" does not decompress to the size its header gives: the archive is damaged or built to exhaust the server.`);
+    // zlib's errors (Z_DATA_ERROR and the like) and yauzl's own mean damaged data; a failed write is the server's.
+    const code = (error as { code?: unknown }).code;
+    if ((typeof code === "string" && code.startsWith("Z_")) || !(typeof code === "string" && /^E[A-Z]+$/.test(code))) throw refuse(`"${name}" cannot be read: the archive is damaged.`);
     throw error;
   }
   budget.left -= size;
@@ -108,7 +111,17 @@ async function readArchive(file: string, staging: string, limits: CtfdLimits): P
     if (zip.entryCount > limits.maxEntries) throw refuse(`The archive has more than ${limits.maxEntries} entries.`);
     const budget = { left: limits.maxTotalBytes, total: limits.maxTotalBytes };
     let foundTables = 0;
-    for await (const entry of zip.eachEntry()) {
+    const entries = zip.eachEntry();
+    for (;;) {
+      let next: IteratorResult<yauzl.Entry>;
+      try {
+        next = await entries.next();
+      } catch {
+        // A central directory that breaks off or lies is the archive's fault, never the server's.
+        throw refuse(NOT_CTFD);
+      }
+      if (next.done) break;
+      const entry = next.value;
       const raw = Buffer.isBuffer(entry.fileName) ? (entry.fileName as Buffer).toString("utf8") : entry.fileName;
       const name = checkedName(raw);
       // Unix permission bits live in the high half of the external attributes; 0o120000 is a link.
