@@ -391,6 +391,7 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
 
   // Files of imported challenges that the archive holds.
   const files: CtfdFile[] = [];
+  const fileCounts = new Map<number, number>();
   for (const row of [...tables.files].sort((a, b) => (int(a, "id") ?? 0) - (int(b, "id") ?? 0))) {
     const location = text(row, "location");
     const fileName = location.split("/").pop() ?? location;
@@ -408,11 +409,12 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
       skips.add("file", "The archive does not hold it (files kept outside CTFd's upload folder, such as on S3, are not in the export).", fileName);
       continue;
     }
-    const owner = pending.find((p) => p.id === challenge)!;
-    if ((owner.data.files as unknown[]).length + files.filter((f) => f.challenge === challenge).length >= 100) {
+    const count = fileCounts.get(challenge) ?? 0;
+    if (count >= 100) {
       skips.add("file", "A challenge here has at most 100 files.", fileName);
       continue;
     }
+    fileCounts.set(challenge, count + 1);
     files.push({ challenge, location, name: fileName });
   }
   mapped.files = files.length;

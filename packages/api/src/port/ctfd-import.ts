@@ -41,6 +41,12 @@ const NOT_CTFD = "This is not a CTFd export (the .zip file from CTFd's Admin Pan
 const TABLE_ENTRY = /^db\/([A-Za-z0-9_]+)\.json$/;
 const UPLOAD_ENTRY = /^uploads\/([A-Za-z0-9_-]+)\/([^/]+)$/;
 const DIRECTORY_ENTRY = /^(db|uploads|uploads\/[A-Za-z0-9_-]+)\/$/;
+/**
+ * Solves are recorded one at a time, in order, so first bloods and decay come out as they did:
+ * a large event's history takes longer than the other imports' few bulk statements.
+ */
+const CTFD_TX = { ...IMPORT_TX, timeout: 600_000 } as const;
+
 /** The placeholder password of an imported account: no password matches it (see verifyPassword). */
 export const IMPORTED_PASSWORD = "!ctfd-import";
 
@@ -225,12 +231,13 @@ export async function importCtfd(
         // One import at a time (ours and CTFd's); names are checked under the lock.
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('flagship:import_event'))`;
         const mapping = mapCtfdExport(archive.tables, { players: options.players, uploads, taken: await takenNames(tx, archive.tables) });
+        const byCtfdId = new Map(mapping.categories.flatMap((c) => c.challenges).map((c) => [c.id, c]));
         // Files get keys of their own, so they never meet a file already stored.
         for (const file of mapping.files) {
           const staged = archive.uploads.get(file.location)!;
           const key = randomBytes(16).toString("hex");
           await staging.place(staged.folder, key, staged.name);
-          const challenge = mapping.categories.flatMap((c) => c.challenges).find((c) => c.id === file.challenge)!;
+          const challenge = byCtfdId.get(file.challenge)!;
           challenge.files.push({ name: staged.name, url: `/files/${key}/${encodeURIComponent(staged.name)}`, size: staged.size });
         }
         const written = await writeCategories(tx, mapping.categories);
@@ -258,7 +265,7 @@ export async function importCtfd(
         };
         await writeAudit(tx, ctx.actor, "import_ctfd", { ...imported, categoryIds: written.categoryIds });
         return { report: mapping.report, imported, challengeIds: written.challengeIds };
-      }, IMPORT_TX)
+      }, CTFD_TX)
       .catch((error: unknown) => {
         if (isUniqueViolation(error)) throw new AppError("bad_request", { message: "An account or team name was taken while importing. Run the dry run again and import once more." });
         throw error;
