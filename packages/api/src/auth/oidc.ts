@@ -359,6 +359,9 @@ export async function redeemOidcLogin(ctx: Context, raw: unknown): Promise<{ tok
   provider(ctx);
   const flow = await takeHandoff(ctx, raw, "login");
   if (flow.resultUserId === null) throw new AppError("sso_failed");
+  // Disabled or deleted since the callback: no session.
+  const user = await ctx.db.user.findUnique({ where: { id: flow.resultUserId }, select: { isActive: true } });
+  if (!user?.isActive) throw new AppError("account_disabled");
   return { token: await issueToken(ctx.db, flow.resultUserId) };
 }
 
