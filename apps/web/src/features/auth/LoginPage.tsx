@@ -161,6 +161,10 @@ export function LoginPage({ primary = "password" }: { primary?: "password" | "oi
           <Loader size="sm" />
           <Text>{t("sso.signing_in")}</Text>
         </Group>
+      ) : primary === "oidc" && sso.loading ? (
+        <Group justify="center" py="md" role="status" aria-label={t("generic.loading")}>
+          <Loader size="sm" />
+        </Group>
       ) : ssoLeads ? (
         <Stack gap="md">
           <SsoButton name={sso.name} />
