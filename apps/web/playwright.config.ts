@@ -9,6 +9,9 @@ const dataDir = process.env.E2E_DATA_DIR;
 // The run's SMTP server (started in globalSetup) listens here; the e2e server sends mail to it.
 process.env.E2E_SMTP_PORT ??= String(PORT + 10_000);
 const SMTP_PORT = Number(process.env.E2E_SMTP_PORT);
+// The run's OpenID Provider (started in globalSetup) for the single sign-on journeys.
+process.env.E2E_OIDC_PORT ??= String(PORT + 20_000);
+const OIDC_PORT = Number(process.env.E2E_OIDC_PORT);
 // A second server with the worker tier (Redis, one worker on the local Docker engine) for the
 // challenge-server journeys, on its own database.
 const CS_PORT = PORT + 1;
@@ -32,7 +35,7 @@ const E2E_THROTTLE_RATES = [
 /** Browser journeys in Debian's chromium against the real server on a throwaway embedded PostgreSQL. */
 export default defineConfig({
   testDir: "./e2e",
-  globalSetup: "./e2e/support/mail-server.ts",
+  globalSetup: ["./e2e/support/mail-server.ts", "./e2e/support/oidc-provider.ts"],
   outputDir: process.env.E2E_OUTPUT_DIR ?? "./test-results",
   fullyParallel: false,
   workers: 1,
@@ -76,6 +79,13 @@ export default defineConfig({
       THROTTLE_RATES: E2E_THROTTLE_RATES,
       FOOTER_TEXT: "Flagship end-to-end tests",
       LOG_LEVEL: "warn",
+      // Single sign-on against the run's own OpenID Provider (discovered on first use).
+      OIDC_ISSUER: `http://127.0.0.1:${OIDC_PORT}`,
+      OIDC_CLIENT_ID: "flagship",
+      OIDC_CLIENT_SECRET: "flagship-test-secret-0123456789abcdef",
+      OIDC_SCOPES: "openid email profile groups",
+      OIDC_STAFF_GROUP: "ctf-staff",
+      OIDC_PROVIDER_NAME: "Uni Login",
       ...(process.env.WEB_DIST && { WEB_DIST: process.env.WEB_DIST }),
     },
   }, {

@@ -44,7 +44,7 @@ export default defineConfig({
   plugins: [react(), precompress()],
   server: {
     port: 5173,
-    proxy: { "/api": { target: api, ws: true }, "/trpc": api },
+    proxy: { "/api": { target: api, ws: true }, "/trpc": api, "/auth/oidc": api },
   },
   build: {
     outDir: "dist",

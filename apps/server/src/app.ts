@@ -30,6 +30,7 @@ import { registerSecurityHeaders } from "./security.ts";
 const RETRY_AFTER_SECONDS = 5;
 import { registerEventArchiveRoutes } from "./event-archive.ts";
 import { registerFileRoutes } from "./files.ts";
+import { registerOidcRoutes } from "./oidc.ts";
 
 const TRPC_BODY_LIMIT = 20 * 1024 * 1024;
 const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
@@ -163,6 +164,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
   registerProbes(app, services);
   await registerFileRoutes(app, services, env.DATA_DIR);
   await registerEventArchiveRoutes(app, services, env.DATA_DIR);
+  registerOidcRoutes(app, services, env.PUBLIC_URL);
   registerWebApp(app, env);
   return app;
 }

@@ -69,6 +69,21 @@ const EnvSchema = z.object({
   /** The longest a shutdown waits for in-flight requests before it cuts them and exits. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(1000).default(15_000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Single sign-on with OpenID Connect: the provider's issuer URL (discovery) and this client. */
+  OIDC_ISSUER: optionalUrl(/^https?$/, "https://login.example.edu/realms/ctf"),
+  OIDC_CLIENT_ID: z.string().trim().optional(),
+  OIDC_CLIENT_SECRET: z.string().optional(),
+  OIDC_SCOPES: z.string().default("openid email profile"),
+  /** Comma-separated email domains that may sign in by single sign-on; empty: any. */
+  OIDC_ALLOWED_DOMAINS: z.string().default(""),
+  /** Members of this group (in OIDC_GROUPS_CLAIM) become staff when they sign in. */
+  OIDC_STAFF_GROUP: z.string().trim().default(""),
+  OIDC_GROUPS_CLAIM: z.string().trim().min(1).default("groups"),
+  /** The provider's name on the sign-in button: "Sign in with <name>". */
+  OIDC_PROVIDER_NAME: z.string().trim().min(1).max(60).default("your organisation"),
+}).superRefine((env, ctx) => {
+  if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) ctx.addIssue({ code: "custom", path: ["OIDC_CLIENT_ID"], message: "is required with OIDC_ISSUER" });
+  if (!env.OIDC_ISSUER && env.OIDC_CLIENT_ID) ctx.addIssue({ code: "custom", path: ["OIDC_ISSUER"], message: "is required with OIDC_CLIENT_ID" });
 });
 
 export type Env = z.infer<typeof EnvSchema> & { PUBLIC_URL: string; DATA_DIR: string };

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { ConfigStore, createChallengeServerTier, createMailer, RESYNC_EVENT, createThrottle, createWebhookSender, type EventPublisher, InProcessPublisher, type Logger, type Services } from "@flagship/api";
+import { ConfigStore, createChallengeServerTier, createOidcProvider, createMailer, RESYNC_EVENT, createThrottle, createWebhookSender, type EventPublisher, InProcessPublisher, type Logger, type Services } from "@flagship/api";
 import type { Env } from "./env.ts";
 import type { Db } from "@flagship/db";
 
@@ -7,7 +7,27 @@ const VERSION: string = (
   JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
 
-type ServiceSettings = Pick<Env, "SMTP_URL" | "MAIL_FROM" | "PUBLIC_URL" | "THROTTLE" | "THROTTLE_RATES" | "REDIS_URL">;
+type OidcEnv = Pick<
+  Env,
+  "OIDC_ISSUER" | "OIDC_CLIENT_ID" | "OIDC_CLIENT_SECRET" | "OIDC_SCOPES" | "OIDC_ALLOWED_DOMAINS" | "OIDC_STAFF_GROUP" | "OIDC_GROUPS_CLAIM" | "OIDC_PROVIDER_NAME"
+>;
+type ServiceSettings = Pick<Env, "SMTP_URL" | "MAIL_FROM" | "PUBLIC_URL" | "THROTTLE" | "THROTTLE_RATES" | "REDIS_URL"> & Partial<OidcEnv>;
+
+/** Single sign-on, when OIDC_ISSUER and OIDC_CLIENT_ID are set; the provider sends browsers back to PUBLIC_URL/auth/oidc/callback. */
+function oidcFrom(env: ServiceSettings): Services["oidc"] {
+  if (!env.OIDC_ISSUER || !env.OIDC_CLIENT_ID) return undefined;
+  return createOidcProvider({
+    issuer: env.OIDC_ISSUER,
+    clientId: env.OIDC_CLIENT_ID,
+    ...(env.OIDC_CLIENT_SECRET && { clientSecret: env.OIDC_CLIENT_SECRET }),
+    scopes: env.OIDC_SCOPES ?? "openid email profile",
+    allowedDomains: env.OIDC_ALLOWED_DOMAINS ?? "",
+    staffGroup: env.OIDC_STAFF_GROUP ?? "",
+    groupsClaim: env.OIDC_GROUPS_CLAIM ?? "groups",
+    displayName: env.OIDC_PROVIDER_NAME ?? "your organisation",
+    redirectUri: `${env.PUBLIC_URL}/auth/oidc/callback`,
+  });
+}
 
 export function createServices(options: { db: Db; log: Logger; events?: EventPublisher; env: ServiceSettings }): Services {
   const events = options.events ?? new InProcessPublisher();
@@ -16,6 +36,7 @@ export function createServices(options: { db: Db; log: Logger; events?: EventPub
   events.subscribe((event) => {
     if (event.kind === "internal" && (event.name === "config_changed" || event.name === RESYNC_EVENT)) config.invalidate();
   });
+  const oidc = oidcFrom(options.env);
   return {
     db: options.db,
     events,
@@ -32,6 +53,7 @@ export function createServices(options: { db: Db; log: Logger; events?: EventPub
     }),
     throttle: createThrottle({ enabled: options.env.THROTTLE === "on", redisUrl: options.env.REDIS_URL, rates: options.env.THROTTLE_RATES, log: options.log }),
     webhooks: createWebhookSender({ redisUrl: options.env.REDIS_URL, log: options.log }),
+    ...(oidc && { oidc }),
     ...(options.env.REDIS_URL && { challengeServers: createChallengeServerTier({ redisUrl: options.env.REDIS_URL, log: options.log }) }),
   };
 }

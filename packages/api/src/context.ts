@@ -5,6 +5,7 @@ import type { Mailer } from "./mail/mailer.ts";
 import type { Throttle } from "./throttle/throttle.ts";
 import type { WebhookSender } from "./scoring/webhooks.ts";
 import type { ChallengeServerTier } from "./challenge-servers/tier.ts";
+import type { OidcProvider } from "./auth/oidc.ts";
 
 /** The signed-in user as the server sees them for one request. */
 export interface Actor {
@@ -48,6 +49,8 @@ export interface Services {
    * one real argon2id hash; the server never does.
    */
   hashPassword?: (password: string) => Promise<string>;
+  /** Single sign-on with OpenID Connect (OIDC_ISSUER and OIDC_CLIENT_ID set); unset: off. */
+  oidc?: OidcProvider;
 }
 
 export interface Context extends Services {

@@ -8,6 +8,7 @@ export { InProcessPublisher, EVENT_CODES, RESYNC_EVENT, type AppEvent, type Even
 export { RedisPublisher } from "./events/redis-publisher.ts";
 export { parseAuthorization, resolveActor } from "./auth/resolve-actor.ts";
 export { issueToken, hashKey } from "./auth/tokens.ts";
+export { beginOidc, createOidcProvider, finishOidcCallback, type OidcProvider, type OidcSettings } from "./auth/oidc.ts";
 export { toTrpcError } from "./trpc.ts";
 export { hasStaffPowers, requireAuth, requireStaff, requireTeam, type AuthedContext, type StaffContext, type TeamContext } from "./guards.ts";
 export { listAnnouncements, createAnnouncement, deleteAnnouncement } from "./announcements/announcements.ts";

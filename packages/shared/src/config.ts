@@ -8,14 +8,16 @@ const time = z.number().int().nonnegative().nullable();
 const bool = z.boolean();
 const text = z.string().max(10_000);
 /**
- * The login and registration screens RACTF's own client renders: it registers its built-in ones as
- * `basic_auth`; `basic` (our earlier default) is read as that alias.
+ * The login and registration providers the server knows: `basic_auth` (the password screens,
+ * named as RACTF's own client registers them; `basic`, our earlier default, is read as that alias)
+ * and `oidc` (single sign-on with OpenID Connect). Any other name is refused.
  */
+export const LOGIN_PROVIDERS = ["basic_auth", "oidc"] as const;
+export type LoginProvider = (typeof LOGIN_PROVIDERS)[number];
 const provider = z
   .string()
-  .min(1)
-  .max(64)
-  .transform((name) => (name === "basic" ? "basic_auth" : name));
+  .transform((name) => (name === "basic" ? "basic_auth" : name))
+  .pipe(z.enum(LOGIN_PROVIDERS, { error: `Use one of: ${LOGIN_PROVIDERS.join(", ")} (or basic).` }));
 const hexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: "Use a colour like #1f6feb." });
 
 /** The theme builder's colours and sidebar style. */

@@ -70,6 +70,18 @@ export const ERRORS = {
   email_already_verified: def(400, "BAD_REQUEST", "This email address is already verified."),
   cannot_impersonate_self: def(400, "BAD_REQUEST", "You cannot impersonate yourself."),
   not_impersonating: def(403, "FORBIDDEN", "You are not impersonating anyone."),
+  account_disabled: def(403, "FORBIDDEN", "This account has been disabled."),
+
+  // Single sign-on (OpenID Connect).
+  sso_not_configured: def(404, "NOT_FOUND", "Single sign-on is not set up on this server."),
+  sso_failed: def(401, "UNAUTHORIZED", "Single sign-on did not complete. Please try again."),
+  sso_no_account: def(401, "UNAUTHORIZED", "No account is linked to that login. Sign in with your password and link it in Settings."),
+  sso_email_missing: def(400, "BAD_REQUEST", "Your provider did not share a verified email address."),
+  sso_email_in_use: def(400, "BAD_REQUEST", "An account with this email already exists. Sign in with your password and link your login in Settings."),
+  sso_domain_not_allowed: def(403, "FORBIDDEN", "Accounts of your email domain may not sign in here."),
+  sso_already_linked: def(400, "BAD_REQUEST", "That login is already linked to another account."),
+  sso_link_exists: def(400, "BAD_REQUEST", "Your account is already linked to a login at this provider. Unlink it first."),
+  sso_last_login_method: def(400, "BAD_REQUEST", "Set a password first: this login is your account's only way to sign in."),
 
   // Teams.
   already_in_team: def(403, "FORBIDDEN", "You are already in a team."),

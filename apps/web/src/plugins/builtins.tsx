@@ -50,3 +50,4 @@ popups.register("base", BasePopup);
 popups.register("medal", MedalPopup);
 
 loginProviders.register("basic_auth", deferred(() => import("../features/auth/LoginPage.tsx").then((m) => m.LoginPage)));
+loginProviders.register("oidc", deferred(() => import("../features/auth/LoginPage.tsx").then((m) => m.OidcLoginPage)));

@@ -16,10 +16,11 @@ export interface Registered {
 }
 
 // Serialises registrations so exactly one account can be the very first (and become staff).
-const FIRST_ACCOUNT_LOCK = 0x666c6167; // "flag"
+export const FIRST_ACCOUNT_LOCK = 0x666c6167; // "flag"
 
 /**
- * POST /auth/register/. Checked in order: the registration gate, the fields, the email rules,
+ * POST /auth/register/. Checked in order: the registration gate (closed to passwords when
+ * registration_provider is oidc), the fields, the email rules,
  * the passwords, the invite; then the account is created with its side effects (first account
  * is staff, teams off gives a team of one, an invite's auto_team puts the user in that team).
  */
@@ -27,6 +28,10 @@ export async function register(ctx: Context, raw: unknown): Promise<Registered> 
   await ctx.throttle.check(ctx, "register");
   const config = await ctx.config.all();
   if (!config.enable_registration || !eventGates(config, ctx.now()).registrationOpen) throw new AppError("registration_not_open");
+  // Sign-ups by single sign-on only: new accounts come from the organisation's provider.
+  if (config.registration_provider === "oidc") {
+    throw new AppError("registration_not_open", { message: "Sign up with your organisation's account: registration with a password is off." });
+  }
 
   const input: RegisterInput = parseInput(ZRegisterInput, raw);
   if (!emailAllowed(input.email, config)) throw AppError.field("invalid", "email", "Invalid email");
@@ -99,7 +104,7 @@ async function redeemInvite(tx: Prisma.TransactionClient, code: string): Promise
 }
 
 /** With teams off every player plays as a team of one, named after them. */
-async function createOwnTeam(tx: Prisma.TransactionClient, userId: number, username: string): Promise<void> {
+export async function createOwnTeam(tx: Prisma.TransactionClient, userId: number, username: string): Promise<void> {
   // A team may already carry this name (made while teams were on): fall back to a suffixed name.
   const existing = await tx.team.findUnique({ where: { name: username }, select: { id: true } });
   const suffix = `#${userId}`;

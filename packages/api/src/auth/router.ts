@@ -16,6 +16,7 @@ import { desudo, sudo } from "./impersonate.ts";
 import { generateInvites, listInvites } from "./invites.ts";
 import { login, login2fa, mayLogInDirectly } from "./login.ts";
 import { logout } from "./logout.ts";
+import { listIdentities, oidcInfo, redeemOidcLink, redeemOidcLogin, unlinkIdentity } from "./oidc.ts";
 import { getMe } from "./me.ts";
 import { requestPasswordReset, resetPassword } from "./password-reset.ts";
 import { register } from "./register.ts";
@@ -44,6 +45,14 @@ export const authRouter = router({
   login: publicProcedure.input(typed<LoginInput>()).mutation(({ ctx, input }) => login(ctx, input)),
   login2fa: publicProcedure.input(typed<Login2faInput>()).mutation(({ ctx, input }) => login2fa(ctx, input)),
   logout: authedProcedure.mutation(({ ctx }) => logout(ctx)),
+
+  // Single sign-on (OpenID Connect): the browser goes through /auth/oidc/start and /callback; the
+  // web app redeems the callback's one-time code here.
+  oidcInfo: publicProcedure.query(({ ctx }) => oidcInfo(ctx)),
+  oidcLogin: publicProcedure.input(typed<{ code: string }>()).mutation(({ ctx, input }) => redeemOidcLogin(ctx, input)),
+  oidcLink: authedProcedure.input(typed<{ code: string }>()).mutation(({ ctx, input }) => redeemOidcLink(ctx, input)),
+  identities: authedProcedure.query(({ ctx }) => listIdentities(ctx)),
+  unlinkIdentity: authedProcedure.input(typed<{ id: number }>()).mutation(({ ctx, input }) => unlinkIdentity(ctx, input)),
 
   add2fa: authedProcedure.mutation(({ ctx }) => addTwoFactor(ctx)),
   verify2fa: authedProcedure.input(typed<OtpInput>()).mutation(({ ctx, input }) => verifyTwoFactor(ctx, input)),

@@ -1,12 +1,12 @@
-import { Button, Card, Group, NumberInput, SimpleGrid, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
-import { type Config, type ConfigKey, EVENT_TIME_FORMAT, formatEventTime, parseEventTime, TIME_CONFIG_KEYS } from "@flagship/shared";
+import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
+import { type Config, type ConfigKey, EVENT_TIME_FORMAT, formatEventTime, LOGIN_PROVIDERS, parseEventTime, TIME_CONFIG_KEYS } from "@flagship/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { AdminPage, QueryState } from "./AdminPage.tsx";
 
-type Kind = "switch" | "number" | "text" | "time";
+type Kind = "switch" | "number" | "text" | "time" | "provider";
 
 /** Every config key of the staff spec, grouped as an organiser thinks of them, with its input. */
 const GROUPS: { id: string; fields: [ConfigKey, Kind][] }[] = [
@@ -23,8 +23,8 @@ const GROUPS: { id: string; fields: [ConfigKey, Kind][] }[] = [
       ["invite_required", "switch"],
       ["email_domain", "text"],
       ["email_regex", "text"],
-      ["login_provider", "text"],
-      ["registration_provider", "text"],
+      ["login_provider", "provider"],
+      ["registration_provider", "provider"],
     ],
   },
   { id: "teams", fields: [["enable_teams", "switch"], ["team_size", "number"], ["enable_team_join", "switch"], ["enable_team_leave", "switch"]] },
@@ -125,6 +125,17 @@ function ConfigForm({ config }: { config: Partial<Config> }) {
             label={label}
             placeholder={EVENT_TIME_FORMAT}
             description={t("config.time_help", { format: EVENT_TIME_FORMAT, zone: timeZone })}
+            {...form.getInputProps(key)}
+          />
+        );
+      case "provider":
+        return (
+          <Select
+            key={key}
+            label={label}
+            description={description}
+            data={LOGIN_PROVIDERS.map((value) => ({ value, label: t(`config.providers.${value}`) }))}
+            allowDeselect={false}
             {...form.getInputProps(key)}
           />
         );

@@ -67,7 +67,13 @@ export const adminTexts = {
       firstblood_webhook: "First blood webhook URL",
       sharing_wrong_flag_window: "Same wrong flag window (seconds)",
     },
+    providers: {
+      basic_auth: "Password (basic_auth)",
+      oidc: "Single sign-on (oidc)",
+    },
     help: {
+      login_provider: "Single sign-on needs the server's OIDC settings; the password form stays available behind it.",
+      registration_provider: "With single sign-on, accounts are made on the first sign-in and password sign-ups are refused.",
       enable_maintenance_mode: "Challenges show a maintenance warning.",
       enable_force_admin_2fa: "Staff without two-factor authentication lose their staff powers until they enrol.",
       email_domain: "Only addresses at this domain may register. Empty allows any.",

@@ -1,17 +1,26 @@
-import { Alert, Anchor, Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import { Alert, Anchor, Button, Collapse, Divider, Group, Loader, Modal, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import { errorMessage } from "@flagship/shared";
 import { notifications } from "@mantine/notifications";
 import { useMutation } from "@tanstack/react-query";
-import { Link, useNavigate } from "@tanstack/react-router";
-import { type FormEvent, useState } from "react";
+import { Link, useNavigate, useSearch } from "@tanstack/react-router";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { AuthCard } from "./AuthCard.tsx";
 import { errorText } from "./errors.ts";
 import { RequestResetModal } from "./RequestResetModal.tsx";
+import { SsoButton, useSsoInfo } from "./sso/SsoButton.tsx";
 import { useSwitchSession } from "./useSession.ts";
 
-export function LoginPage() {
+/**
+ * /login. With `primary="oidc"` (login_provider oidc) the provider's button leads and the password
+ * form waits behind "Use a password instead" (for staff and accounts without a link); otherwise
+ * the password form leads and, when single sign-on is set up, the provider's button follows it.
+ * The provider's callback lands here with `?oidc=<one-time code>` (redeemed for a session token)
+ * or `?oidc_error=<code>`.
+ */
+export function LoginPage({ primary = "password" }: { primary?: "password" | "oidc" }) {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const navigate = useNavigate();
@@ -25,6 +34,10 @@ export function LoginPage() {
   const [tfa, setTfa] = useState("");
   const [tfaError, setTfaError] = useState<string | null>(null);
   const [resetOpen, setResetOpen] = useState(false);
+  const sso = useSsoInfo();
+  const search: { oidc?: unknown; oidc_error?: unknown } = useSearch({ strict: false });
+  const ssoLeads = primary === "oidc" && sso.enabled;
+  const [passwordOpen, setPasswordOpen] = useState(false);
 
   const done = (token: string) => {
     switchSession(token);
@@ -32,6 +45,28 @@ export function LoginPage() {
   };
   const login = useMutation(trpc.auth.login.mutationOptions());
   const login2fa = useMutation(trpc.auth.login2fa.mutationOptions());
+  const ssoLogin = useMutation(trpc.auth.oidcLogin.mutationOptions());
+
+  // Back from the provider: redeem the one-time code once, or show why it did not work.
+  const handled = useRef(false);
+  useEffect(() => {
+    if (handled.current) return;
+    handled.current = true;
+    if (search.oidc_error !== undefined) setFailure(errorMessage(String(search.oidc_error)));
+    if (search.oidc === undefined) return;
+    ssoLogin.mutate(
+      { code: String(search.oidc) },
+      {
+        onSuccess: ({ token }) => done(token),
+        onError: (error) => {
+          setFailure(errorText(error));
+          void navigate({ to: "/login", search: {}, replace: true });
+        },
+      },
+    );
+    // Once, on arrival.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -71,6 +106,44 @@ export function LoginPage() {
     notifications.show({ message: t("account.tfa_cancelled"), color: "gray" });
   };
 
+  const passwordForm = (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <TextInput
+          label={t("account.username_or_email")}
+          autoComplete="username"
+          value={username}
+          onChange={(e) => setUsername(e.currentTarget.value)}
+          error={errors.username}
+          autoFocus
+        />
+        <PasswordInput
+          label={t("account.password")}
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.currentTarget.value)}
+          error={errors.password}
+        />
+        <Group justify="flex-end" mt={-8}>
+          <Anchor component="button" type="button" size="sm" onClick={() => setResetOpen(true)}>
+            {t("account.forgot")}
+          </Anchor>
+        </Group>
+        <Button type="submit" loading={login.isPending} fullWidth size="md">
+          {t("account.login")}
+        </Button>
+      </Stack>
+    </form>
+  );
+  const registerLink = config?.enable_registration !== false && (
+    <Text size="sm" ta="center" c="dimmed">
+      {t("account.no_account")}{" "}
+      <Anchor component={Link} to="/register">
+        {t("account.register_link")}
+      </Anchor>
+    </Text>
+  );
+
   return (
     <AuthCard title={t("account.login_title")} intro={t("account.login_intro", { event: config?.event_name ?? "Flagship CTF" })}>
       {config?.enable_login === false && (
@@ -78,46 +151,43 @@ export function LoginPage() {
           {t("account.login_closed")}
         </Alert>
       )}
-      <form onSubmit={submit} noValidate>
+      {failure && (
+        <Alert color="red" variant="light" role="alert" data-testid="login-error">
+          {failure}
+        </Alert>
+      )}
+      {ssoLogin.isPending || (search.oidc !== undefined && !failure) ? (
+        <Group gap="sm" justify="center" py="md" role="status">
+          <Loader size="sm" />
+          <Text>{t("sso.signing_in")}</Text>
+        </Group>
+      ) : primary === "oidc" && sso.loading ? (
+        <Group justify="center" py="md" role="status" aria-label={t("generic.loading")}>
+          <Loader size="sm" />
+        </Group>
+      ) : ssoLeads ? (
         <Stack gap="md">
-          {failure && (
-            <Alert color="red" variant="light" role="alert" data-testid="login-error">
-              {failure}
-            </Alert>
-          )}
-          <TextInput
-            label={t("account.username_or_email")}
-            autoComplete="username"
-            value={username}
-            onChange={(e) => setUsername(e.currentTarget.value)}
-            error={errors.username}
-            autoFocus
-          />
-          <PasswordInput
-            label={t("account.password")}
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-            error={errors.password}
-          />
-          <Group justify="flex-end" mt={-8}>
-            <Anchor component="button" type="button" size="sm" onClick={() => setResetOpen(true)}>
-              {t("account.forgot")}
-            </Anchor>
-          </Group>
-          <Button type="submit" loading={login.isPending} fullWidth size="md">
-            {t("account.login")}
-          </Button>
-          {config?.enable_registration !== false && (
-            <Text size="sm" ta="center" c="dimmed">
-              {t("account.no_account")}{" "}
-              <Anchor component={Link} to="/register">
-                {t("account.register_link")}
-              </Anchor>
-            </Text>
-          )}
+          <SsoButton name={sso.name} />
+          <Anchor component="button" type="button" size="sm" ta="center" onClick={() => setPasswordOpen((open) => !open)} aria-expanded={passwordOpen} aria-controls="password-login">
+            {passwordOpen ? t("sso.hide_password") : t("sso.use_password")}
+          </Anchor>
+          <Collapse expanded={passwordOpen} id="password-login">
+            {passwordOpen && passwordForm}
+          </Collapse>
+          {registerLink}
         </Stack>
-      </form>
+      ) : (
+        <Stack gap="md">
+          {passwordForm}
+          {sso.enabled && (
+            <>
+              <Divider label={t("sso.or")} labelPosition="center" />
+              <SsoButton name={sso.name} variant="default" />
+            </>
+          )}
+          {registerLink}
+        </Stack>
+      )}
 
       <Modal opened={tfaOpen} onClose={cancelTfa} title={t("account.tfa_prompt_title")} centered>
         <form
@@ -157,3 +227,8 @@ export function LoginPage() {
   );
 }
 
+
+/** The login screen of the `oidc` login provider: the provider's button leads. */
+export function OidcLoginPage() {
+  return <LoginPage primary="oidc" />;
+}

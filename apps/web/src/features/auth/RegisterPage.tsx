@@ -10,6 +10,7 @@ import { useAppData } from "../../shell/useAppData.ts";
 import { AuthCard } from "./AuthCard.tsx";
 import { errorText, fieldErrors } from "./errors.ts";
 import { PasswordStrengthBar, usePasswordStrength } from "./PasswordStrength.tsx";
+import { SsoButton, useSsoInfo } from "./sso/SsoButton.tsx";
 import { useSwitchSession } from "./useSession.ts";
 
 type Field = "username" | "email" | "password" | "password2" | "invite" | "accept";
@@ -25,6 +26,7 @@ export function RegisterPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const strength = usePasswordStrength(form.password, [form.username, form.email, config?.event_name ?? ""]);
   const register = useMutation(trpc.auth.register.mutationOptions());
+  const sso = useSsoInfo();
   const set = (field: keyof typeof form) => (value: string | boolean) => {
     setForm((f) => ({ ...f, [field]: value }));
     // An edited field's old complaint no longer applies.
@@ -93,6 +95,15 @@ export function RegisterPage() {
         <Alert color="yellow" variant="light" data-testid="registration-closed">
           {t("account.registration_closed")}
         </Alert>
+      </AuthCard>
+    );
+  }
+
+  // registration_provider oidc: accounts come from the organisation's provider, on first sign-in.
+  if (config?.registration_provider === "oidc" && sso.enabled) {
+    return (
+      <AuthCard title={t("account.register_title")} intro={t("sso.signup_intro", { event: config.event_name ?? "Flagship CTF", name: sso.name })}>
+        <SsoButton name={sso.name} purpose="signup" />
       </AuthCard>
     );
   }

@@ -2,6 +2,26 @@ import i18next from "i18next";
 
 /** English texts of the account screens, merged into the app's translation bundle. */
 export const authTexts = {
+  sso: {
+    sign_in_with: "Sign in with {{name}}",
+    sign_up_with: "Sign up with {{name}}",
+    link_with: "Link your {{name}} account",
+    use_password: "Use a password instead",
+    hide_password: "Hide the password form",
+    or: "or",
+    signing_in: "Signing you in…",
+    signup_intro: "Accounts for {{event}} come from {{name}}: sign up with it, and your account is made on your first sign-in.",
+    card_title: "Single sign-on",
+    card_intro: "Sign in with your {{name}} account instead of a password.",
+    none_linked: "No account is linked yet.",
+    linked_as: "Linked as {{email}}",
+    linked_on: "since {{date}}",
+    unlink: "Unlink",
+    unlink_label: "Unlink {{email}}",
+    linked: "Your {{name}} account is linked.",
+    unlinked: "Your {{name}} account is unlinked.",
+    no_password_hint: "Your account has no password: set one with “Forgot password?” on the login page before you unlink.",
+  },
   account: {
     username: "Username",
     username_or_email: "Username or email",

@@ -4,12 +4,14 @@ import { useTranslation } from "react-i18next";
 import { localPreference } from "../localPreferences.ts";
 import { DangerCard, NotificationsCard, PasswordCard, ProfileCard, TwoFactorCard, UsernameCard } from "./AccountCards.tsx";
 import { registerSettingsCard, SETTINGS_ORDER, settingsCards } from "./registry.ts";
+import { SsoCard } from "../sso/SsoCard.tsx";
 
 registerSettingsCard({ id: "profile", order: SETTINGS_ORDER.profile, Component: ProfileCard });
 registerSettingsCard({ id: "notifications", order: SETTINGS_ORDER.notifications, Component: NotificationsCard });
 registerSettingsCard({ id: "2fa", order: SETTINGS_ORDER.twoFactor, Component: TwoFactorCard });
 registerSettingsCard({ id: "username", order: SETTINGS_ORDER.username, Component: UsernameCard });
 registerSettingsCard({ id: "password", order: SETTINGS_ORDER.password, Component: PasswordCard });
+registerSettingsCard({ id: "sso", order: SETTINGS_ORDER.sso, Component: SsoCard });
 registerSettingsCard({
   id: "danger",
   order: SETTINGS_ORDER.danger,

@@ -21,5 +21,5 @@ export function settingsCards(): SettingsCard[] {
   return [...cards.values()].sort((a, b) => a.order - b.order);
 }
 
-/** The order of the specs' cards: profile, team, members, notifications, 2FA, username, password, danger. */
-export const SETTINGS_ORDER = { profile: 10, team: 20, members: 30, notifications: 40, twoFactor: 50, username: 60, password: 70, danger: 90 } as const;
+/** The order of the specs' cards: profile, team, members, notifications, 2FA, username, password, (single sign-on), danger. */
+export const SETTINGS_ORDER = { profile: 10, team: 20, members: 30, notifications: 40, twoFactor: 50, username: 60, password: 70, sso: 80, danger: 90 } as const;
