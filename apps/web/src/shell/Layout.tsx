@@ -6,7 +6,6 @@ import {
   Burger,
   Group,
   Text,
-  Tooltip,
   UnstyledButton,
   useComputedColorScheme,
   useMantineColorScheme,
@@ -39,16 +38,15 @@ function ThemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
   const scheme = useComputedColorScheme("light");
   return (
-    <Tooltip label={t("nav.toggle_theme")}>
-      <ActionIcon
-        variant="default"
-        size="lg"
-        aria-label={t("nav.toggle_theme")}
-        onClick={() => setColorScheme(scheme === "dark" ? "light" : "dark")}
-      >
-        <span aria-hidden>{scheme === "dark" ? "☀" : "☾"}</span>
-      </ActionIcon>
-    </Tooltip>
+    <ActionIcon
+      variant="default"
+      size="lg"
+      aria-label={t("nav.toggle_theme")}
+      title={t("nav.toggle_theme")}
+      onClick={() => setColorScheme(scheme === "dark" ? "light" : "dark")}
+    >
+      <span aria-hidden>{scheme === "dark" ? "☀" : "☾"}</span>
+    </ActionIcon>
   );
 }
 

@@ -1,4 +1,4 @@
-import { NavLink, ScrollArea, Stack } from "@mantine/core";
+import { NavLink, Stack } from "@mantine/core";
 import { Link, useRouterState } from "@tanstack/react-router";
 import { useTranslation } from "react-i18next";
 import { useAppData } from "./useAppData.ts";
@@ -40,7 +40,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const isActive = (to: string) => (to === "/" ? pathname === "/" : pathname === to || pathname.startsWith(`${to}/`));
 
   return (
-    <ScrollArea component="nav" aria-label={t("nav.main_navigation")} h="100%">
+    <nav aria-label={t("nav.main_navigation")} className="app-sidebar">
       <Stack gap={2} p="xs">
         {entries.map((entry) =>
           entry.to === "/campaign" ? (
@@ -73,6 +73,6 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           </NavLink>
         )}
       </Stack>
-    </ScrollArea>
+    </nav>
   );
 }
