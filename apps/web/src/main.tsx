@@ -28,7 +28,7 @@ document.body.appendChild(notificationsRegion);
 
 // The toasts' container (and its transitions) loads after the first paint; toasts shown before it
 // arrives wait in the notifications store and appear when it mounts.
-const Notifications = deferred(() => import("@mantine/notifications").then((m) => m.Notifications), null);
+const Notifications = deferred(() => import("./lib/NotificationsHost.tsx").then((m) => m.default), null);
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: "flagship.color-scheme" });
 
