@@ -96,7 +96,9 @@ function Shell() {
   const eventName = config?.event_name ?? "Flagship";
 
   return (
+    // "alt": the sidebar runs the full height of the window, the header sits beside it.
     <AppShell
+      layout="alt"
       header={{ height: 56 }}
       navbar={{ width: 240, breakpoint: "sm", collapsed: { mobile: !opened } }}
       padding="md"
