@@ -86,3 +86,13 @@ test("the sidebar runs the full height, each entry with an icon, one entry curre
   await expect(nav.locator('[aria-current="page"]')).toHaveAccessibleName("Settings");
   await expect(nav.locator(".mantine-NavLink-root[data-active]")).toHaveCount(1);
 });
+
+test("the logo: the mark and wordmark on the login card, the mark as the favicon and in the header", async ({ page, request }) => {
+  await page.goto("/login");
+  await expect(page.getByRole("img", { name: "Flagship", exact: true })).toBeVisible();
+  await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon.svg");
+  const favicon = await (await request.get("/favicon.svg")).text();
+  // The favicon and the header draw the same mark as the logo component (its teal pennant).
+  expect(favicon).toContain("#2dd4bf");
+  await expect(page.getByRole("banner").locator('img[src="/favicon.svg"]')).toBeVisible();
+});

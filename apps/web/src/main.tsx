@@ -1,5 +1,7 @@
 import "./lib/zod-jitless.ts";
 import "./lib/mantine-styles.ts";
+// The UI typeface, self-hosted: variable weights, one woff2 per script (a page fetches Latin only).
+import "@fontsource-variable/inter/wght.css";
 import "@mantine/notifications/styles.css";
 import "./styles.css";
 import "./lib/i18n.ts";

@@ -45,7 +45,7 @@ export const theme = createTheme({
   primaryShade: { light: 6, dark: 6 },
   defaultRadius: "md",
   fontFamily:
-    "Inter, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
+    "'Inter Variable', Inter, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
   fontFamilyMonospace: "'JetBrains Mono', ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
   headings: { fontWeight: "700" },
   cursorType: "pointer",
