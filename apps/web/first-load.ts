@@ -14,6 +14,18 @@ import { gzipSync } from "node:zlib";
 
 export const BUDGET = { js: 150 * 1024, css: 30 * 1024 };
 
+/**
+ * What the first-load test holds the build to while the JS budget above is not met: no route's
+ * first load may grow past these (measured at the last cut, with a little room for noise), so a
+ * change that adds a heavy library to the shell or a page fails. Lower them as pages shrink.
+ */
+export const CEILING = {
+  /** Any route's JS. */
+  js: 310 * 1024,
+  /** The home page's JS: the shell (React, the router, queries, i18n, Mantine's core) and little else. */
+  home: 218 * 1024,
+};
+
 /** Each route and the source module of its page (the lazy chunk the route draws). */
 export const ROUTE_PAGES: Record<string, string[]> = {
   "/": ["src/pages/HomePage.tsx"],

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { BUDGET, formatTable, measureFirstLoad } from "../first-load.ts";
+import { BUDGET, CEILING, formatTable, measureFirstLoad } from "../first-load.ts";
 
 /** The built app's first load per route, and how the server sends its files. */
 
@@ -15,6 +15,16 @@ test("no route's first load carries the charts, the code editor, the map or pass
     if (!load.route.includes("{challenge}")) expect(load.packages.filter((p) => MARKDOWN.includes(p)), load.route).toEqual([]);
     expect(load.cssBytes, load.route).toBeLessThanOrEqual(BUDGET.css);
   }
+});
+
+test("no route's first load grows past the ceiling, and the shell stays lean", async () => {
+  const loads = measureFirstLoad();
+  for (const load of loads) expect(load.jsBytes, load.route).toBeLessThanOrEqual(CEILING.js);
+  expect(loads.find((l) => l.route === "/")!.jsBytes).toBeLessThanOrEqual(CEILING.home);
+  // The shell draws no dialog, tooltip or popover: their code (and the floating-position library)
+  // loads with the pages that use them.
+  const home = loads.find((l) => l.route === "/")!;
+  expect(home.packages.filter((p) => p.startsWith("@floating-ui/") || p === "zod")).toEqual([]);
 });
 
 test("the server sends the build's brotli and gzip copies, hashed files immutable for a year, index.html uncached", async ({ request }) => {

@@ -48,8 +48,24 @@ test("the leaderboard: team and user tabs kept in the hash, load more, the graph
 });
 
 test("the large leaderboard is a full-screen board without the shell", async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  // The visitor chose the light scheme; the projector board is dark all the same.
+  await page.goto("/");
+  await page.evaluate(() => window.localStorage.setItem("flagship.color-scheme", "light"));
   await page.goto("/largeLeaderboard");
-  await expect(page.getByRole("table", { name: "Leaderboard" }).getByRole("row").first()).toContainText("101200");
+  const rows = page.getByRole("table", { name: "Leaderboard" }).getByRole("row");
+  await expect(rows.first()).toContainText("101200");
   await expect(page.getByRole("navigation", { name: "Main navigation" })).toHaveCount(0);
+  await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
+  expect(await page.evaluate(() => window.localStorage.getItem("flagship.color-scheme"))).toBe("light");
+  // The top three are named, not told apart by colour alone; the rest show their place only.
+  await expect(rows.nth(0).getByTestId("projector-medal")).toHaveText("Gold");
+  await expect(rows.nth(1).getByTestId("projector-medal")).toHaveText("Silver");
+  await expect(rows.nth(2).getByTestId("projector-medal")).toHaveText("Bronze");
+  await expect(rows.nth(3).getByTestId("projector-medal")).toHaveCount(0);
+  await expect(rows.nth(3).getByTestId("projector-rank")).toHaveText("4");
+  // A chart sized for a projector.
+  const chart = await page.getByRole("img", { name: "Score over time of the top ten" }).boundingBox();
+  expect(chart!.height).toBeGreaterThanOrEqual(500);
   await page.screenshot({ path: "test-results/large-leaderboard.png" });
 });

@@ -66,3 +66,33 @@ test("the diagnostic pages", async ({ page }) => {
   await page.goto("/debug/loading");
   await expect(page.getByTestId("loading-warning")).toBeVisible({ timeout: 15_000 });
 });
+
+test("the sidebar runs the full height, each entry with an icon, one entry current", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const player = await seedUser();
+  await signIn(page, player);
+  await page.goto("/leaderboard");
+  const nav = page.getByRole("navigation", { name: "Main navigation" });
+  await expect(nav.getByRole("link", { name: "Leaderboard" })).toBeVisible();
+  // The panel starts at the top of the window (beside the header, not under it) and reaches the bottom.
+  const panel = await page.locator("#app-navbar").boundingBox();
+  expect(panel).toMatchObject({ y: 0, height: 900 });
+  // Every entry carries a decorative icon; its name is its label alone.
+  for (const link of await nav.getByRole("link").all()) await expect(link.locator("svg[aria-hidden]")).toHaveCount(1);
+  await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+  await expect(nav.locator('[aria-current="page"]')).toHaveAccessibleName("Leaderboard");
+  await expect(nav.locator(".mantine-NavLink-root[data-active]")).toHaveCount(1);
+  await nav.getByRole("link", { name: "Settings" }).click();
+  await expect(nav.locator('[aria-current="page"]')).toHaveAccessibleName("Settings");
+  await expect(nav.locator(".mantine-NavLink-root[data-active]")).toHaveCount(1);
+});
+
+test("the logo: the mark and wordmark on the login card, the mark as the favicon and in the header", async ({ page, request }) => {
+  await page.goto("/login");
+  await expect(page.getByRole("img", { name: "Flagship", exact: true })).toBeVisible();
+  await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon.svg");
+  const favicon = await (await request.get("/favicon.svg")).text();
+  // The favicon and the header draw the same mark as the logo component (its teal pennant).
+  expect(favicon).toContain("#2dd4bf");
+  await expect(page.getByRole("banner").locator('img[src="/favicon.svg"]')).toBeVisible();
+});

@@ -1,11 +1,12 @@
 import "./lib/zod-jitless.ts";
 import "./lib/mantine-styles.ts";
+// The UI typeface, self-hosted: variable weights, one woff2 per script (a page fetches Latin only).
+import "@fontsource-variable/inter/wght.css";
 import "@mantine/notifications/styles.css";
 import "./styles.css";
 import "./lib/i18n.ts";
 import "./plugins/index.ts";
 import { localStorageColorSchemeManager, MantineProvider } from "@mantine/core";
-import { Notifications } from "@mantine/notifications";
 import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
@@ -13,6 +14,7 @@ import { createRoot } from "react-dom/client";
 import { queryClient, TRPCProvider, trpcClient } from "./lib/trpc.ts";
 import { router } from "./router.tsx";
 import { AppErrorBoundary } from "./shell/ErrorBoundary.tsx";
+import { deferred } from "./lib/deferred.tsx";
 import { cssVariablesResolver, theme } from "./theme.ts";
 
 // Trailing slashes are removed, keeping the query and hash, before the router reads the URL.
@@ -25,6 +27,10 @@ const notificationsRegion = document.createElement("div");
 notificationsRegion.setAttribute("role", "region");
 notificationsRegion.setAttribute("aria-label", "Notifications");
 document.body.appendChild(notificationsRegion);
+
+// The toasts' container (and its transitions) loads after the first paint; toasts shown before it
+// arrives wait in the notifications store and appear when it mounts.
+const Notifications = deferred(() => import("./lib/NotificationsHost.tsx").then((m) => m.default), null);
 
 const colorSchemeManager = localStorageColorSchemeManager({ key: "flagship.color-scheme" });
 

@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, createTheme, DEFAULT_THEME, darken, type MantineColorsTuple, Modal, Notification } from "@mantine/core";
+import { type CSSVariablesResolver, createTheme, DEFAULT_THEME, darken, type MantineColorsTuple } from "@mantine/core";
 
 /** The specs' palette: named colours for the light default and the dark preset. */
 export const PALETTES = {
@@ -45,15 +45,16 @@ export const theme = createTheme({
   primaryShade: { light: 6, dark: 6 },
   defaultRadius: "md",
   fontFamily:
-    "Inter, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
+    "'Inter Variable', Inter, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
   fontFamilyMonospace: "'JetBrains Mono', ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
   headings: { fontWeight: "700" },
   cursorType: "pointer",
   focusRing: "auto",
   components: {
-    // Close buttons are named, so screen readers can say what they do.
-    Notification: Notification.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close" } } }),
-    Modal: Modal.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close" } } }),
+    // Close buttons are named, so screen readers can say what they do. Plain objects rather than
+    // Modal.extend(...): importing the components here would put them in every page's first load.
+    Notification: { defaultProps: { closeButtonProps: { "aria-label": "Close" } } },
+    Modal: { defaultProps: { closeButtonProps: { "aria-label": "Close" } } },
   },
 });
 

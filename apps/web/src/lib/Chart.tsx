@@ -16,12 +16,14 @@ let loading: Promise<EChartsModule> | undefined;
 
 /**
  * An echarts chart, loaded on first use so pages without charts don't pay for it. Colours follow
- * the light or dark scheme; the chart resizes with its box.
+ * the light or dark scheme (or the one a page forces); the chart resizes with its box.
  */
-export function Chart({ option, height = 320, label }: { option: EChartsCoreOption; height?: number; label: string }) {
+export function Chart({ option, height = 320, label, scheme: forced }: { option: EChartsCoreOption; height?: number; label: string; scheme?: "light" | "dark" }) {
   const ref = useRef<HTMLDivElement>(null);
   const [lib, setLib] = useState<EChartsModule | null>(null);
-  const scheme = useComputedColorScheme("light");
+  const computed = useComputedColorScheme("light");
+  // A page drawn in one scheme whatever the visitor chose (the projector board) says which.
+  const scheme = forced ?? computed;
   const fontFamily = useMantineTheme().fontFamily;
 
   useEffect(() => {

@@ -137,6 +137,9 @@ export const en = {
     empty: "Nobody has scored yet.",
     hidden: "The scoreboard is hidden.",
     graph_label: "Score over time of the top ten",
+    medal_gold: "Gold",
+    medal_silver: "Silver",
+    medal_bronze: "Bronze",
   },
   pages: {
     conduct: "Code of Conduct",

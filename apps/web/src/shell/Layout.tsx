@@ -6,7 +6,6 @@ import {
   Burger,
   Group,
   Text,
-  Tooltip,
   UnstyledButton,
   useComputedColorScheme,
   useMantineColorScheme,
@@ -39,16 +38,15 @@ function ThemeToggle() {
   const { setColorScheme } = useMantineColorScheme();
   const scheme = useComputedColorScheme("light");
   return (
-    <Tooltip label={t("nav.toggle_theme")}>
-      <ActionIcon
-        variant="default"
-        size="lg"
-        aria-label={t("nav.toggle_theme")}
-        onClick={() => setColorScheme(scheme === "dark" ? "light" : "dark")}
-      >
-        <span aria-hidden>{scheme === "dark" ? "☀" : "☾"}</span>
-      </ActionIcon>
-    </Tooltip>
+    <ActionIcon
+      variant="default"
+      size="lg"
+      aria-label={t("nav.toggle_theme")}
+      title={t("nav.toggle_theme")}
+      onClick={() => setColorScheme(scheme === "dark" ? "light" : "dark")}
+    >
+      <span aria-hidden>{scheme === "dark" ? "☀" : "☾"}</span>
+    </ActionIcon>
   );
 }
 
@@ -98,7 +96,9 @@ function Shell() {
   const eventName = config?.event_name ?? "Flagship";
 
   return (
+    // "alt": the sidebar runs the full height of the window, the header sits beside it.
     <AppShell
+      layout="alt"
       header={{ height: 56 }}
       navbar={{ width: 240, breakpoint: "sm", collapsed: { mobile: !opened } }}
       padding="md"

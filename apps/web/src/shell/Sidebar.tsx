@@ -1,5 +1,21 @@
-import { NavLink, ScrollArea, Stack } from "@mantine/core";
+import { NavLink, Stack } from "@mantine/core";
 import { Link, useRouterState } from "@tanstack/react-router";
+// Named imports of single icons: the build keeps only these (the package has no side effects).
+import {
+  IconFlag,
+  IconHome,
+  IconLogin,
+  IconLogout,
+  IconSettings,
+  IconShieldHalf,
+  IconTool,
+  IconTrophy,
+  IconUserCircle,
+  IconUserPlus,
+  IconUsers,
+  IconUsersGroup,
+  type Icon,
+} from "@tabler/icons-react";
 import { useTranslation } from "react-i18next";
 import { useAppData } from "./useAppData.ts";
 import { ADMIN_PAGES } from "../features/admin/registry.tsx";
@@ -8,6 +24,25 @@ import { CampaignNav } from "../features/challenges/CampaignNav.tsx";
 interface Entry {
   to: string;
   label: string;
+}
+
+/** Each entry's icon (decorative: the label names the entry). */
+const ICONS: Record<string, Icon> = {
+  "/": IconHome,
+  "/users": IconUsers,
+  "/teams": IconUsersGroup,
+  "/leaderboard": IconTrophy,
+  "/campaign": IconFlag,
+  "/profile/me": IconUserCircle,
+  "/team/me": IconShieldHalf,
+  "/settings": IconSettings,
+  "/logout": IconLogout,
+  "/login": IconLogin,
+  "/register": IconUserPlus,
+};
+
+export function NavIcon({ icon: Glyph }: { icon: Icon | undefined }) {
+  return Glyph ? <Glyph size={18} stroke={1.75} aria-hidden focusable="false" /> : null;
 }
 
 /** The sidebar: entries for the audience (logged out, player, staff), each shown only when enabled. */
@@ -40,17 +75,18 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const isActive = (to: string) => (to === "/" ? pathname === "/" : pathname === to || pathname.startsWith(`${to}/`));
 
   return (
-    <ScrollArea component="nav" aria-label={t("nav.main_navigation")} h="100%">
+    <nav aria-label={t("nav.main_navigation")} className="app-sidebar">
       <Stack gap={2} p="xs">
         {entries.map((entry) =>
           entry.to === "/campaign" ? (
-            <CampaignNav key={entry.to} label={entry.label} pathname={pathname} onNavigate={onNavigate} />
+            <CampaignNav key={entry.to} label={entry.label} icon={<NavIcon icon={IconFlag} />} pathname={pathname} onNavigate={onNavigate} />
           ) : (
           <NavLink
             key={entry.to}
             component={Link}
             to={entry.to}
             label={entry.label}
+            leftSection={<NavIcon icon={ICONS[entry.to]} />}
             active={isActive(entry.to)}
             onClick={onNavigate}
             aria-current={isActive(entry.to) ? "page" : undefined}
@@ -58,7 +94,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           ),
         )}
         {me?.isStaff && (
-          <NavLink component="button" type="button" label={t("nav.admin")} defaultOpened={pathname.startsWith("/admin")} childrenOffset="md">
+          <NavLink component="button" type="button" label={t("nav.admin")} leftSection={<NavIcon icon={IconTool} />} defaultOpened={pathname.startsWith("/admin")} childrenOffset="md">
             {ADMIN_PAGES.map(({ page, label }) => (
               <NavLink
                 key={page}
@@ -73,6 +109,6 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           </NavLink>
         )}
       </Stack>
-    </ScrollArea>
+    </nav>
   );
 }

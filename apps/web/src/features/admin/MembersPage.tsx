@@ -8,7 +8,7 @@ import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { errorText } from "../auth/errors.ts";
-import { ImpersonateButton } from "../auth/impersonation.tsx";
+import { ImpersonateButton } from "../auth/ImpersonateButton.tsx";
 import { AdminPage, QueryState } from "./AdminPage.tsx";
 import { ConfirmButton } from "./ConfirmButton.tsx";
 import type { AdminMember } from "./types.ts";

@@ -1,5 +1,6 @@
 import { Center, Paper, Stack, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
+import { Logo } from "../../shell/Logo.tsx";
 
 /** The centred card the logged-out screens share. */
 export function AuthCard({ title, intro, children, width = 440 }: { title: string; intro?: ReactNode; children: ReactNode; width?: number }) {
@@ -8,7 +9,8 @@ export function AuthCard({ title, intro, children, width = 440 }: { title: strin
       <Paper withBorder shadow="sm" radius="lg" p={{ base: "lg", sm: 32 }} w="100%" maw={width}>
         <Stack gap="lg">
           <Stack gap={4}>
-            <Title order={1} size="h2">
+            <Logo size={36} />
+            <Title order={1} size="h2" mt="sm">
               {title}
             </Title>
             {intro && (

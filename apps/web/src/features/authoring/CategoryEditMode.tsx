@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Group, Modal, Stack, Switch, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { Link, useNavigate, useRouterState } from "@tanstack/react-router";
+import { Link, useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -10,19 +10,6 @@ import { errorText } from "../auth/errors.ts";
 import type { CategoryView } from "../challenges/types.ts";
 import { CategoryForm } from "./lazy.tsx";
 import "./texts.ts";
-
-/** The URL hash without '#': 'edit' opens the staff editors. */
-export function useHash(): string {
-  return useRouterState({ select: (s) => s.location.hash });
-}
-
-/** Whether the signed-in user is staff and the URL asks for edit mode (#edit). */
-export function useStaffEditing(): { staff: boolean; editing: boolean } {
-  const { me } = useAppData();
-  const hash = useHash();
-  const staff = me?.isStaff === true;
-  return { staff, editing: staff && hash === "edit" };
-}
 
 /**
  * Staff controls above a category: an Edit button, and in edit mode (#edit) edit details, stop

@@ -7,7 +7,7 @@ import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import type { ChallengeView } from "../challenges/types.ts";
-import { JobForm } from "./JobForm.tsx";
+import { deferred } from "../../lib/deferred.tsx";
 import "./texts.ts";
 
 function reasonOf(error: unknown): string {
@@ -54,6 +54,9 @@ export function InstancePanel({ challenge }: { challenge: ChallengeView }) {
     </Card>
   );
 }
+
+// The job form is staff-only: it loads when a staff member opens it.
+const JobForm = deferred(() => import("./JobForm.tsx").then((m) => m.JobForm));
 
 function StaffJobForm({ challengeId, name, onDone }: { challengeId: number; name: string | null; onDone: () => void }) {
   const trpc = useTRPC();

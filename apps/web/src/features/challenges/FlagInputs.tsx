@@ -1,8 +1,8 @@
-import { flagFormatMatches, flagPartialOk } from "@flagship/shared";
+import { flagPartialOk } from "@flagship/shared";
 import { Badge, Group, Stack, Text, Textarea, TextInput } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { useAppData } from "../../shell/useAppData.ts";
-import type { ChallengeTypeRenderer, FlagInputProps } from "./registry.tsx";
+import type { FlagInputProps } from "./registry.tsx";
 import type { ChallengeView } from "./types.ts";
 
 function formatInput(challenge: ChallengeView, flagPrefix: string) {
@@ -10,7 +10,7 @@ function formatInput(challenge: ChallengeView, flagPrefix: string) {
 }
 
 /** The default type: one line, checked against flag_regex or `<prefix>{...}` as the player types. */
-function DefaultFlagInput({ challenge, value, onChange, disabled, onSubmit }: FlagInputProps) {
+export function DefaultFlagInput({ challenge, value, onChange, disabled, onSubmit }: FlagInputProps) {
   const { t } = useTranslation();
   const prefix = useAppData().config?.flag_prefix ?? "flag";
   const text = typeof value === "string" ? value : "";
@@ -37,7 +37,7 @@ function DefaultFlagInput({ challenge, value, onChange, disabled, onSubmit }: Fl
   );
 }
 
-function FreeformInput({ value, onChange, disabled, onSubmit }: FlagInputProps) {
+export function FreeformInput({ value, onChange, disabled, onSubmit }: FlagInputProps) {
   const { t } = useTranslation();
   return (
     <TextInput
@@ -55,7 +55,7 @@ function FreeformInput({ value, onChange, disabled, onSubmit }: FlagInputProps) 
   );
 }
 
-function LongTextInput({ value, onChange, disabled }: FlagInputProps) {
+export function LongTextInput({ value, onChange, disabled }: FlagInputProps) {
   const { t } = useTranslation();
   return (
     <Textarea
@@ -71,13 +71,6 @@ function LongTextInput({ value, onChange, disabled }: FlagInputProps) {
     />
   );
 }
-
-const textSubmittable = (challenge: ChallengeView, value: string | [number, number] | null, prefix: string) =>
-  typeof value === "string" && flagFormatMatches(formatInput(challenge, prefix), value);
-
-export const defaultType: ChallengeTypeRenderer = { FlagInput: DefaultFlagInput, canSubmit: textSubmittable };
-export const freeformType: ChallengeTypeRenderer = { FlagInput: FreeformInput, canSubmit: textSubmittable };
-export const longTextType: ChallengeTypeRenderer = { FlagInput: LongTextInput, canSubmit: textSubmittable };
 
 /** Shown above a code editor: which language the challenge expects. */
 export function CodeLanguage({ language }: { language: string }) {

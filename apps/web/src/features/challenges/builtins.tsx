@@ -1,7 +1,8 @@
 import { Loader } from "@mantine/core";
 import { lazy, Suspense } from "react";
-import { defaultType, freeformType, longTextType } from "./FlagInputs.tsx";
+import { flagFormatMatches } from "@flagship/shared";
 import { deferred } from "../../lib/deferred.tsx";
+import type { ChallengeView } from "./types.ts";
 import { type FlagInputProps, registerCategoryType, registerChallengeType, registerEditorType } from "./registry.tsx";
 
 // Layouts and the staff's type editors load with the page that draws them.
@@ -10,6 +11,16 @@ const CampaignGrid = deferred(() => import("./CampaignGrid.tsx").then((m) => m.C
 const NoExtraFields = deferred(() => import("../authoring/TypeEditors.tsx").then((m) => m.NoExtraFields));
 const CodeEditorFields = deferred(() => import("../authoring/TypeEditors.tsx").then((m) => m.CodeEditorFields));
 const MapEditorFields = deferred(() => import("../authoring/TypeEditors.tsx").then((m) => m.MapEditorFields));
+
+// The flag inputs load with the challenge that draws them.
+const DefaultFlagInput = deferred(() => import("./FlagInputs.tsx").then((m) => m.DefaultFlagInput), null);
+const FreeformInput = deferred(() => import("./FlagInputs.tsx").then((m) => m.FreeformInput), null);
+const LongTextInput = deferred(() => import("./FlagInputs.tsx").then((m) => m.LongTextInput), null);
+
+/** Text flags may be submitted once they match the challenge's format (flag_regex or `<prefix>{...}`). */
+const textSubmittable = (challenge: ChallengeView, value: string | [number, number] | null, prefix: string) =>
+  typeof value === "string" &&
+  flagFormatMatches({ challengeType: challenge.challenge_type, challengeMetadata: challenge.challenge_metadata, flagPrefix: prefix }, value);
 
 // The code editor and the map are large: loaded only when a challenge needs them.
 const CodeFlagInput = lazy(() => import("./CodeFlagInput.tsx"));
@@ -33,9 +44,9 @@ function LazyMap(props: FlagInputProps) {
 
 registerCategoryType("jeopardy", JeopardyLayout);
 registerCategoryType("campaign", CampaignGrid);
-registerChallengeType("default", defaultType);
-registerChallengeType("freeform", freeformType);
-registerChallengeType("longText", longTextType);
+registerChallengeType("default", { FlagInput: DefaultFlagInput, canSubmit: textSubmittable });
+registerChallengeType("freeform", { FlagInput: FreeformInput, canSubmit: textSubmittable });
+registerChallengeType("longText", { FlagInput: LongTextInput, canSubmit: textSubmittable });
 registerChallengeType("code", { FlagInput: LazyCode, canSubmit: (_c, value) => typeof value === "string" && value.trim() !== "" });
 registerChallengeType("map", { FlagInput: LazyMap, canSubmit: (_c, value) => Array.isArray(value) });
 registerEditorType("default", NoExtraFields);

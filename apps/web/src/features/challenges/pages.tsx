@@ -2,8 +2,8 @@ import { Alert, Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, The
 import { LockIcon } from "./icons.tsx";
 import { Link, Navigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
-import { CategoryStaffBar, useHash, useStaffEditing } from "../authoring/CategoryEditMode.tsx";
-import { ChallengeEditor, NewChallengeEditor } from "../authoring/lazy.tsx";
+import { useHash, useStaffEditing } from "../authoring/editing.ts";
+import { CategoryStaffBar, ChallengeEditor, NewChallengeEditor } from "../authoring/lazy.tsx";
 import { useMoveTile } from "../authoring/useMoveTile.ts";
 import { useTranslation } from "react-i18next";
 import { Markdown } from "../../lib/Markdown.tsx";

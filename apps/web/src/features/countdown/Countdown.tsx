@@ -1,4 +1,4 @@
-import { Badge, Group, Text, Tooltip } from "@mantine/core";
+import { Badge, Group, Text } from "@mantine/core";
 import { countdownHint, formatCountdown } from "@flagship/shared";
 import { useTranslation } from "react-i18next";
 import { useSynthwave } from "../theming/themeState.ts";
@@ -20,20 +20,26 @@ export function Countdown() {
   const label = target.kind === "start" ? t("countdown.starts_in") : t("countdown.ends_in");
   const hint = countdownHint(target.remaining);
   return (
-    <Tooltip label={hint ? t(`countdown.hint_${target.kind}`) : new Date(target.at * 1000).toLocaleString()}>
-      <Group gap={6} wrap="nowrap" role="timer" aria-label={`${label} ${formatCountdown(target.remaining)}`} data-testid="countdown">
-        <Text size="sm" c="dimmed" visibleFrom="xs">
-          {label}
+    // A native title rather than a Tooltip: the floating-position library stays out of every page's first load.
+    <Group
+      gap={6}
+      wrap="nowrap"
+      role="timer"
+      aria-label={`${label} ${formatCountdown(target.remaining)}`}
+      title={hint ? t(`countdown.hint_${target.kind}`) : new Date(target.at * 1000).toLocaleString()}
+      data-testid="countdown"
+    >
+      <Text size="sm" c="dimmed" visibleFrom="xs">
+        {label}
+      </Text>
+      {hint && (
+        <Text size="sm" c="orange" fw={600} visibleFrom="lg" data-testid="countdown-hint">
+          {t(`countdown.hint_${target.kind}`)}
         </Text>
-        {hint && (
-          <Text size="sm" c="orange" fw={600} visibleFrom="lg" data-testid="countdown-hint">
-            {t(`countdown.hint_${target.kind}`)}
-          </Text>
-        )}
-        <Badge variant={hint ? "filled" : "light"} color={hint ? "orange" : "flagship"} size="lg" ff="monospace" style={{ textTransform: "none" }} className={synthwave ? "countdown-synthwave" : undefined}>
-          {formatCountdown(target.remaining)}
-        </Badge>
-      </Group>
-    </Tooltip>
+      )}
+      <Badge variant={hint ? "filled" : "light"} color={hint ? "orange" : "flagship"} size="lg" ff="monospace" style={{ textTransform: "none" }} className={synthwave ? "countdown-synthwave" : undefined}>
+        {formatCountdown(target.remaining)}
+      </Badge>
+    </Group>
   );
 }

@@ -1,6 +1,7 @@
 import { Box, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { TIMINGS } from "@flagship/shared";
 import { useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useTRPC } from "../../lib/trpc.ts";
 import { Countdown } from "../countdown/Countdown.tsx";
@@ -9,8 +10,26 @@ import { ScoreGraph, toSeries } from "./ScoreGraph.tsx";
 import "./leaderboard.css";
 
 const SHOWN = 15;
-/** The top three places, drawn gold, silver and bronze. */
-const MEDALS = ["gold", "silver", "bronze"];
+/** The top three places, drawn gold, silver and bronze and named so (not by colour alone). */
+const MEDALS = ["gold", "silver", "bronze"] as const;
+
+/**
+ * The projector board is dark whatever scheme the visitor picked (a dark room, a bright screen):
+ * the page sets the dark scheme on the document while it is shown and gives the previous one back
+ * when it is left, without touching the visitor's stored choice.
+ */
+function useProjectorScheme() {
+  useEffect(() => {
+    const root = document.documentElement;
+    const before = root.getAttribute("data-mantine-color-scheme");
+    root.setAttribute("data-mantine-color-scheme", "dark");
+    root.dataset.projector = "";
+    return () => {
+      if (before) root.setAttribute("data-mantine-color-scheme", before);
+      delete root.dataset.projector;
+    };
+  }, []);
+}
 
 /**
  * A full-screen board for a projector: large type, the top teams (or users when teams are off)
@@ -20,6 +39,7 @@ export function LargeLeaderboardPage() {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const { config } = useAppData();
+  useProjectorScheme();
   const teams = config?.enable_teams !== false;
   const input = { limit: SHOWN, offset: 0 };
   const refetchInterval = TIMINGS.leaderboardReloadMs;
@@ -36,7 +56,7 @@ export function LargeLeaderboardPage() {
   const series = g ? (teams ? toSeries(g.team ?? [], (p) => p.team_name, names) : toSeries(g.user, (p) => p.user_name, names)) : [];
 
   return (
-    <Box component="main" id="main" mih="100vh" p={{ base: "md", md: "xl" }} bg="var(--mantine-color-body)">
+    <Box component="main" id="main" mih="100vh" p={{ base: "md", md: "xl" }} className="projector">
       <Group justify="space-between" mb="lg" wrap="nowrap">
         <Title order={1} fz={{ base: 28, md: 48 }}>
           {config?.event_name ?? "Flagship"}
@@ -48,10 +68,15 @@ export function LargeLeaderboardPage() {
           <Table.Tbody>
             {rows.map((row, i) => (
               <Table.Tr key={row.id}>
-                <Table.Td w={80} fw={800}>
-                  <span className="projector-rank" data-medal={MEDALS[i]}>
+                <Table.Td w={{ base: 80, md: 200 }} fw={800}>
+                  <span className="projector-rank" data-medal={MEDALS[i]} data-testid="projector-rank">
                     {i + 1}
                   </span>
+                  {MEDALS[i] && (
+                    <span className="projector-medal" data-testid="projector-medal">
+                      {t(`leaderboard.medal_${MEDALS[i]}`)}
+                    </span>
+                  )}
                 </Table.Td>
                 <Table.Td fw={600} style={{ wordBreak: "break-word" }}>
                   {row.name}
@@ -65,7 +90,7 @@ export function LargeLeaderboardPage() {
         </Table>
         {series.length > 0 && (
           <Stack miw={320}>
-            <ScoreGraph series={series} label={t("leaderboard.graph_label")} startTime={config?.start_time ?? null} />
+            <ScoreGraph series={series} label={t("leaderboard.graph_label")} startTime={config?.start_time ?? null} height={560} scheme="dark" />
           </Stack>
         )}
       </Group>

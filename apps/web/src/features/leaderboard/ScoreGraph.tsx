@@ -9,7 +9,21 @@ export interface Series {
 }
 
 /** Running totals over time, one line per competitor, from the start time (when set). */
-export function ScoreGraph({ series, label, startTime = null }: { series: Series[]; label: string; startTime?: number | null }) {
+export function ScoreGraph({
+  series,
+  label,
+  startTime = null,
+  height,
+  scheme,
+}: {
+  series: Series[];
+  label: string;
+  startTime?: number | null;
+  /** The chart's height in pixels (the Chart's default when unset). */
+  height?: number;
+  /** A scheme the chart keeps whatever the visitor chose (the projector board is always dark). */
+  scheme?: "light" | "dark";
+}) {
   const option = useMemo<EChartsCoreOption>(() => {
     // Every line runs from the start (at 0) to now (at its total), so a competitor with one solve
     // still draws a line rather than a lone point. The start is the event's start time when it is
@@ -32,7 +46,7 @@ export function ScoreGraph({ series, label, startTime = null }: { series: Series
       }),
     };
   }, [series, startTime]);
-  return <Chart option={option} label={label} />;
+  return <Chart option={option} label={label} {...(height !== undefined && { height })} {...(scheme && { scheme })} />;
 }
 
 /** Groups graph points by competitor, in board order. */

@@ -5,7 +5,7 @@ import { Link, useParams } from "@tanstack/react-router";
 import dayjs from "dayjs";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
-import { ImpersonateButton } from "../auth/impersonation.tsx";
+import { ImpersonateButton } from "../auth/ImpersonateButton.tsx";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { SomethingWentWrong } from "../../shell/ErrorScreen.tsx";
 import { NotFoundPage } from "../../shell/NotFound.tsx";
