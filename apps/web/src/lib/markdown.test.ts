@@ -1,17 +1,22 @@
 import { MantineProvider } from "@mantine/core";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
+import { prerenderToNodeStream } from "react-dom/static";
 import { describe, expect, it } from "vitest";
 import HighlightedCode from "./highlight.tsx";
 import MarkdownRenderer from "./MarkdownRenderer.tsx";
 
-function render(markdown: string): string {
-  return renderToStaticMarkup(createElement(MantineProvider, null, createElement(MarkdownRenderer, null, markdown)));
+/** The markdown as HTML once everything it loads lazily (the GitHub extension, the highlighter) has arrived. */
+async function render(markdown: string): Promise<string> {
+  const { prelude } = await prerenderToNodeStream(createElement(MantineProvider, null, createElement(MarkdownRenderer, null, markdown)));
+  let html = "";
+  for await (const chunk of prelude) html += String(chunk);
+  return html;
 }
 
 describe("markdown rendering", () => {
-  it("renders GitHub-flavoured tables, task lists, strikethrough and autolinks", () => {
-    const html = render("| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n- [ ] open\n\n~~gone~~ and https://example.org/x");
+  it("renders GitHub-flavoured tables, task lists, strikethrough and autolinks", async () => {
+    const html = await render("| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n- [ ] open\n\n~~gone~~ and https://example.org/x");
     expect(html).toContain("<table>");
     expect(html).toContain("<td>2</td>");
     const boxes = html.match(/<input[^>]*>/g) ?? [];
@@ -22,8 +27,8 @@ describe("markdown rendering", () => {
     expect(html).toMatch(/<a href="https:\/\/example.org\/x"[^>]*rel="noopener noreferrer nofollow"[^>]*>https:\/\/example.org\/x<\/a>/);
   });
 
-  it("still strips scripts, event handlers and javascript: links with GFM on", () => {
-    const html = render(
+  it("still strips scripts, event handlers and javascript: links with GFM on", async () => {
+    const html = await render(
       [
         "<script>alert(1)</script>",
         '<img src="https://example.org/a.png" onerror="alert(2)">',
@@ -42,10 +47,16 @@ describe("markdown rendering", () => {
     expect(html).toContain("task");
   });
 
-  it("keeps a fenced block's language for the highlighter and shows the code plain until it loads", () => {
-    const html = render("```python\nprint('<b>hi</b>')\n```");
-    expect(html).toContain('<code class="language-python">');
-    expect(html).toContain("print(&#x27;&lt;b&gt;hi&lt;/b&gt;&#x27;)");
+  it("highlights a fenced block that names its language, its text never turned into markup", async () => {
+    const html = await render("```python\nprint('<b>hi</b>')\n```");
+    expect(html).toContain('<code class="hljs language-python">');
+    expect(html).toContain('<span class="hljs-string">&#x27;&lt;b&gt;hi&lt;/b&gt;&#x27;</span>');
+    expect(html).not.toContain("<b>");
+  });
+
+  it("renders plain markdown without waiting for the GitHub extension", () => {
+    const html = renderToStaticMarkup(createElement(MantineProvider, null, createElement(MarkdownRenderer, null, "Some **bold** text")));
+    expect(html).toContain("<strong>bold</strong>");
   });
 });
 

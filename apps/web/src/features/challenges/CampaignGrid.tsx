@@ -178,8 +178,8 @@ function Tile({ challenge, dimmed, onOpen, drag }: { challenge: AnyChallengeView
       <Text size="sm" fw={600} lineClamp={2} style={{ wordBreak: "break-word" }}>
         {challenge.name}
       </Text>
-      <Text size="xs" c={state === "solved" ? "green" : "dimmed"} fw={500}>
-        {state === "solved" ? t("challenges.solved") : t("challenges.points_short", { points: challenge.current_score })}
+      <Text size="xs" c={state === "solved" ? undefined : "dimmed"} fw={state === "solved" ? 700 : 500}>
+        {state === "solved" ? <><span aria-hidden>✓ </span>{t("challenges.solved")}</> : t("challenges.points_short", { points: challenge.current_score })}
       </Text>
       {challenge.maintenance && <MaintenanceMark />}
     </button>

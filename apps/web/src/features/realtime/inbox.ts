@@ -40,6 +40,8 @@ export function useReadAnnouncements() {
 
 // Whether the inbox drawer is open: the header's bell and the bar's "All announcements" both open it.
 let inboxOpen = false;
+/** What had focus when the inbox opened (the bell, or the bar's link): it gets focus back on close. */
+let opener: HTMLElement | null = null;
 const listeners = new Set<() => void>();
 const subscribe = (listener: () => void) => {
   listeners.add(listener);
@@ -47,8 +49,15 @@ const subscribe = (listener: () => void) => {
 };
 
 export function setInboxOpen(open: boolean): void {
+  if (open === inboxOpen) return;
   inboxOpen = open;
+  if (open) opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   for (const listener of listeners) listener();
+  if (!open && opener?.isConnected) {
+    const target = opener;
+    // After the drawer has let go of the focus trap.
+    setTimeout(() => target.focus(), 0);
+  }
 }
 
 export function useInboxOpen(): boolean {

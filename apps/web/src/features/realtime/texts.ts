@@ -7,6 +7,7 @@ export const inboxTexts = {
     bell_unread_one: "Announcements, {{count}} unread",
     bell_unread_other: "Announcements, {{count}} unread",
     title: "Announcements",
+    close: "Close",
     empty: "No announcements yet.",
     failed: "The announcements could not be loaded.",
     new: "New",
