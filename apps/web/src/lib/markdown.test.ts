@@ -3,6 +3,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { prerenderToNodeStream } from "react-dom/static";
 import { describe, expect, it } from "vitest";
+import "./i18n.ts";
 import HighlightedCode from "./highlight.tsx";
 import MarkdownRenderer from "./MarkdownRenderer.tsx";
 
@@ -23,6 +24,7 @@ describe("markdown rendering", () => {
     expect(boxes).toHaveLength(2);
     expect(boxes.every((box) => box.includes('type="checkbox"') && box.includes('disabled=""'))).toBe(true);
     expect(boxes.map((box) => box.includes('checked=""'))).toEqual([true, false]);
+    expect(boxes.map((box) => /aria-label="([^"]*)"/.exec(box)?.[1])).toEqual(["Done", "Not done"]);
     expect(html).toContain("<del>gone</del>");
     expect(html).toMatch(/<a href="https:\/\/example.org\/x"[^>]*rel="noopener noreferrer nofollow"[^>]*>https:\/\/example.org\/x<\/a>/);
   });

@@ -1,4 +1,4 @@
-import { Popover, Text } from "@mantine/core";
+import { Popover, Text, VisuallyHidden } from "@mantine/core";
 import { useTranslation } from "react-i18next";
 import { LockIcon } from "./icons.tsx";
 import type { AnyChallengeView } from "./types.ts";
@@ -27,13 +27,13 @@ export function LockedTile({ challenge, dimmed }: { challenge: AnyChallengeView;
   );
 }
 
-/** A campaign tile's maintenance flag: a word, not only a colour. */
+/** A campaign tile's maintenance flag: a warning sign in its corner (the tile's name says the word). */
 export function MaintenanceMark() {
   const { t } = useTranslation();
   return (
-    <Text size="xs" fw={700} className="tile-maintenance" data-testid="tile-maintenance">
-      <span aria-hidden>⚠ </span>
-      {t("challenges.maintenance_badge")}
-    </Text>
+    <span className="tile-maintenance" data-testid="tile-maintenance" title={t("challenges.maintenance_badge")}>
+      <span aria-hidden>⚠</span>
+      <VisuallyHidden>{t("challenges.maintenance_badge")}</VisuallyHidden>
+    </span>
   );
 }

@@ -1,5 +1,5 @@
 import { Anchor, CloseButton, Group, Paper, Text } from "@mantine/core";
-import { useLocalStorage } from "@mantine/hooks";
+import { useLocalStorage, useResizeObserver } from "@mantine/hooks";
 import { useTranslation } from "react-i18next";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { useToken } from "../../lib/session.ts";
@@ -18,6 +18,10 @@ export function Announcements() {
   const { data } = useAnnouncementList();
   const { markRead } = useReadAnnouncements();
   const latest = data?.[0];
+  // The body is cut after a few lines; when it is, its last line fades out.
+  const [boxRef, box] = useResizeObserver<HTMLDivElement>();
+  const [contentRef, content] = useResizeObserver<HTMLDivElement>();
+  const clipped = content.height > box.height + 1;
   if (!token || !latest || hidden.includes(latest.id)) return null;
   const hide = () => {
     setHidden((ids) => [...ids, latest.id].slice(-200));
@@ -30,8 +34,10 @@ export function Announcements() {
           <Text fw={700} size="sm">
             {latest.title}
           </Text>
-          <div className="announcement-bar-body">
-            <Markdown>{latest.body}</Markdown>
+          <div className="announcement-bar-body" ref={boxRef} data-clipped={clipped}>
+            <div ref={contentRef}>
+              <Markdown>{latest.body}</Markdown>
+            </div>
           </div>
           <Anchor component="button" type="button" size="xs" onClick={() => setInboxOpen(true)} underline="always">
             {data.length > 1 ? t("inbox.show_all_count", { count: data.length }) : t("inbox.show_all")}

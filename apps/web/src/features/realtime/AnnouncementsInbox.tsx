@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { deferred } from "../../lib/deferred.tsx";
 import { useToken } from "../../lib/session.ts";
 import { setInboxOpen, useAnnouncementList, useInboxOpen, useReadAnnouncements } from "./inbox.ts";
+import "@mantine/core/styles/Indicator.css";
 import "./texts.ts";
 
 // The drawer loads the first time the inbox opens.

@@ -2,6 +2,7 @@ import { Alert, Badge, Drawer, Group, Loader, Stack, Text, Title } from "@mantin
 import { useTranslation } from "react-i18next";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { setInboxOpen } from "./inbox.ts";
+import "@mantine/core/styles/Drawer.css";
 import "./texts.ts";
 
 interface AnnouncementView {
