@@ -107,7 +107,7 @@ test("campaign grid: tiles open in a modal with Back, and solving unlocks the ne
   await page.goto(`/campaign/${category.id}`);
   const grid = page.getByTestId("campaign-grid");
   await expect(grid.getByRole("button", { name: "Prologue, Unlocked" })).toBeVisible();
-  await expect(grid.getByRole("img", { name: "Locked challenge" })).toBeVisible();
+  await expect(grid.getByRole("button", { name: "Locked challenge. Solve “Prologue” to unlock it." })).toBeVisible();
   await expect(page.getByRole("button", { name: "story (1)" })).toBeVisible();
   await expect(page.getByRole("button", { name: "bonus (1)" })).toBeVisible();
   await shoot(page, "campaign-grid");

@@ -12,7 +12,7 @@ import {
   regexSafetyError,
 } from "./flags.ts";
 import { challengeValue, decayParams, decayValue, graphStart, solveWorth } from "./scoring.ts";
-import { isUnlocked, parseUnlock, unlockChallengeIds, unlockError } from "./unlocks.ts";
+import { isUnlocked, parseUnlock, unlockChallengeIds, unlockError, unlockTree } from "./unlocks.ts";
 
 describe("unlock expressions", () => {
   it("treats empty and null as unlocked", () => {
@@ -46,6 +46,28 @@ describe("unlock expressions", () => {
     expect(isUnlocked("1 2", new Set([1, 2]))).toBe(false);
     expect(parseUnlock("1 2 OR").ok).toBe(true);
     expect(unlockChallengeIds("3 1 OR 3 AND")).toEqual([3, 1]);
+  });
+});
+
+describe("unlock trees", () => {
+  it("merges chains of one operator and nests mixed ones", () => {
+    expect(unlockTree("7")).toEqual({ kind: "id", id: 7 });
+    expect(unlockTree("1 2 AND 3 AND")).toEqual({ kind: "all", of: [{ kind: "id", id: 1 }, { kind: "id", id: 2 }, { kind: "id", id: 3 }] });
+    expect(unlockTree("1 2 OR 3 AND")).toEqual({
+      kind: "all",
+      of: [{ kind: "any", of: [{ kind: "id", id: 1 }, { kind: "id", id: 2 }] }, { kind: "id", id: 3 }],
+    });
+    expect(unlockTree("1 2 3 AND OR")).toEqual({
+      kind: "any",
+      of: [{ kind: "id", id: 1 }, { kind: "all", of: [{ kind: "id", id: 2 }, { kind: "id", id: 3 }] }],
+    });
+  });
+
+  it("has no tree for an empty or invalid expression", () => {
+    expect(unlockTree("")).toBeNull();
+    expect(unlockTree(null)).toBeNull();
+    expect(unlockTree("1 AND")).toBeNull();
+    expect(unlockTree("1 2")).toBeNull();
   });
 });
 

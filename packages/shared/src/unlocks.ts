@@ -83,3 +83,29 @@ export function unlockChallengeIds(expression: string | null | undefined): numbe
   for (const token of parsed.tokens) if (token.kind === "id" && !ids.includes(token.id)) ids.push(token.id);
   return ids;
 }
+
+/** An expression as a tree: a challenge, or all / any of several parts (same operators merged). */
+export type UnlockNode = { kind: "id"; id: number } | { kind: "all" | "any"; of: UnlockNode[] };
+
+/**
+ * The tree of a valid, non-empty expression (null for an empty or invalid one), for saying in
+ * words what unlocks a challenge: `1 2 AND 3 AND` is all of [1, 2, 3]; `1 2 OR 3 AND` is all of
+ * [any of [1, 2], 3].
+ */
+export function unlockTree(expression: string | null | undefined): UnlockNode | null {
+  const parsed = parseUnlock(expression);
+  if (!parsed.ok || parsed.tokens.length === 0) return null;
+  const stack: UnlockNode[] = [];
+  for (const token of parsed.tokens) {
+    if (token.kind === "id") {
+      stack.push({ kind: "id", id: token.id });
+      continue;
+    }
+    const kind = token.op === "AND" ? "all" : "any";
+    const right = stack.pop() as UnlockNode;
+    const left = stack.pop() as UnlockNode;
+    const parts = [left, right].flatMap((node) => (node.kind === kind ? node.of : [node]));
+    stack.push({ kind, of: parts });
+  }
+  return stack[0] ?? null;
+}

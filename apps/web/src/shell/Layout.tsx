@@ -17,6 +17,7 @@ import { AccountBanners } from "../features/auth/impersonation.tsx";
 import { SessionWatcher } from "../features/auth/SessionWatcher.tsx";
 import { Countdown } from "../features/countdown/Countdown.tsx";
 import { Announcements } from "../features/realtime/Announcements.tsx";
+import { AnnouncementsBell } from "../features/realtime/AnnouncementsInbox.tsx";
 import { ConnectionBanner } from "../features/realtime/ConnectionBanner.tsx";
 import { RealtimeProvider } from "../features/realtime/RealtimeProvider.tsx";
 import { useQuery } from "@tanstack/react-query";
@@ -132,6 +133,7 @@ function Shell() {
           <Group gap="sm" wrap="nowrap">
             <HeaderAccount />
             <Countdown />
+            <AnnouncementsBell />
             <ThemeToggle />
           </Group>
         </Group>

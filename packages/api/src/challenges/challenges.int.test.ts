@@ -73,11 +73,15 @@ describe("listing categories", () => {
       postScoreExplanation: "well done",
     });
     const locked = await createChallenge(world, category.id, { unlockRequirements: `${open.id}`, challengeMetadata: { cserv_name: "job-2", x: 2 } });
-    await createChallenge(world, category.id, { hidden: true });
+    const hidden = await createChallenge(world, category.id, { name: "Secret Vault", hidden: true });
+    // A locked challenge names what unlocks it by id (the client names those it lists, and only those).
+    const behindHidden = await createChallenge(world, category.id, { unlockRequirements: `${open.id} ${hidden.id} AND` });
     const list = await callerFor(world, team.members[0]!).challenges.categories();
     const mine = list.find((c) => c.id === category.id)!;
     expect(mine.slug).toBe("misc-fun");
-    expect(mine.challenges).toHaveLength(2);
+    expect(mine.challenges).toHaveLength(3);
+    expect(mine.challenges.find((c) => c.id === behindHidden.id)).toMatchObject({ unlocked: false, unlock_requirements: `${open.id} ${hidden.id} AND` });
+    expect(JSON.stringify(list)).not.toContain("Secret Vault");
     const full = mine.challenges.find((c) => c.id === open.id)!;
     expect(full).toMatchObject({ name: "Open Sesame", slug: "open-sesame", unlocked: true, solved: false, post_score_explanation: "" });
     expect(full).not.toHaveProperty("flag_metadata");
@@ -89,7 +93,7 @@ describe("listing categories", () => {
 
     const staffList = await callerFor(world, staff).challenges.categories();
     const staffMine = staffList.find((c) => c.id === category.id)!;
-    expect(staffMine.challenges).toHaveLength(3);
+    expect(staffMine.challenges).toHaveLength(4);
     expect(staffMine.challenges.every((c) => "flag_metadata" in c)).toBe(true);
   });
 

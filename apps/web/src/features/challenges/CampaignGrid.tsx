@@ -1,11 +1,12 @@
 import "./challenges.css";
 import { CAMPAIGN_COLUMNS, placeTiles, tileLinks, type TileInput } from "@flagship/shared";
-import { Box, Button, Group, Modal, ScrollArea, Stack, Text } from "@mantine/core";
+import { Button, Group, Modal, ScrollArea, Stack, Text } from "@mantine/core";
 import { useNavigate } from "@tanstack/react-router";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ChallengeBody } from "./ChallengeBody.tsx";
-import { ArrowLeftIcon, LockIcon } from "./icons.tsx";
+import { LockedTile, MaintenanceMark } from "./LockedTile.tsx";
+import { ArrowLeftIcon } from "./icons.tsx";
 import type { CategoryRendererProps } from "./registry.tsx";
 import { matchesFilter, TagFilter } from "./TagFilter.tsx";
 import { type AnyChallengeView, isFull } from "./types.ts";
@@ -171,22 +172,16 @@ function Tile({ challenge, dimmed, onOpen, drag }: { challenge: AnyChallengeView
         "data-testid": `tile-${challenge.id}`,
       }
     : {};
-  if (!isFull(challenge)) {
-    return (
-      <Box className="campaign-tile" data-state="locked" data-dimmed={dimmed} aria-label={t("challenges.locked_tile")} role="img">
-        <LockIcon size={24} />
-        <Text size="xs">{t("challenges.locked")}</Text>
-      </Box>
-    );
-  }
+  if (!isFull(challenge)) return <LockedTile challenge={challenge} dimmed={dimmed} />;
   return (
-    <button type="button" className="campaign-tile" data-state={state} data-dimmed={dimmed} onClick={onOpen} aria-label={`${challenge.name}, ${t(`challenges.${state}`)}`} {...dragProps}>
+    <button type="button" className="campaign-tile" data-state={state} data-dimmed={dimmed} onClick={onOpen} aria-label={[challenge.name, t(`challenges.${state}`), ...(challenge.maintenance ? [t("challenges.maintenance_badge")] : [])].join(", ")} data-maintenance={challenge.maintenance} {...dragProps}>
       <Text size="sm" fw={600} lineClamp={2} style={{ wordBreak: "break-word" }}>
         {challenge.name}
       </Text>
-      <Text size="xs" c={state === "solved" ? "green" : "dimmed"} fw={500}>
-        {state === "solved" ? t("challenges.solved") : t("challenges.points_short", { points: challenge.current_score })}
+      <Text size="xs" c={state === "solved" ? undefined : "dimmed"} fw={state === "solved" ? 700 : 500}>
+        {state === "solved" ? <><span aria-hidden>✓ </span>{t("challenges.solved")}</> : t("challenges.points_short", { points: challenge.current_score })}
       </Text>
+      {challenge.maintenance && <MaintenanceMark />}
     </button>
   );
 }

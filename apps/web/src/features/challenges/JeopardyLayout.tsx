@@ -6,6 +6,8 @@ import { useTranslation } from "react-i18next";
 import { LockIcon } from "./icons.tsx";
 import type { CategoryRendererProps } from "./registry.tsx";
 import { matchesFilter } from "./TagFilter.tsx";
+import { UnlockHint } from "./UnlockHint.tsx";
+import "./unlock.css";
 import { type ChallengeView, challengeKey, isFull } from "./types.ts";
 
 type Sort = "points" | "solves" | "rating";
@@ -30,7 +32,8 @@ export function JeopardyLayout({ category, editing }: CategoryRendererProps) {
     const open = category.challenges.filter(isFull).filter((c) => (c.unlocked || showLocked) && (!c.solved || showSolved) && matchesFilter(c, search, null));
     return open.sort((a, b) => sorters[sort](a, b) || a.id - b.id);
   }, [category.challenges, search, sort, showSolved, showLocked]);
-  const lockedCount = showLocked ? category.challenges.filter((c) => !isFull(c)).length : 0;
+  const locked = showLocked ? category.challenges.filter((c) => !isFull(c)) : [];
+  const lockedCount = locked.length;
 
   return (
     <Stack gap="md">
@@ -60,13 +63,14 @@ export function JeopardyLayout({ category, editing }: CategoryRendererProps) {
           {shown.map((challenge) => (
             <ChallengeCard key={challenge.id} challenge={challenge} onOpen={() => void navigate({ to: "/campaign/$tabId/$chalId", params: { tabId: category.slug, chalId: challengeKey(challenge) }, ...(editing && { hash: "edit" }) })} />
           ))}
-          {Array.from({ length: lockedCount }, (_, i) => (
-            <Card key={`locked-${i}`} withBorder padding="lg" opacity={0.6}>
-              <Stack gap={4} align="center" justify="center" h="100%">
-                <LockIcon size={28} />
-                <Text c="dimmed" size="sm">
-                  {t("challenges.locked_tile")}
-                </Text>
+          {locked.map((stub) => (
+            <Card key={stub.id} withBorder padding="lg" className="challenge-card" data-locked="true" data-testid="locked-card">
+              <Stack gap="xs">
+                <Group gap={8} wrap="nowrap">
+                  <LockIcon size={20} />
+                  <Text fw={600}>{t("challenges.locked_tile")}</Text>
+                </Group>
+                <UnlockHint expression={stub.unlock_requirements} />
               </Stack>
             </Card>
           ))}
@@ -87,6 +91,7 @@ function ChallengeCard({ challenge, onOpen }: { challenge: ChallengeView; onOpen
       className="challenge-card"
       data-solved={challenge.solved}
       data-maintenance={challenge.maintenance}
+      data-locked={!challenge.unlocked && !challenge.solved}
       component="button"
       type="button"
       onClick={onOpen}
@@ -119,6 +124,7 @@ function ChallengeCard({ challenge, onOpen }: { challenge: ChallengeView; onOpen
             </Badge>
           ))}
         </Group>
+        {!challenge.unlocked && !challenge.solved && <UnlockHint expression={challenge.unlock_requirements} size="xs" />}
         <Group gap="md">
           <Text size="xs" c="dimmed">
             {t("challenges.solves", { count: challenge.solve_count })}

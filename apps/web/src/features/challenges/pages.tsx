@@ -16,6 +16,7 @@ import { ChallengeBody } from "./ChallengeBody.tsx";
 import { ChallengesUnavailable } from "./EventGate.tsx";
 import { categoryRenderer } from "./registry.tsx";
 import { type CategoryView, findCategory, findChallenge, isFull } from "./types.ts";
+import { UnlockHint } from "./UnlockHint.tsx";
 import { useCategories } from "./useCategories.ts";
 
 /** Unknown categories and challenges go to /404, which no route claims, so it shows the 404 page. */
@@ -233,6 +234,7 @@ export function ChallengePage() {
                     <LockIcon size={32} />
                   </ThemeIcon>
                   <Title order={1}>{t("challenges.locked_tile")}</Title>
+                  <UnlockHint expression={challenge.unlock_requirements} size="md" />
                   <Button component={Link} to={`/campaign/${category.slug}`} variant="light">
                     {t("challenges.back")}
                   </Button>
