@@ -191,4 +191,21 @@ describe("mapCtfdExport", () => {
     expect(mapping.report.notes).toContain("1 solve(s) have no date; they are placed after every dated solve.");
     expect(mapping.report.notes.some((n) => /1 solve\(s\) are by hidden or banned/.test(n))).toBe(true);
   });
+
+  it("groups challenges of other CTFd states into one note", () => {
+    const mapping = mapCtfdExport(
+      tables({
+        challenges: [
+          { id: 1, name: "Same", value: 10, type: "standard", state: "locked" },
+          { id: 2, name: "Same", value: 10, type: "standard", state: "locked" },
+        ],
+        flags: [
+          { id: 1, challenge_id: 1, type: "static", content: "a" },
+          { id: 2, challenge_id: 2, type: "static", content: "a" },
+        ],
+      }),
+      { players: false, uploads: new Set() },
+    );
+    expect(mapping.report.notes).toEqual(['2 challenge(s) had a CTFd state other than visible or hidden and are imported hidden: "Same", "Same".']);
+  });
 });

@@ -263,6 +263,7 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
   const pending: Pending[] = [];
   const rows = [...tables.challenges].sort((a, b) => (int(a, "id") ?? 0) - (int(b, "id") ?? 0));
   const seenIds = new Set<number>();
+  const otherStates: string[] = [];
   let withHtml = 0;
   for (const row of rows) {
     const id = int(row, "id");
@@ -397,7 +398,7 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
     mapped.tags += tags.length;
     if (hidden) mapped.hidden += 1;
     if (pointsType === "decay") mapped.decay += 1;
-    if (!["visible", "hidden"].includes(state)) notes.push(`"${name}" had the state "${state}" and is imported hidden.`);
+    if (!["visible", "hidden"].includes(state)) otherStates.push(name);
   }
 
   const kept = new Set(pending.map((p) => p.id));
@@ -417,6 +418,10 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
     category.challenges.push({ ...(item.data as CategoryData["challenges"][number]), id: item.id, unlock_requirements: unlock });
   }
   mapped.categories = categories.size;
+  if (otherStates.length > 0) {
+    const shown = otherStates.slice(0, EXAMPLES).map((n) => `"${n}"`).join(", ");
+    notes.push(`${otherStates.length} challenge(s) had a CTFd state other than visible or hidden and are imported hidden: ${shown}${otherStates.length > EXAMPLES ? ", …" : ""}.`);
+  }
   if (withHtml > 0) notes.push(`${withHtml} challenge description(s) contain HTML; descriptions here are Markdown, so check how they look.`);
   const anonymized = tables.challenges.filter((r) => requirementsOf(r.requirements)?.anonymize === true).length;
   if (anonymized > 0) notes.push(`${anonymized} challenge(s) were shown anonymously while locked in CTFd; here locked challenges show as locked tiles.`);
