@@ -73,4 +73,19 @@ describe("POST /port/ctfd", () => {
     const after = await counts();
     expect(after).toEqual({ challenges: before.challenges + 4, users: before.users, audits: before.audits + 1 });
   });
+
+  it("refuses a dry_run or players that is not 1, 0, true or false (400), and imports nothing", async () => {
+    const before = await counts();
+    for (const query of ["?dry_run=yes", "?dry_run=", "?players=maybe", "?dry_run=1&players=no"]) {
+      const res = await upload(query, archive, staff);
+      expect(res.statusCode).toBe(400);
+      const key = query.includes("players") ? "players" : "dry_run";
+      expect(res.json()).toEqual({ s: false, m: "bad_request", d: { message: `${key} must be 1, 0, true or false.`, details: { [key]: ["Use 1, 0, true or false."] } } });
+    }
+    expect(await counts()).toEqual(before);
+    const upper = await upload("?dry_run=TRUE&players=False", archive, staff);
+    expect(upper.statusCode).toBe(200);
+    expect(upper.json()).toMatchObject({ d: { dry_run: true, report: { players: false } } });
+    expect(await counts()).toEqual(before);
+  });
 });

@@ -55,10 +55,19 @@ export async function registerEventArchiveRoutes(app: FastifyInstance, services:
     scope.post("/port/ctfd", async (request, reply) => {
       try {
         const ctx = await requireStaff(await contextFor(services, request));
-        const query = request.query as Record<string, string | undefined>;
-        const yes = (value: string | undefined, fallback: boolean) => (value === undefined ? fallback : value === "1" || value === "true");
-        const dryRun = yes(query.dry_run, false);
-        const result = await importCtfd(ctx, { dataDir, body: request.raw, dryRun, players: yes(query.players, true) });
+        const query = request.query as Record<string, unknown>;
+        // Only 0/1/true/false: anything else is refused, never read as "no" (a mistyped dry run must not import).
+        const yes = (key: string, fallback: boolean) => {
+          const value = query[key];
+          if (value === undefined) return fallback;
+          const word = typeof value === "string" ? value.toLowerCase() : "";
+          if (word === "1" || word === "true") return true;
+          if (word === "0" || word === "false") return false;
+          throw new AppError("bad_request", { message: `${key} must be 1, 0, true or false.`, details: { [key]: ["Use 1, 0, true or false."] } });
+        };
+        const dryRun = yes("dry_run", false);
+        const players = yes("players", true);
+        const result = await importCtfd(ctx, { dataDir, body: request.raw, dryRun, players });
         return ok(reply, result, { status: dryRun ? 200 : 201 });
       } catch (error) {
         request.raw.resume();

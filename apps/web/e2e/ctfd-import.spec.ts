@@ -22,6 +22,8 @@ test("staff check a CTFd export with a dry run, read the report, and import it",
   const section = page.getByRole("region", { name: "Import from CTFd" });
   await expect(section).toBeVisible();
   await expect(section.getByRole("button", { name: "Dry run" })).toBeDisabled();
+  // The live region is there before anything happens, so its first message is announced.
+  await expect(section.getByRole("status")).toHaveCount(1);
   await expectNoAxeViolations(page);
 
   // An archive with a path that escapes it: refused with the reason, nothing changes.
@@ -49,6 +51,7 @@ test("staff check a CTFd export with a dry run, read the report, and import it",
   const skipped = report.getByTestId("ctfd-skipped");
   await expect(skipped.getByRole("listitem").filter({ hasText: "multiple_choice" })).toContainText(`For example: ${prefix} Quiz`);
   await expect(skipped.getByRole("listitem").filter({ hasText: "Awards have no equivalent" })).toContainText("1 left out");
+  await expect(skipped.getByRole("listitem").filter({ hasText: "Hints players opened" })).toContainText("Hint unlock");
   await expect(report.getByText(/Players were left out: 4 user\(s\), 2 team\(s\) and 4 solve\(s\)/)).toBeVisible();
   // The dry run changed nothing.
   expect((await database().query<{ n: number }>("SELECT count(*)::int AS n FROM categories")).rows[0]!.n).toBe(categoriesBefore);
@@ -64,7 +67,7 @@ test("staff check a CTFd export with a dry run, read the report, and import it",
   await section.getByRole("checkbox", { name: "Also import players, teams and solves" }).uncheck();
   await section.getByRole("button", { name: "Dry run" }).click();
   await report.getByRole("button", { name: "Import from CTFd" }).click();
-  await expect(page.getByText("Imported from CTFd: 3 categories, 4 challenges, 1 files, 0 players, 0 teams and 0 solves.")).toBeVisible();
+  await expect(page.getByText("Imported from CTFd: 3 categories, 4 challenges, 1 file, 0 players, 0 teams and 0 solves.")).toBeVisible();
   await expect(section.getByTestId("ctfd-report")).toHaveCount(0);
   await shootBoth(page, "port-ctfd-imported");
 

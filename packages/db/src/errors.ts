@@ -32,6 +32,18 @@ export function isTransactionConflict(error: unknown): boolean {
   return errorCodes(error).some((code) => code === "40001" || code === "40P01" || code === "P2034" || code === "TransactionWriteConflict");
 }
 
+/** True when an interactive transaction ran past its allowance (P2028: it was closed before it finished). */
+export function isTransactionTimeout(error: unknown): boolean {
+  return errorCodes(error).includes("P2028");
+}
+
+/** The model a unique violation happened on ("User", "Team"...), when Prisma says. */
+export function uniqueViolationModel(error: unknown): string | null {
+  if (!isUniqueViolation(error)) return null;
+  const model = ((error as { meta?: { modelName?: unknown } }).meta ?? {}).modelName;
+  return typeof model === "string" ? model : null;
+}
+
 const UNAVAILABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "P1001", "P1002", "P1017", "ECONNREFUSED", "ECONNRESET", "EPIPE"]);
 
 /**

@@ -4,4 +4,4 @@ export { startEmbeddedPostgres, databaseUrl, freePort, EmbeddedPostgresError, ty
 export { applyMigrations, readMigrations, MIGRATIONS_DIR } from "./migrate.ts";
 export { Prisma } from "./generated/client.ts";
 export type * from "./generated/models.ts";
-export { isDatabaseUnavailable, isTransactionConflict, isUniqueViolation } from "./errors.ts";
+export { isDatabaseUnavailable, isTransactionConflict, isTransactionTimeout, isUniqueViolation, uniqueViolationModel } from "./errors.ts";

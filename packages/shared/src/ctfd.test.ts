@@ -1,6 +1,7 @@
 import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
-import { combineCtfdFlags, CTFD_TABLES, ctfdDecayConstant, type CtfdTables, escapeRegex, mapCtfdExport } from "./ctfd.ts";
+import { codeBlock, combineCtfdFlags, CTFD_TABLES, ctfdDecayConstant, type CtfdTables, mapCtfdExport } from "./ctfd.ts";
+import { escapeRegex } from "./flag-format.ts";
 import { decayValue } from "./scoring.ts";
 
 const fullMatch = (pattern: string, input: string) => RE2JS.compile(pattern).matches(input);
@@ -95,5 +96,116 @@ describe("mapCtfdExport", () => {
       [1, "2024-01-01T10:00:00.000Z"],
     ]);
     expect(mapping.report.notes[0]).toMatch(/user mode/);
+  });
+
+  const one = (row: Record<string, unknown>, extra: Partial<CtfdTables> = {}, players = false) =>
+    mapCtfdExport(
+      tables({
+        challenges: [{ id: 7, name: "One", value: 100, category: "c", type: "standard", state: "visible", ...row }],
+        flags: [
+          { id: 1, challenge_id: 7, type: "static", content: "a", data: "" },
+          { id: 2, challenge_id: 7, type: "static", content: "b", data: "" },
+        ],
+        ...extra,
+      }),
+      { players, uploads: new Set() },
+    );
+
+  it("skips challenges whose flag logic needs all flags or the whole team, with the reason", () => {
+    const all = one({ logic: "all" });
+    expect(all.report.mapped.challenges).toBe(0);
+    expect(all.report.skipped).toEqual([expect.objectContaining({ kind: "challenge", count: 1, examples: ["One"], reason: expect.stringMatching(/every one of its flags/) })]);
+    expect(one({ logic: "team" }).report.skipped[0]!.reason).toMatch(/every team member/);
+    expect(one({ logic: "any" }).report.mapped.challenges).toBe(1);
+  });
+
+  it("treats a standard challenge with a linear or logarithmic function as decay, from the row's parameters", () => {
+    const linear = one({ function: "linear", initial: 500, minimum: 100, decay: 20 });
+    const challenge = linear.categories[0]!.challenges[0]!;
+    expect(challenge.points_type).toBe("decay");
+    expect(challenge.score).toBe(500);
+    expect(challenge.flag_metadata).toMatchObject({ min_points: 100, decay_constant: ctfdDecayConstant(500, 100, 20, "linear") });
+    expect(linear.report.mapped.decay).toBe(1);
+    expect(one({ function: "static" }).categories[0]!.challenges[0]!.points_type).toBe("basic");
+  });
+
+  it("imports a challenge id that appears twice once", () => {
+    const mapping = mapCtfdExport(
+      tables({
+        challenges: [
+          { id: 7, name: "One", value: 10, type: "standard" },
+          { id: 7, name: "Again", value: 10, type: "standard" },
+        ],
+        flags: [{ id: 1, challenge_id: 7, type: "static", content: "a" }],
+      }),
+      { players: false, uploads: new Set() },
+    );
+    expect(mapping.categories.flatMap((c) => c.challenges).map((c) => c.name)).toEqual(["One"]);
+    expect(mapping.report.skipped).toEqual([expect.objectContaining({ kind: "challenge", examples: ["Again"], reason: expect.stringMatching(/same id/) })]);
+  });
+
+  it("puts connection info in a fence longer than any backtick run, and counts descriptions with HTML", () => {
+    const info = "nc host 1337\n\n```` `x` ```";
+    const mapping = one({ connection_info: info, description: "<p>Hello</p>" });
+    const description = mapping.categories[0]!.challenges[0]!.description;
+    expect(description).toBe(`<p>Hello</p>\n\n**Connection:**\n\n\`\`\`\`\`\n${info}\n\`\`\`\`\``);
+    expect(codeBlock("plain")).toBe("```\nplain\n```");
+    expect(mapping.report.notes).toContain("1 challenge description(s) contain HTML; descriptions here are Markdown, so check how they look.");
+  });
+
+  it("notes anonymized challenges when requirements is a JSON string", () => {
+    const mapping = one({ requirements: JSON.stringify({ prerequisites: [], anonymize: true }) });
+    expect(mapping.report.notes.some((n) => /1 challenge\(s\) were shown anonymously/.test(n))).toBe(true);
+  });
+
+  it("skips a user-mode player whose name and suffixed name are both taken as team names", () => {
+    const mapping = mapCtfdExport(
+      tables({
+        config: [{ key: "user_mode", value: "users" }],
+        users: [{ id: 1, name: "solo", email: "solo@x.example", type: "user" }],
+      }),
+      { players: true, uploads: new Set(), taken: { usernames: new Set(), emails: new Set(), teams: new Set(["solo", "solo#1"]) } },
+    );
+    expect(mapping.users).toEqual([]);
+    expect(mapping.teams).toEqual([]);
+    expect(mapping.report.skipped).toContainEqual(expect.objectContaining({ kind: "user", examples: ["solo"], reason: expect.stringMatching(/CTFd id added too/) }));
+  });
+
+  it("places solves without a date after the dated ones, and notes solves by hidden or banned players", () => {
+    const mapping = one(
+      {},
+      {
+        config: [{ key: "user_mode", value: "users" }],
+        users: [
+          { id: 1, name: "early", email: "e@x.example", type: "user" },
+          { id: 2, name: "undated", email: "u@x.example", type: "user", hidden: true },
+        ],
+        solves: [
+          { id: 10, challenge_id: 7, user_id: 2 },
+          { id: 11, challenge_id: 7, user_id: 1, date: "2024-01-01T09:00:00" },
+        ],
+      },
+      true,
+    );
+    expect(mapping.solves.map((s) => s.user)).toEqual([1, 2]);
+    expect(mapping.report.notes).toContain("1 solve(s) have no date; they are placed after every dated solve.");
+    expect(mapping.report.notes.some((n) => /1 solve\(s\) are by hidden or banned/.test(n))).toBe(true);
+  });
+
+  it("groups challenges of other CTFd states into one note", () => {
+    const mapping = mapCtfdExport(
+      tables({
+        challenges: [
+          { id: 1, name: "Same", value: 10, type: "standard", state: "locked" },
+          { id: 2, name: "Same", value: 10, type: "standard", state: "locked" },
+        ],
+        flags: [
+          { id: 1, challenge_id: 1, type: "static", content: "a" },
+          { id: 2, challenge_id: 2, type: "static", content: "a" },
+        ],
+      }),
+      { players: false, uploads: new Set() },
+    );
+    expect(mapping.report.notes).toEqual(['2 challenge(s) had a CTFd state other than visible or hidden and are imported hidden: "Same", "Same".']);
   });
 });

@@ -1,4 +1,5 @@
 import { LIMITS } from "./constants.ts";
+import { escapeRegex } from "./flag-format.ts";
 import { MAX_FLAG_REGEX_LENGTH, regexSafetyError } from "./flags.ts";
 import { validateChallengeData, type CategoryData } from "./port.ts";
 
@@ -147,22 +148,21 @@ function date(row: CtfdRow, key: string): Date | null {
 }
 
 /** CTFd keeps requirements as JSON, or as a JSON string in older exports. */
-function prerequisitesOf(value: unknown): number[] {
+function requirementsOf(value: unknown): { prerequisites?: unknown; anonymize?: unknown } | null {
   let parsed = value;
   if (typeof parsed === "string") {
     try {
       parsed = JSON.parse(parsed);
     } catch {
-      return [];
+      return null;
     }
   }
-  const list = (parsed as { prerequisites?: unknown } | null)?.prerequisites;
-  return Array.isArray(list) ? list.filter((id): id is number => Number.isSafeInteger(id)) : [];
+  return typeof parsed === "object" && parsed !== null ? (parsed as { prerequisites?: unknown; anonymize?: unknown }) : null;
 }
 
-/** RE2 text that matches `value` literally. */
-export function escapeRegex(value: string): string {
-  return value.replace(/[\\^$.|?*+()[\]{}]/g, "\\$&");
+function prerequisitesOf(value: unknown): number[] {
+  const list = requirementsOf(value)?.prerequisites;
+  return Array.isArray(list) ? list.filter((id): id is number => Number.isSafeInteger(id)) : [];
 }
 
 export type CtfdFlagInput = { type: string; content: string; caseInsensitive: boolean };
@@ -238,6 +238,15 @@ function groupBy(rows: CtfdRow[], key: string): Map<number, CtfdRow[]> {
 }
 
 const SUPPORTED_TYPES = new Set(["standard", "dynamic"]);
+/** CTFd 3.8+ lets any challenge's value decay with these functions (on the challenge row). */
+const DECAY_FUNCTIONS = new Set(["linear", "logarithmic"]);
+
+/** Text shown as code in Markdown, whatever it holds: a fence longer than any run of backticks in it. */
+export function codeBlock(value: string): string {
+  const longest = Math.max(0, ...[...value.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  return `${fence}\n${value}\n${fence}`;
+}
 
 /** Maps a CTFd export's tables; answers what to write and the report. Nothing here refuses the archive. */
 export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): CtfdMapping {
@@ -253,11 +262,32 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
   type Pending = { id: number; category: string; data: Record<string, unknown>; prerequisites: number[]; name: string };
   const pending: Pending[] = [];
   const rows = [...tables.challenges].sort((a, b) => (int(a, "id") ?? 0) - (int(b, "id") ?? 0));
+  const seenIds = new Set<number>();
+  const otherStates: string[] = [];
+  let withHtml = 0;
   for (const row of rows) {
     const id = int(row, "id");
     const name = text(row, "name").trim() || `Challenge ${id ?? "?"}`;
     if (id === null || id <= 0) {
       skips.add("challenge", "It has no id.", name);
+      continue;
+    }
+    if (seenIds.has(id)) {
+      skips.add("challenge", "Another challenge of the export has the same id; the first is imported.", name);
+      continue;
+    }
+    seenIds.add(id);
+    const logic = text(row, "logic") || "any";
+    if (logic === "all") {
+      skips.add("challenge", "It needs every one of its flags (CTFd's \"all\" logic); a challenge here is solved by one flag.", name);
+      continue;
+    }
+    if (logic === "team") {
+      skips.add("challenge", "It needs every team member to submit a flag (CTFd's \"team\" logic), which has no equivalent here.", name);
+      continue;
+    }
+    if (logic !== "any") {
+      skips.add("challenge", `Flag logic "${logic}" has no equivalent here.`, name);
       continue;
     }
     const type = text(row, "type") || "standard";
@@ -297,15 +327,16 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
     const flagMetadata: Record<string, unknown> = { flag: combined.flag };
     let score = Math.max(0, int(row, "value") ?? 0);
     let pointsType = "basic";
-    if (type === "dynamic") {
-      const params = dynamic.get(id) ?? row;
+    const rowFunction = text(row, "function");
+    if (type === "dynamic" || DECAY_FUNCTIONS.has(rowFunction)) {
+      const params = type === "dynamic" ? (dynamic.get(id) ?? row) : row;
       const initial = Math.max(0, int(params, "initial") ?? score);
       const minimum = Math.min(initial, Math.max(0, int(params, "minimum") ?? initial));
       const decay = Math.max(0, int(params, "decay") ?? 0);
       score = initial;
       pointsType = "decay";
       flagMetadata.min_points = minimum;
-      flagMetadata.decay_constant = ctfdDecayConstant(initial, minimum, decay, text(params, "function") || "logarithmic");
+      flagMetadata.decay_constant = ctfdDecayConstant(initial, minimum, decay, text(params, "function") || rowFunction || "logarithmic");
     }
     const hints: { name: string; penalty: number; text: string }[] = [];
     for (const [index, hint] of (hintsOf.get(id) ?? []).entries()) {
@@ -333,7 +364,8 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
     const state = text(row, "state") || "visible";
     const hidden = state !== "visible";
     const connection = text(row, "connection_info").trim();
-    const description = connection === "" ? text(row, "description") : `${text(row, "description")}\n\n**Connection:** \`${connection.replaceAll("`", "'")}\``;
+    const description = connection === "" ? text(row, "description") : `${text(row, "description")}\n\n**Connection:**\n\n${codeBlock(connection)}`;
+    if (/<\/?[a-zA-Z][^>]*>/.test(text(row, "description"))) withHtml += 1;
     const maxAttempts = int(row, "max_attempts") ?? 0;
     const data = {
       name: name.slice(0, 255),
@@ -366,7 +398,7 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
     mapped.tags += tags.length;
     if (hidden) mapped.hidden += 1;
     if (pointsType === "decay") mapped.decay += 1;
-    if (!["visible", "hidden"].includes(state)) notes.push(`"${name}" had the state "${state}" and is imported hidden.`);
+    if (!["visible", "hidden"].includes(state)) otherStates.push(name);
   }
 
   const kept = new Set(pending.map((p) => p.id));
@@ -386,7 +418,12 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
     category.challenges.push({ ...(item.data as CategoryData["challenges"][number]), id: item.id, unlock_requirements: unlock });
   }
   mapped.categories = categories.size;
-  const anonymized = tables.challenges.filter((r) => (r.requirements as { anonymize?: unknown } | null)?.anonymize === true).length;
+  if (otherStates.length > 0) {
+    const shown = otherStates.slice(0, EXAMPLES).map((n) => `"${n}"`).join(", ");
+    notes.push(`${otherStates.length} challenge(s) had a CTFd state other than visible or hidden and are imported hidden: ${shown}${otherStates.length > EXAMPLES ? ", …" : ""}.`);
+  }
+  if (withHtml > 0) notes.push(`${withHtml} challenge description(s) contain HTML; descriptions here are Markdown, so check how they look.`);
+  const anonymized = tables.challenges.filter((r) => requirementsOf(r.requirements)?.anonymize === true).length;
   if (anonymized > 0) notes.push(`${anonymized} challenge(s) were shown anonymously while locked in CTFd; here locked challenges show as locked tiles.`);
 
   // Files of imported challenges that the archive holds.
@@ -486,6 +523,12 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
           const suffix = `#${id}`;
           teamName = `${username.slice(0, LIMITS.teamName - suffix.length)}${suffix}`;
         }
+        if (teamNames.has(teamName.toLowerCase())) {
+          usernames.delete(username.toLowerCase());
+          emails.delete(email.toLowerCase());
+          skips.add("user", "A team here already has the player's name, and the name with the CTFd id added too.", username);
+          continue;
+        }
         teamNames.add(teamName.toLowerCase());
         teams.push({ id, name: teamName, hidden: flag(row, "hidden") || flag(row, "banned"), captain: id, created: date(row, "created") });
         teamIds.add(id);
@@ -508,7 +551,10 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
     const solved = new Set<string>();
     const ordered = tables.solves
       .map((row) => ({ row, at: submissionDates.get(int(row, "id") ?? -1) ?? date(row, "date") }))
-      .sort((a, b) => (a.at?.getTime() ?? 0) - (b.at?.getTime() ?? 0) || (int(a.row, "id") ?? 0) - (int(b.row, "id") ?? 0));
+      // Solves without a date go last (in id order), never first: they would otherwise take first bloods.
+      .sort((a, b) => (a.at?.getTime() ?? Infinity) - (b.at?.getTime() ?? Infinity) || (int(a.row, "id") ?? 0) - (int(b.row, "id") ?? 0));
+    const dateless = ordered.filter((o) => o.at === null).length;
+    if (dateless > 0) notes.push(`${dateless} solve(s) have no date; they are placed after every dated solve.`);
     for (const { row, at } of ordered) {
       const challenge = int(row, "challenge_id");
       const userId = int(row, "user_id");
@@ -534,6 +580,12 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
       solved.add(`${team}:${challenge}`);
       solves.push({ challenge, user: user.id, team, at });
     }
+    const hiddenTeams = new Set(teams.filter((t) => t.hidden).map((t) => t.id));
+    const hiddenSolves = solves.filter((s) => {
+      const user = userById.get(s.user)!;
+      return user.hidden || user.banned || hiddenTeams.has(s.team);
+    }).length;
+    if (hiddenSolves > 0) notes.push(`${hiddenSolves} solve(s) are by hidden or banned players or teams: CTFd leaves them out of a dynamic challenge's decay, here they count towards it.`);
     mapped.users = users.length;
     mapped.teams = teams.length;
     mapped.solves = solves.length;

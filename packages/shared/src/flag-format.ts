@@ -6,7 +6,8 @@ export interface FlagFormatInput {
   flagPrefix: string;
 }
 
-function escapeRegex(text: string): string {
+/** Regex text (JavaScript and RE2 alike) that matches `text` literally. */
+export function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 

@@ -9,7 +9,8 @@ import { flagMatches } from "../challenges/flag-match.ts";
 import { requireStaff } from "../guards.ts";
 import { buildCtfdArchive, type CtfdArchiveSpec, declareSize, renameMember, sampleCtfdEvent } from "../testing/ctfd-archive.ts";
 import { contextFor, createTestWorld, createUser, TEST_PASSWORD, type TestUser, type TestWorld } from "../testing/index.ts";
-import { type CtfdLimits, IMPORTED_PASSWORD, importCtfd } from "./ctfd-import.ts";
+import { teamLeaderboard } from "../leaderboard/leaderboard.ts";
+import { type CtfdLimits, IMPORT_RUNNING, IMPORT_TOO_LONG, IMPORTED_PASSWORD, importCtfd } from "./ctfd-import.ts";
 
 let world: TestWorld;
 let staff: TestUser;
@@ -27,8 +28,15 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-const run = async (archive: Buffer, options: { dryRun?: boolean; players?: boolean; limits?: Partial<CtfdLimits> } = {}) =>
-  importCtfd(await requireStaff(contextFor(world, staff)), { dataDir, body: Readable.from([archive]), dryRun: options.dryRun ?? false, players: options.players ?? true, limits: options.limits });
+const run = async (archive: Buffer, options: { dryRun?: boolean; players?: boolean; limits?: Partial<CtfdLimits>; timeout?: number } = {}) =>
+  importCtfd(await requireStaff(contextFor(world, staff)), {
+    dataDir,
+    body: Readable.from([archive]),
+    dryRun: options.dryRun ?? false,
+    players: options.players ?? true,
+    limits: options.limits,
+    ...(options.timeout !== undefined && { timeout: options.timeout }),
+  });
 
 async function failureOf(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
   try {
@@ -180,7 +188,7 @@ describe("CTFd import: dry run, then import", () => {
     type Row = (typeof categories)[number]["challenges"][number];
     const [warmup, shout, pattern, falling] = categories.flatMap((c) => c.challenges) as [Row, Row, Row, Row];
 
-    expect(warmup.description).toBe("Say hello.\n\n**Connection:** `nc warmup.example 1337`");
+    expect(warmup.description).toBe("Say hello.\n\n**Connection:**\n\n```\nnc warmup.example 1337\n```");
     expect([warmup.flagType, warmup.flagMetadata]).toEqual(["plaintext", { flag: "flag{hello}" }]);
     expect(warmup.hints.map((h) => [h.name, h.penalty, h.text])).toEqual([
       ["Hint 1", 10, "Look closer."],
@@ -243,5 +251,59 @@ describe("CTFd import: dry run, then import", () => {
     const challengesOnly = await run(await buildCtfdArchive(sample as CtfdArchiveSpec), { dryRun: true, players: false });
     expect(challengesOnly.report.players).toBe(false);
     expect(challengesOnly.report.notes).toContain("Players were left out: 4 user(s), 2 team(s) and 4 solve(s) are in the archive.");
+  });
+});
+
+describe("CTFd import: memory, concurrency, time and the standings", () => {
+  it("caps the tables together, and never reads submissions when players are left out", async () => {
+    const big = { ...sample, tables: { ...sample.tables, submissions: Array.from({ length: 400 }, (_, i) => ({ id: 100 + i, type: "incorrect", provided: "x".repeat(40), date: "2024-05-02T12:00:00" })) } };
+    const archive = await buildCtfdArchive(big as CtfdArchiveSpec);
+    const submissionsSize = Buffer.byteLength(JSON.stringify({ count: 400, results: big.tables.submissions, meta: {} }));
+    // The submissions table alone is over the per-table limit: with players left out it is not read.
+    const limits = { maxManifestBytes: submissionsSize - 1000 };
+    const challengesOnly = await run(archive, { dryRun: true, players: false, limits });
+    expect(challengesOnly.report.mapped.challenges).toBe(4);
+    expect((await failureOf(run(archive, { dryRun: true, players: true, limits }))).message).toMatch(/^"db\/submissions\.json" is larger than the limit/);
+    // Every table fits alone, not all together.
+    const before = await snapshot();
+    const together = await failureOf(run(archive, { players: true, limits: { maxTablesBytes: submissionsSize + 500 } }));
+    expect(together).toEqual({ code: "bad_request", message: "The archive's tables (db/) are larger than the limit of 0 MB together." });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("answers at once that another import is running, and changes nothing", async () => {
+    const archive = await buildCtfdArchive(sampleCtfdEvent("locked-"));
+    const before = await snapshot();
+    await world.services.db.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('flagship:import_event'))`;
+      expect(await failureOf(run(archive))).toEqual({ code: "bad_request", message: IMPORT_RUNNING });
+    });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("answers a transaction that ran out of time with a reason, not a server error", async () => {
+    const archive = await buildCtfdArchive(sampleCtfdEvent("slow-"));
+    const before = await snapshot();
+    expect(await failureOf(run(archive, { timeout: 1 }))).toEqual({ code: "bad_request", message: IMPORT_TOO_LONG });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("moves the standings at once (as a solve does), and audits the players choice and who was created", async () => {
+    const ctx = contextFor(world, staff);
+    const names = async () => {
+      const page = await teamLeaderboard(ctx, { limit: 100, offset: 0 });
+      return "hidden" in page ? [] : page.results.map((r) => r.name);
+    };
+    expect(await names()).not.toContain("board-Red");
+    const result = await run(await buildCtfdArchive(sampleCtfdEvent("board-")));
+    expect(result.imported).toMatchObject({ users: 3, teams: 2, solves: 3 });
+    expect(await names()).toEqual(expect.arrayContaining(["board-Red", "board-Blue"]));
+    const audit = await world.services.db.auditLog.findFirstOrThrow({ where: { action: "import_ctfd" }, orderBy: { id: "desc" } });
+    const users = await world.services.db.user.findMany({ where: { username: { startsWith: "board-" } }, select: { id: true } });
+    const teams = await world.services.db.team.findMany({ where: { name: { startsWith: "board-" } }, select: { id: true } });
+    expect(audit.extra).toMatchObject({ players: true, users: 3, teams: 2 });
+    const data = audit.extra as { userIds: number[]; teamIds: number[] };
+    expect([...data.userIds].sort()).toEqual(users.map((u) => u.id).sort());
+    expect([...data.teamIds].sort()).toEqual(teams.map((t) => t.id).sort());
   });
 });

@@ -4,11 +4,12 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { isUniqueViolation, type Prisma } from "@flagship/db";
+import { isTransactionTimeout, isUniqueViolation, type Prisma, uniqueViolationModel } from "@flagship/db";
 import { AppError, CTFD_TABLES, type CtfdReport, type CtfdRow, type CtfdTableName, type CtfdTables, EVENT_ARCHIVE_LIMITS, mapCtfdExport, parseJsonText, refuseNul } from "@flagship/shared";
 import yauzl from "yauzl";
 import { writeAudit } from "../audit/write-audit.ts";
 import { announceChallengeChanges } from "../challenges/changes.ts";
+import { invalidatePlayerState } from "../challenges/team-state.ts";
 import { safeFileName } from "../challenges/file-storage.ts";
 import type { StaffContext } from "../guards.ts";
 import { recordSolveIn } from "../scoring/record-solve.ts";
@@ -27,8 +28,11 @@ import { IMPORT_TX, writeCategories } from "./import-content.ts";
  * decompressed, so a member that lies about its size is stopped too.
  */
 
-export type CtfdLimits = { [K in keyof typeof EVENT_ARCHIVE_LIMITS]: number };
-export const CTFD_LIMITS: CtfdLimits = EVENT_ARCHIVE_LIMITS;
+export type CtfdLimits = { [K in keyof typeof EVENT_ARCHIVE_LIMITS]: number } & {
+  /** All `db/` tables read, together: they are kept in memory until the import ends. */
+  maxTablesBytes: number;
+};
+export const CTFD_LIMITS: CtfdLimits = { ...EVENT_ARCHIVE_LIMITS, maxTablesBytes: 256 * 1024 * 1024 };
 
 export interface CtfdImportResult {
   dry_run: boolean;
@@ -36,6 +40,10 @@ export interface CtfdImportResult {
   /** What was written (absent on a dry run). */
   imported?: { categories: number; challenges: number; files: number; users: number; teams: number; solves: number };
 }
+
+export const IMPORT_RUNNING = "Another import is running. Try again when it has finished.";
+export const IMPORT_TOO_LONG = "The import took longer than the time it is allowed, so nothing was imported. Import fewer players (leave players out, or split the history), or try again when the server is less busy.";
+const NAME_TAKEN = "An account or team name was taken while importing. Run the dry run again and import once more.";
 
 const NOT_CTFD = "This is not a CTFd export (the .zip file from CTFd's Admin Panel → Config → Backup → Export), or it is damaged.";
 const TABLE_ENTRY = /^db\/([A-Za-z0-9_]+)\.json$/;
@@ -72,14 +80,22 @@ async function openZip(file: string): Promise<yauzl.ZipFile> {
 }
 
 /** A member's bytes through the limits: its own and what is left of the total. */
-async function readMember(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, max: number, budget: { left: number; total: number }, sink: NodeJS.WritableStream | Buffer[]): Promise<number> {
+async function readMember(
+  zip: yauzl.ZipFile,
+  entry: yauzl.Entry,
+  name: string,
+  max: number,
+  budget: { left: number; total: number },
+  sink: NodeJS.WritableStream | Buffer[],
+  overMax?: string,
+): Promise<number> {
   let stream: Readable;
   try {
     stream = await zip.openReadStreamPromise(entry);
   } catch {
     throw refuse(`"${name}" cannot be read: the archive is damaged or encrypted.`);
   }
-  const own = byteLimit(max, `"${name}" is larger than the limit of ${megabytes(max)}.`);
+  const own = byteLimit(max, overMax ?? `"${name}" is larger than the limit of ${megabytes(max)}.`);
   const total = byteLimit(budget.left, `The archive's contents are larger than the limit of ${megabytes(budget.total)}.`);
   let size = 0;
   const count = new Transform({
@@ -109,13 +125,23 @@ async function readMember(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, 
   return size;
 }
 
-async function readArchive(file: string, staging: string, limits: CtfdLimits): Promise<ReadArchive> {
+/** Tables that only matter with the players: not decompressed when they are left out. */
+const PLAYER_ONLY_TABLES = new Set(["submissions"]);
+
+/** Of submissions only the correct ones' ids and dates are needed (for the solves' times). */
+function slimmed(table: CtfdTableName, rows: CtfdRow[]): CtfdRow[] {
+  if (table !== "submissions") return rows;
+  return rows.filter((row) => row.type === "correct").map((row) => ({ id: row.id, date: row.date }));
+}
+
+async function readArchive(file: string, staging: string, limits: CtfdLimits, players: boolean): Promise<ReadArchive> {
   const zip = await openZip(file);
   const read: ReadArchive = { tables: emptyTables(), uploads: new Map() };
   const seen = new Set<string>();
   try {
     if (zip.entryCount > limits.maxEntries) throw refuse(`The archive has more than ${limits.maxEntries} entries.`);
     const budget = { left: limits.maxTotalBytes, total: limits.maxTotalBytes };
+    let tableBytes = 0;
     let foundTables = 0;
     const entries = zip.eachEntry();
     for (;;) {
@@ -143,16 +169,25 @@ async function readArchive(file: string, staging: string, limits: CtfdLimits): P
       const table = TABLE_ENTRY.exec(name);
       const upload = UPLOAD_ENTRY.exec(name);
       if (!table && !upload) throw refuse(`Unexpected entry in the archive: "${raw}".`);
+      // Tables this import does not read (pages, tracking, plugins' own) are not decompressed at all.
+      if (table && (!KNOWN_TABLES.has(table[1]!) || (!players && PLAYER_ONLY_TABLES.has(table[1]!)))) {
+        foundTables += 1;
+        continue;
+      }
       const max = table ? limits.maxManifestBytes : limits.maxFileBytes;
       if (entry.uncompressedSize > max) throw refuse(`"${raw}" is larger than the limit of ${megabytes(max)}.`);
       if (entry.uncompressedSize > budget.left) throw refuse(`The archive's contents are larger than the limit of ${megabytes(limits.maxTotalBytes)}.`);
       if (table) {
         foundTables += 1;
-        // Tables this import does not read (pages, tracking, plugins' own) are not decompressed at all.
-        if (!KNOWN_TABLES.has(table[1]!)) continue;
+        const tablesLeft = limits.maxTablesBytes - tableBytes;
+        const tooMuch = `The archive's tables (db/) are larger than the limit of ${megabytes(limits.maxTablesBytes)} together.`;
+        if (entry.uncompressedSize > tablesLeft) throw refuse(tooMuch);
         const chunks: Buffer[] = [];
-        await readMember(zip, entry, raw, max, budget, chunks);
-        read.tables[table[1] as CtfdTableName] = parseTable(raw, Buffer.concat(chunks));
+        const own = Math.min(max, tablesLeft);
+        const size = await readMember(zip, entry, raw, own, budget, chunks, own < max ? tooMuch : undefined);
+        tableBytes += size;
+        const name = table[1] as CtfdTableName;
+        read.tables[name] = slimmed(name, parseTable(raw, Buffer.concat(chunks)));
         continue;
       }
       const [, folder, fileName] = upload as unknown as [string, string, string];
@@ -204,7 +239,15 @@ async function takenNames(db: Prisma.TransactionClient, tables: CtfdTables): Pro
  */
 export async function importCtfd(
   ctx: StaffContext,
-  options: { dataDir: string; body: Readable; dryRun: boolean; players: boolean; limits?: Partial<CtfdLimits> },
+  options: {
+    dataDir: string;
+    body: Readable;
+    dryRun: boolean;
+    players: boolean;
+    limits?: Partial<CtfdLimits>;
+    /** The transaction's allowance in ms (CTFD_TX's by default). */
+    timeout?: number;
+  },
 ): Promise<CtfdImportResult> {
   const limits = { ...CTFD_LIMITS, ...options.limits };
   const staging = new FileStaging(options.dataDir);
@@ -218,7 +261,7 @@ export async function importCtfd(
       if (error instanceof AppError) throw error;
       throw refuse("The upload did not complete.");
     }
-    const archive = await readArchive(zipFile, path.join(staging.dir, "uploads"), limits);
+    const archive = await readArchive(zipFile, path.join(staging.dir, "uploads"), limits, options.players);
     const uploads = new Set(archive.uploads.keys());
 
     if (options.dryRun) {
@@ -228,8 +271,10 @@ export async function importCtfd(
 
     const outcome = await ctx.db
       .$transaction(async (tx) => {
-        // One import at a time (ours and CTFd's); names are checked under the lock.
-        await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('flagship:import_event'))`;
+        // One import at a time (ours and CTFd's); names are checked under the lock. A second one
+        // is answered at once rather than waiting out the first inside its own time allowance.
+        const [lock] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(hashtext('flagship:import_event')) AS locked`;
+        if (!lock?.locked) throw refuse(IMPORT_RUNNING);
         const mapping = mapCtfdExport(archive.tables, { players: options.players, uploads, taken: await takenNames(tx, archive.tables) });
         const byCtfdId = new Map(mapping.categories.flatMap((c) => c.challenges).map((c) => [c.id, c]));
         // Files get keys of their own, so they never meet a file already stored.
@@ -263,15 +308,30 @@ export async function importCtfd(
           teams: players.teams.size,
           solves: mapping.solves.length,
         };
-        await writeAudit(tx, ctx.actor, "import_ctfd", { ...imported, categoryIds: written.categoryIds });
+        await writeAudit(tx, ctx.actor, "import_ctfd", {
+          ...imported,
+          players: options.players,
+          categoryIds: written.categoryIds,
+          userIds: [...players.users.values()],
+          teamIds: [...players.teams.values()],
+        });
         return { report: mapping.report, imported, challengeIds: written.challengeIds };
-      }, CTFD_TX)
+      }, { ...CTFD_TX, ...(options.timeout !== undefined && { timeout: options.timeout }) })
       .catch((error: unknown) => {
-        if (isUniqueViolation(error)) throw new AppError("bad_request", { message: "An account or team name was taken while importing. Run the dry run again and import once more." });
+        if (error instanceof AppError) throw error;
+        if (isTransactionTimeout(error)) throw refuse(IMPORT_TOO_LONG);
+        const model = uniqueViolationModel(error);
+        if (model === "User" || model === "Team") throw refuse(NAME_TAKEN);
+        if (isUniqueViolation(error)) throw refuse("Something in the archive clashes with what the event already has, so nothing was imported.");
         throw error;
       });
     staging.commit();
     await announceChallengeChanges(ctx, []);
+    if (outcome.imported.users > 0 || outcome.imported.teams > 0 || outcome.imported.solves > 0) {
+      // New accounts, teams and solves move the standings and every player's state, as a solve does.
+      await invalidatePlayerState(ctx, { all: true });
+      await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
+    }
     return { dry_run: false, report: outcome.report, imported: outcome.imported };
   } finally {
     // Files placed by an import that then failed go again; staging (and the upload) always goes.

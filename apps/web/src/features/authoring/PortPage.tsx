@@ -370,7 +370,8 @@ function CtfdPort() {
       await queryClient.invalidateQueries();
       setReport(null);
       setFile(null);
-      notifications.show({ color: "green", message: t("port.ctfd_imported", result.imported) });
+      const counted = Object.fromEntries(Object.entries(result.imported ?? {}).map(([key, count]) => [key, t(`port.ctfd_count.${key}`, { count })]));
+      notifications.show({ color: "green", message: t("port.ctfd_imported", counted) });
     } catch (error) {
       notifications.show({ color: "red", title: t("port.ctfd_import_failed"), message: serverMessage(error) });
     } finally {
@@ -407,11 +408,10 @@ function CtfdPort() {
           archive: (EVENT_ARCHIVE_LIMITS.maxArchiveBytes / 1024 / 1024).toLocaleString("en"),
         })}
       </Text>
-      {busy !== null && (
-        <Text size="sm" role="status">
-          {busy === "check" ? t("port.ctfd_checking") : t("port.ctfd_importing")}
-        </Text>
-      )}
+      {/* Always mounted, so screen readers announce what is written into it. */}
+      <Text size="sm" role="status">
+        {busy === null ? "" : busy === "check" ? t("port.ctfd_checking") : t("port.ctfd_importing")}
+      </Text>
       {current && file && (
         <CtfdReportView report={current} fileName={file.name}>
           <Group>
@@ -469,8 +469,8 @@ function CtfdReportView({ report, fileName, children }: { report: CtfdReport; fi
               {report.skipped.map((item) => (
                 <Paper key={`${item.kind}:${item.reason}`} component="li" withBorder radius="sm" p="sm">
                   <Group gap="xs" justify="space-between" wrap="nowrap" align="flex-start">
-                    <Text size="sm" fw={700} tt="capitalize">
-                      {item.kind}
+                    <Text size="sm" fw={700}>
+                      {t(`port.ctfd_kind.${item.kind}`)}
                     </Text>
                     <Badge variant="light" color="gray" style={{ flexShrink: 0 }}>
                       {t("port.ctfd_left_out", { count: item.count })}
@@ -490,8 +490,9 @@ function CtfdReportView({ report, fileName, children }: { report: CtfdReport; fi
         {report.notes.length > 0 && (
           <Alert color="blue" variant="light" title={t("port.ctfd_notes")}>
             <List size="sm" spacing={4}>
-              {report.notes.map((note) => (
-                <List.Item key={note}>{note}</List.Item>
+              {report.notes.map((note, index) => (
+                // Notes are grouped by the server, but nothing promises two never read the same.
+                <List.Item key={index}>{note}</List.Item>
               ))}
             </List>
           </Alert>
