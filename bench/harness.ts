@@ -22,9 +22,10 @@ let profiled: Db | null = null;
 /**
  * A throwaway embedded PostgreSQL with a migrated, empty database, at PostgreSQL's durable
  * defaults (fsync, synchronous_commit and full_page_writes on): an acknowledged solve is on disk.
+ * With `keep`, the cluster lives in that folder and survives stop() (a reused seed, BENCH_SEED_DIR).
  */
-export async function startDatabase(): Promise<Database> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "flagship-bench-"));
+export async function startDatabase(keep?: string): Promise<Database> {
+  const dir = keep ?? (await mkdtemp(path.join(os.tmpdir(), "flagship-bench-")));
   const pg = await startEmbeddedPostgres({ dataDir: dir, ...(PROFILE && { settings: { shared_preload_libraries: "pg_stat_statements" } }) });
   await ensureDatabase(pg.baseUrl, "bench");
   const url = databaseUrl(pg.baseUrl, "bench");
@@ -41,7 +42,7 @@ export async function startDatabase(): Promise<Database> {
       if (profiled === db) profiled = null;
       await db.$disconnect();
       await pg.stop();
-      await rm(dir, { recursive: true, force: true });
+      if (!keep) await rm(dir, { recursive: true, force: true });
     },
   };
 }
@@ -100,13 +101,17 @@ export function watchMemory(pids: Iterable<number> = running): { stop(): Promise
   };
 }
 
+/** BENCH_CPU_PROF=folder: each server process writes a V8 CPU profile there when it stops. */
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
+
 /**
  * The real server in production mode (no throttles; no cap on sockets per address, since every
  * simulated player comes from 127.0.0.1) on a free port, as its own process, with npm start's flags.
  */
 export async function startServer(url: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags(), "apps/server/dist/main.js"], {
+  const profile = CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags(), ...profile, "apps/server/dist/main.js"], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: url, THROTTLE: "off", WS_MAX_PER_IP: "0", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "inherit", "inherit"],

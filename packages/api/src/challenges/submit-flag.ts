@@ -158,6 +158,8 @@ async function publishSolve(
   await ctx.events.publish({
     kind: "socket",
     audience,
+    // The totals the solve left, so every copy's leaderboards move without reading them back.
+    standings: outcome.standings,
     payload: {
       event_code: EVENT_CODES.solve,
       user: user.id,
