@@ -129,7 +129,9 @@ async function main(): Promise<void> {
   } else {
     await writeReport(report, Math.round((Date.now() - started) / 60_000));
   }
-  for (const m of report.measurements) console.log(`${m.met ? "met " : "MISS"}  ${m.name}: ${m.requestsPerSecond} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ${m.rssMiB} MiB`);
+  for (const m of report.measurements) {
+    console.log(`${m.met ? "met " : "MISS"}  ${m.name}: ${m.requestsPerSecond} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ${m.errors + m.non2xx} errors, ${m.rssMiB} MiB, server CPU ${m.cpuMsPerRequest} ms/request`);
+  }
   if (report.burst) console.log(`${report.burst.met ? "met " : "MISS"}  ${report.burst.name}: ${report.burst.value}`);
   if (report.fanout) console.log(`${report.fanout.met ? "met " : "MISS"}  ${report.fanout.name}: ${report.fanout.milliseconds} ms`);
   if (report.soak) console.log(`${report.soak.flat ? "met " : "MISS"}  soak: ${report.soak.verdict}`);

@@ -148,6 +148,8 @@ class BoardCache {
         throw error;
       },
     );
+    // Readers see a failure through their own await; a patch nobody has read yet must not crash.
+    slot.promise.catch(() => {});
     this.boards.set(key, slot);
     return slot;
   }
