@@ -22,9 +22,10 @@ let profiled: Db | null = null;
 /**
  * A throwaway embedded PostgreSQL with a migrated, empty database, at PostgreSQL's durable
  * defaults (fsync, synchronous_commit and full_page_writes on): an acknowledged solve is on disk.
+ * With `keep`, the cluster lives in that folder and survives stop() (a reused seed, BENCH_SEED_DIR).
  */
-export async function startDatabase(): Promise<Database> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "flagship-bench-"));
+export async function startDatabase(keep?: string): Promise<Database> {
+  const dir = keep ?? (await mkdtemp(path.join(os.tmpdir(), "flagship-bench-")));
   const pg = await startEmbeddedPostgres({ dataDir: dir, ...(PROFILE && { settings: { shared_preload_libraries: "pg_stat_statements" } }) });
   await ensureDatabase(pg.baseUrl, "bench");
   const url = databaseUrl(pg.baseUrl, "bench");
@@ -41,7 +42,7 @@ export async function startDatabase(): Promise<Database> {
       if (profiled === db) profiled = null;
       await db.$disconnect();
       await pg.stop();
-      await rm(dir, { recursive: true, force: true });
+      if (!keep) await rm(dir, { recursive: true, force: true });
     },
   };
 }
@@ -83,6 +84,17 @@ export async function memoryMiB(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS")
   }
 }
 
+/** CPU time (user + system) a process has used so far, in ms; 0 once it has gone. */
+export async function cpuMs(pid: number): Promise<number> {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]!.split(" ");
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 /** Polls the resident memory of the running servers every 200 ms; stop() answers the peak (MiB). */
 export function watchMemory(pids: Iterable<number> = running): { stop(): Promise<number> } {
   const watched = [...pids];
@@ -100,13 +112,22 @@ export function watchMemory(pids: Iterable<number> = running): { stop(): Promise
   };
 }
 
+/** BENCH_SERVER=file: another build of the server to measure (e.g. an earlier one, for a before/after). */
+const SERVER_MAIN = process.env.BENCH_SERVER ?? "apps/server/dist/main.js";
+
+/** BENCH_CPU_PROF=folder: each server process writes a V8 CPU profile there when it stops. */
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
+
 /**
  * The real server in production mode (no throttles; no cap on sockets per address, since every
  * simulated player comes from 127.0.0.1) on a free port, as its own process, with npm start's flags.
  */
 export async function startServer(url: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags(), "apps/server/dist/main.js"], {
+  const profile = CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`] : [];
+  // BENCH_NODE_FLAGS: more Node.js flags for the server processes (e.g. --trace-gc).
+  profile.push(...(process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? []));
+  const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags(), ...profile, SERVER_MAIN], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: url, THROTTLE: "off", WS_MAX_PER_IP: "0", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "inherit", "inherit"],
@@ -148,6 +169,11 @@ export interface Measurement {
   non2xx: number;
   /** The peak resident memory of the server process(es) while measuring, in MiB. */
   rssMiB: number;
+  /**
+   * The server processes' CPU time per answered request while measuring, in ms: unlike requests
+   * per second it hardly moves when other work shares the machine's cores.
+   */
+  cpuMsPerRequest: number;
   /** Requests per second of each pass. */
   passes: number[];
   goal: string;
@@ -178,6 +204,7 @@ interface Passes {
   errors: number;
   non2xx: number;
   rssMiB: number;
+  cpuMsPerRequest: number;
 }
 
 // What load() measured over all its passes, for summarise() (which only sees one result).
@@ -206,8 +233,12 @@ export async function load(options: LoadOptions): Promise<autocannon.Result> {
   await autocannon({ ...base, duration: options.warmupSeconds ?? WARMUP_SECONDS });
   await resetStatements();
   const memory = watchMemory();
+  const servers = [...running];
+  const cpuBefore = (await Promise.all(servers.map(cpuMs))).reduce((a, b) => a + b, 0);
   const results: autocannon.Result[] = [];
   for (let i = 0; i < (options.passes ?? PASSES); i++) results.push(await autocannon({ ...base, duration: options.seconds ?? PASS_SECONDS }));
+  const cpuSpent = (await Promise.all(servers.map(cpuMs))).reduce((a, b) => a + b, 0) - cpuBefore;
+  const answered = results.reduce((sum, r) => sum + r.requests.total, 0);
   const rssMiB = await memory.stop();
   await printStatements();
   const rps = results.map((r) => r.requests.average);
@@ -219,6 +250,7 @@ export async function load(options: LoadOptions): Promise<autocannon.Result> {
     errors: results.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
     non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
     rssMiB,
+    cpuMsPerRequest: answered > 0 ? cpuSpent / answered : 0,
   });
   return chosen;
 }
@@ -231,6 +263,7 @@ export function summarise(name: string, result: autocannon.Result, goal: { rps: 
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     rssMiB: 0,
+    cpuMsPerRequest: 0,
   };
   const rps = Math.round(median(passes.rps));
   const p99 = median(passes.p99);
@@ -243,6 +276,7 @@ export function summarise(name: string, result: autocannon.Result, goal: { rps: 
     errors: passes.errors,
     non2xx: passes.non2xx,
     rssMiB: passes.rssMiB,
+    cpuMsPerRequest: Math.round(passes.cpuMsPerRequest * 1000) / 1000,
     passes: passes.rps.map(Math.round),
     goal: `>= ${goal.rps} req/s, p99 < ${goal.p99} ms${goal.rssMiB === undefined ? "" : `, RSS <= ${goal.rssMiB} MiB`}`,
     met: rps >= goal.rps && p99 < goal.p99 && passes.errors === 0 && passes.non2xx === 0 && memoryMet,

@@ -7,11 +7,18 @@
 // 10x seed (10000 teams, 50000 solves) and compares per-request costs. BENCH_SECONDS sets the
 // length of a measured pass (10). BENCH_PROFILE=1 loads pg_stat_statements and prints each
 // scenario's costliest statements.
-import { writeFile } from "node:fs/promises";
+//
+// For work on one hot path (not for BENCHMARKS.md): BENCH_ONLY=listing,wrong,... runs only the
+// named scenarios (listing, wrong, self, team, board, board-solves, mixed, burst, fanout, soak,
+// stampede) and prints their figures without writing BENCHMARKS.md; BENCH_SEED_DIR=folder keeps
+// the seeded database there and reuses it on later runs (seeded once, with the solves of earlier
+// runs on top); BENCH_CPU_PROF=folder has each server process write a V8 CPU profile there.
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { memoryMiB, PASS_SECONDS, PASSES, ROOT, type Measurement, startDatabase, startServer, WARMUP_SECONDS } from "./harness.ts";
-import { SEED, seedEvent, type Seeded } from "./seed.ts";
+import { SEED, seededEvent, seedEvent, seedRecord, solvedNow, type SeedRecord, type Seeded } from "./seed.ts";
 import { benchChallengeServers, type TierResult } from "./scenarios/challenge-servers.ts";
 import { benchColdStart, type StartResult } from "./scenarios/cold-start.ts";
 import { benchFanout, type FanoutResult } from "./scenarios/fanout.ts";
@@ -24,6 +31,28 @@ import { benchFirstLoad, firstLoadSection } from "./scenarios/first-load.ts";
 
 const SOAK = process.env.BENCH_SOAK === "1";
 const TENFOLD = process.env.BENCH_10X === "1";
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((s) => s.trim())) : null;
+const SEED_DIR = process.env.BENCH_SEED_DIR ? path.resolve(process.env.BENCH_SEED_DIR) : undefined;
+const SCENARIOS = ["listing", "wrong", "self", "team", "board", "board-solves", "mixed", "burst", "fanout", "soak", "stampede"];
+
+/** Whether a scenario runs: all of them (soak only with BENCH_SOAK=1), or those BENCH_ONLY names. */
+function runs(key: string): boolean {
+  if (ONLY) return ONLY.has(key);
+  return key !== "soak" || SOAK;
+}
+
+/** The seeded event: seeded now, or (BENCH_SEED_DIR) the one seeded there before. */
+async function seeded(url: string): Promise<Seeded> {
+  const record = SEED_DIR && path.join(SEED_DIR, "seed.json");
+  if (record && existsSync(record)) {
+    console.log(`Reusing the event seeded in ${SEED_DIR}`);
+    return seededEvent(JSON.parse(await readFile(record, "utf8")) as SeedRecord, await solvedNow(url));
+  }
+  console.log("Seeding through the domain functions...");
+  const game = await seedEvent(url, SEED);
+  if (record) await writeFile(record, JSON.stringify(seedRecord(game)));
+  return game;
+}
 
 interface Report {
   seed: Seeded["counts"] | null;
@@ -40,31 +69,40 @@ interface Report {
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const database = await startDatabase();
+  if (ONLY) for (const key of ONLY) if (!SCENARIOS.includes(key)) throw new Error(`BENCH_ONLY: no scenario ${key} (${SCENARIOS.join(", ")})`);
+  const database = await startDatabase(SEED_DIR);
   const report: Report = { seed: null, measurements: [], fanout: null, burst: null, soak: null, tenfold: null, tier: "not measured", starts: [], peakRssMiB: 0, stampede: [] };
   const perRequest = new Map<string, Measurement>();
   try {
-    console.log("Seeding through the domain functions...");
-    const game = await seedEvent(database.url, SEED);
+    const game = await seeded(database.url);
     report.seed = game.counts;
     console.log(`Seeded in ${game.counts.seconds} s`);
     const server = await startServer(database.url);
     try {
       for (const [key, run] of PER_REQUEST) {
+        if (!runs(key)) continue;
         console.log(`Measuring ${key}...`);
         const m = await run(server, game);
         perRequest.set(key, m);
         report.measurements.push(m);
       }
-      console.log("Measuring the leaderboard while solves happen...");
-      report.measurements.push(await benchLeaderboardUnderSolves(server, game));
-      console.log("Measuring the mixed workload...");
-      report.measurements.push(await benchMixed(server, game));
-      console.log("Measuring the correct-solve burst...");
-      report.burst = await benchSolveBurst(server, game, database.db);
-      console.log("Measuring websocket fan-out...");
-      report.fanout = await benchFanout(server, database.db);
-      if (SOAK) {
+      if (runs("board-solves")) {
+        console.log("Measuring the leaderboard while solves happen...");
+        report.measurements.push(await benchLeaderboardUnderSolves(server, game));
+      }
+      if (runs("mixed")) {
+        console.log("Measuring the mixed workload...");
+        report.measurements.push(await benchMixed(server, game));
+      }
+      if (runs("burst")) {
+        console.log("Measuring the correct-solve burst...");
+        report.burst = await benchSolveBurst(server, game, database.db);
+      }
+      if (runs("fanout")) {
+        console.log("Measuring websocket fan-out...");
+        report.fanout = await benchFanout(server, database.db);
+      }
+      if (runs("soak")) {
         console.log("Soaking the mixed workload for 10 minutes...");
         report.soak = await benchSoak(server, game);
       }
@@ -72,22 +110,33 @@ async function main(): Promise<void> {
     } finally {
       await server.stop();
     }
-    console.log("Measuring cold start and memory at rest...");
-    report.starts = await benchColdStart(database.url);
-    console.log("Measuring challenge servers...");
-    report.tier = await benchChallengeServers(database.url, game);
-    console.log("Measuring the event-start stampede...");
-    report.stampede = stampedeSection(await benchStampede(database.url));
+    if (!ONLY) {
+      console.log("Measuring cold start and memory at rest...");
+      report.starts = await benchColdStart(database.url);
+      console.log("Measuring challenge servers...");
+      report.tier = await benchChallengeServers(database.url, game);
+    }
+    if (runs("stampede")) {
+      console.log("Measuring the event-start stampede...");
+      report.stampede = stampedeSection(await benchStampede(database.url));
+    }
   } finally {
     await database.stop();
   }
   if (TENFOLD) report.tenfold = await benchTenfold(perRequest, console.log);
-  await writeReport(report, Math.round((Date.now() - started) / 60_000));
-  for (const m of report.measurements) console.log(`${m.met ? "met " : "MISS"}  ${m.name}: ${m.requestsPerSecond} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ${m.rssMiB} MiB`);
+  if (ONLY) {
+    for (const line of report.stampede) console.log(line);
+  } else {
+    await writeReport(report, Math.round((Date.now() - started) / 60_000));
+  }
+  for (const m of report.measurements) {
+    console.log(`${m.met ? "met " : "MISS"}  ${m.name}: ${m.requestsPerSecond} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ${m.errors + m.non2xx} errors, ${m.rssMiB} MiB, server CPU ${m.cpuMsPerRequest} ms/request`);
+  }
   if (report.burst) console.log(`${report.burst.met ? "met " : "MISS"}  ${report.burst.name}: ${report.burst.value}`);
   if (report.fanout) console.log(`${report.fanout.met ? "met " : "MISS"}  ${report.fanout.name}: ${report.fanout.milliseconds} ms`);
   if (report.soak) console.log(`${report.soak.flat ? "met " : "MISS"}  soak: ${report.soak.verdict}`);
   for (const row of report.tenfold?.rows ?? []) console.log(`${row.met ? "met " : "MISS"}  10x ${row.name}: cost x${row.costRatio.toFixed(2)}`);
+  if (ONLY) return;
   if (typeof report.tier === "string") console.log(`challenge servers ${report.tier}`);
   else for (const t of report.tier) console.log(`${t.met ? "met " : "MISS"}  ${t.name}: ${t.value}`);
 }

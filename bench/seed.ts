@@ -239,41 +239,67 @@ export async function seedEvent(url: string, size: SeedSize, log: (line: string)
     await db.$executeRawUnsafe("ANALYZE");
 
     const players: Player[] = slots.map((slot, i) => ({ token: accounts[i]!.token, userId: accounts[i]!.id, teamId: teamIds[slot.team]! }));
-    const openChallenge = players.map((p) => challenges.find((c) => !solved.get(p.teamId)!.has(c.id))!.id);
-    // Solves handed out later walk players and challenges in an order that spreads them out.
-    let cursor = 0;
-    const total = players.length * challenges.length;
-    const takeSolve: Seeded["takeSolve"] = () => {
-      while (cursor < total) {
-        const n = cursor++;
-        const player = players[n % players.length]!;
-        const challenge = challenges[(Math.floor(n / players.length) * 37 + n) % challenges.length]!;
-        const done = solved.get(player.teamId)!;
-        if (done.has(challenge.id)) continue;
-        done.add(challenge.id);
-        return { token: player.token, challenge: challenge.id, flag: challenge.flag, teamId: player.teamId };
-      }
-      return null;
+    const counts = {
+      users: accounts.length + 1,
+      teams: size.teams,
+      challenges: challenges.length,
+      solves: plan.length,
+      hintUses,
+      seconds: Math.round((performance.now() - started) / 1000),
     };
-    return {
-      tokens: players.map((p) => p.token),
-      openChallenge,
-      players,
-      challenges,
-      staffToken: staff.token,
-      solved,
-      takeSolve,
-      counts: {
-        users: accounts.length + 1,
-        teams: size.teams,
-        challenges: challenges.length,
-        solves: plan.length,
-        hintUses,
-        seconds: Math.round((performance.now() - started) / 1000),
-      },
-    };
+    return seededEvent({ players, challenges, staffToken: staff.token, counts }, solved);
   } finally {
     await close();
+    await db.$disconnect();
+  }
+}
+
+/** What a seeded event is made of, as kept in a reused database's folder (BENCH_SEED_DIR). */
+export interface SeedRecord {
+  players: Player[];
+  challenges: SeedChallenge[];
+  staffToken: string;
+  counts: Seeded["counts"];
+}
+
+/** The event's record, kept beside a reused database so a later run needs no seed. */
+export function seedRecord(seeded: Seeded): SeedRecord {
+  return { players: seeded.players, challenges: seeded.challenges, staffToken: seeded.staffToken, counts: seeded.counts };
+}
+
+/** A seeded event from its record and the solves its database holds now (each team's solved challenges). */
+export function seededEvent(record: SeedRecord, solved: Map<number, Set<number>>): Seeded {
+  const { players, challenges } = record;
+  for (const p of players) if (!solved.has(p.teamId)) solved.set(p.teamId, new Set());
+  const openChallenge = players.map((p) => challenges.find((c) => !solved.get(p.teamId)!.has(c.id))!.id);
+  // Solves handed out later walk players and challenges in an order that spreads them out.
+  let cursor = 0;
+  const total = players.length * challenges.length;
+  const takeSolve: Seeded["takeSolve"] = () => {
+    while (cursor < total) {
+      const n = cursor++;
+      const player = players[n % players.length]!;
+      const challenge = challenges[(Math.floor(n / players.length) * 37 + n) % challenges.length]!;
+      const done = solved.get(player.teamId)!;
+      if (done.has(challenge.id)) continue;
+      done.add(challenge.id);
+      return { token: player.token, challenge: challenge.id, flag: challenge.flag, teamId: player.teamId };
+    }
+    return null;
+  };
+  return { tokens: players.map((p) => p.token), openChallenge, players, challenges, staffToken: record.staffToken, solved, takeSolve, counts: record.counts };
+}
+
+/** The solves a database holds now, per team: for a reused seed, whose later runs solved more. */
+export async function solvedNow(url: string): Promise<Map<number, Set<number>>> {
+  const db = createDb(url, { poolSize: 1 });
+  try {
+    const solved = new Map<number, Set<number>>();
+    for (const s of await db.solve.findMany({ select: { teamId: true, challengeId: true } })) {
+      (solved.get(s.teamId) ?? solved.set(s.teamId, new Set()).get(s.teamId)!).add(s.challengeId);
+    }
+    return solved;
+  } finally {
     await db.$disconnect();
   }
 }

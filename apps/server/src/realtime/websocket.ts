@@ -12,6 +12,9 @@ interface Client {
   staff: boolean;
 }
 
+/** Sends a prepared buffer as a text frame, as one string would be. */
+const TEXT = { binary: false } as const;
+
 const CONNECTED = JSON.stringify({ event_code: EVENT_CODES.connected, message: "Websocket connected." });
 
 /**
@@ -103,10 +106,11 @@ export async function registerWebsocket(
     }
     const { payload, audience } = event;
     if (payload.event_code === EVENT_CODES.teamJoin) moveUser(payload.user, payload.team);
-    const message = JSON.stringify(payload);
+    // Serialised and encoded once per event, not per socket: a solve goes to every socket.
+    const message = Buffer.from(JSON.stringify(payload));
     const targets = "all" in audience ? clients : "staff" in audience ? [...clients].filter((c) => c.staff) : (byTeam.get(audience.teamId) ?? []);
     for (const client of targets) {
-      if (client.socket.readyState === client.socket.OPEN) client.socket.send(message);
+      if (client.socket.readyState === client.socket.OPEN) client.socket.send(message, TEXT);
     }
   });
   app.addHook("onClose", async () => {

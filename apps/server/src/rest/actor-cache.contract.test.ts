@@ -1,5 +1,5 @@
 import { mayChangeActors } from "@flagship/api";
-import { createUser, type TestUser } from "@flagship/api/testing";
+import { createUser, TEST_PASSWORD, type TestUser } from "@flagship/api/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestServer, type TestServer } from "../testing.ts";
 
@@ -34,6 +34,16 @@ describe("cached actors follow changes at once", () => {
     expect(after.body.m).toBe("not_found");
   });
 
+  it("a login leaves other cached actors alone, and its own token works at once", async () => {
+    const user = await createUser(server.world);
+    const other = await createUser(server.world);
+    expect((await server.api("GET", "/member/self/", { token: other.token })).status).toBe(200);
+    const login = await server.api("POST", "/auth/login/", { body: { username: user.username, password: TEST_PASSWORD } });
+    expect(login.status).toBe(200);
+    expect((await server.api("GET", "/member/self/", { token: login.body.d.token })).body.d).toMatchObject({ id: user.id });
+    expect((await server.api("GET", "/member/self/", { token: other.token })).body.d).toMatchObject({ id: other.id });
+  });
+
   it("a staff edit of a member applies to their next request", async () => {
     const user = await createUser(server.world);
     expect((await server.api("GET", "/member/self/", { token: user.token })).status).toBe(200);
@@ -47,6 +57,11 @@ describe("which requests may change actors", () => {
     expect(mayChangeActors("GET", "/api/v2/member/self/")).toBe(false);
     expect(mayChangeActors("POST", "/api/v2/auth/logout/")).toBe(true);
     expect(mayChangeActors("POST", "/api/v2/challenges/submit_flag/")).toBe(false);
+    // A login only adds a token: at the start of an event it must not empty every copy's caches.
+    expect(mayChangeActors("POST", "/api/v2/auth/login/")).toBe(false);
+    expect(mayChangeActors("POST", "/api/v2/auth/login_2fa")).toBe(false);
+    expect(mayChangeActors("POST", "/trpc/auth.login")).toBe(false);
+    expect(mayChangeActors("POST", "/api/v2/auth/register/")).toBe(true);
     expect(mayChangeActors("POST", "/api/v2/hints/use")).toBe(false);
     expect(mayChangeActors("PATCH", "/api/v2/challenges/3/")).toBe(true);
     expect(mayChangeActors("POST", "/trpc/challenges.submitFlag,challenges.vote?batch=1")).toBe(false);

@@ -19,14 +19,27 @@ const MAX_ENTRIES = 100_000;
 const expiry = () => Date.now() + TTL_MS * (0.8 + Math.random() * 0.4);
 const CHANGED_EVENT = "actors_changed";
 
-/** Mutations that never change a user or a token, so they leave the cache alone. */
-const NEUTRAL_REST = new Set(["/api/v2/challenges/submit_flag", "/api/v2/challenges/check_flag", "/api/v2/challenges/vote", "/api/v2/challenges/feedback", "/api/v2/hints/use"]);
-const NEUTRAL_TRPC = new Set(["challenges.submitFlag", "challenges.checkFlag", "challenges.vote", "challenges.feedback", "hints.use"]);
+/**
+ * Mutations that never change a cached user or token, so they leave the cache alone: the game's
+ * own, and logging in, which only adds a new token (and notes the address). At the start of an
+ * event every player logs in within minutes; were each login to drop every cache on every copy,
+ * the other requests would all go back to the database at once.
+ */
+const NEUTRAL_REST = new Set([
+  "/api/v2/challenges/submit_flag",
+  "/api/v2/challenges/check_flag",
+  "/api/v2/challenges/vote",
+  "/api/v2/challenges/feedback",
+  "/api/v2/hints/use",
+  "/api/v2/auth/login",
+  "/api/v2/auth/login_2fa",
+]);
+const NEUTRAL_TRPC = new Set(["challenges.submitFlag", "challenges.checkFlag", "challenges.vote", "challenges.feedback", "hints.use", "auth.login", "auth.login2fa"]);
 
 /** GETs that change actors all the same: desudo deletes the impersonation token. */
 const CHANGING_GETS = new Set(["/api/v2/auth/desudo"]);
 
-/** Whether a request may change actors: any non-GET request except the game's own mutations. */
+/** Whether a request may change actors: any non-GET request except the game's own mutations and logins. */
 export function mayChangeActors(method: string, url: string): boolean {
   const path = (url.split("?")[0] ?? "").replace(/\/+$/, "");
   if (method === "GET" || method === "HEAD" || method === "OPTIONS") return CHANGING_GETS.has(path);

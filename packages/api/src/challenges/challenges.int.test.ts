@@ -183,6 +183,11 @@ describe("submitting flags", () => {
       kind: "socket",
       audience: { all: true },
       payload: { event_code: 1, user: alice.id, username: alice.username, challenge_id: challenge.id, challenge_name: challenge.name, challenge_score: 250, team: team.id, team_name: team.name },
+      // The new totals, for the server copies' leaderboards (never sent to sockets).
+      standings: {
+        teams: [{ id: team.id, points: 250, last: user.lastScoreAt!.toISOString(), listed: true }],
+        users: [{ id: alice.id, points: 250, last: user.lastScoreAt!.toISOString(), listed: true }],
+      },
     });
     const view = (await callerFor(world, team.members[1]!).challenges.get({ id: challenge.id })) as { solved: boolean; first_blood: string; solve_count: number; post_score_explanation: string };
     expect(view).toMatchObject({ solved: true, first_blood: team.name, solve_count: 1, post_score_explanation: "It was ROT13." });

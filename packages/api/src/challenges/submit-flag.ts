@@ -9,6 +9,7 @@ import { oneSolveAtATime } from "../scoring/solve-queue.ts";
 import { LOCKING_TX } from "../teams/lock.ts";
 import { announceFirstBlood } from "../scoring/first-blood.ts";
 import { type CatalogChallenge, findChallenge, invalidateCatalog } from "./catalog.ts";
+import { recordIncorrectAttempt } from "./attempt-writer.ts";
 import { flagMatches } from "./flag-match.ts";
 import { detectSharing, dynamicFlagMatches } from "./flag-sharing.ts";
 import { getPlayerState, invalidatePlayerState } from "./team-state.ts";
@@ -94,10 +95,9 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
         }, LOCKING_TX),
       );
     if (!correct && limit === null) {
-      // The commonest write of an event: one statement, so one round trip and one commit (durable
-      // once answered, like any commit) instead of an interactive transaction's three; under load
-      // it waits for a pool connection rather than failing the transaction's start deadline.
-      await ctx.db.$executeRaw`INSERT INTO incorrect_attempts (team_id, user_id, challenge_id, flag, ip) VALUES (${teamId}, ${actor.id}, ${challenge.id}, ${text}, ${ctx.ip})`;
+      // The commonest write of an event: no interactive transaction, and attempts arriving together
+      // share one multi-row INSERT and one commit (attempt-writer.ts); answered once committed.
+      await recordIncorrectAttempt(ctx.db, { teamId, userId: actor.id, challengeId: challenge.id, flag: text, ip: ctx.ip ?? null });
       recorded = { kind: "incorrect" };
     } else {
       // A correct flag queues behind other solves of the challenge in this process (solve-queue.ts).
@@ -158,6 +158,8 @@ async function publishSolve(
   await ctx.events.publish({
     kind: "socket",
     audience,
+    // The totals the solve left, so every copy's leaderboards move without reading them back.
+    standings: outcome.standings,
     payload: {
       event_code: EVENT_CODES.solve,
       user: user.id,

@@ -1,26 +1,45 @@
 import type { Db } from "@flagship/db";
 import { CONFIG_DEFAULTS, CONFIG_SCHEMA, type Config, type ConfigKey, isConfigKey } from "@flagship/shared";
 
-/** How long another server copy's write may stay unseen. The contract allows 1 s. */
+/** After this long the configuration is read again, in the background. */
 const TTL_MS = 500;
+/** How long another server copy's write may stay unseen (without its event). The contract allows 1 s. */
+const MAX_AGE_MS = 1000;
 
 /**
  * The configuration, read from the `config` table and cached per process. A write here
- * invalidates at once; writes from other copies arrive by event or within the TTL.
+ * invalidates at once; writes from other copies arrive by event or within MAX_AGE_MS.
+ *
+ * Every request reads the configuration, so a read never waits for the database while the cached
+ * copy is younger than MAX_AGE_MS: past TTL_MS it is served as it is while one background load
+ * refreshes it. Under load, when a pool connection takes a while, requests would otherwise all
+ * queue behind that load twice a second.
  */
 export class ConfigStore {
   private cached: { value: Config; at: number } | null = null;
   private loading: Promise<Config> | null = null;
+  private generation = 0;
 
   constructor(private readonly db: Db) {}
 
   async all(): Promise<Config> {
-    if (this.cached && Date.now() - this.cached.at < TTL_MS) return this.cached.value;
+    const cached = this.cached;
+    const age = cached ? Date.now() - cached.at : Infinity;
+    if (cached && age < TTL_MS) return cached.value;
     // One load at a time: a burst of requests at expiry shares one query.
-    this.loading ??= this.load().finally(() => {
-      this.loading = null;
-    });
-    return this.loading;
+    let loading = this.loading;
+    if (!loading) {
+      const started: Promise<Config> = this.load().finally(() => {
+        if (this.loading === started) this.loading = null;
+      });
+      this.loading = loading = started;
+    }
+    if (cached && age < MAX_AGE_MS) {
+      // Failures are seen by the next reader that has to wait for a load.
+      loading.catch(() => {});
+      return cached.value;
+    }
+    return loading;
   }
 
   async get<K extends ConfigKey>(key: K): Promise<Config[K]> {
@@ -33,11 +52,15 @@ export class ConfigStore {
     this.invalidate();
   }
 
+  /** After a write: the next read loads afresh (not from a load that began before the write). */
   invalidate(): void {
+    this.generation += 1;
     this.cached = null;
+    this.loading = null;
   }
 
   private async load(): Promise<Config> {
+    const generation = this.generation;
     const rows = await this.db.config.findMany({ select: { key: true, value: true } });
     const config: Config = { ...CONFIG_DEFAULTS };
     for (const row of rows) {
@@ -46,7 +69,8 @@ export class ConfigStore {
       const parsed = CONFIG_SCHEMA[row.key].safeParse(row.value);
       if (parsed.success) (config as Record<string, unknown>)[row.key] = parsed.data;
     }
-    this.cached = { value: config, at: Date.now() };
+    // A load that raced with a write may predate it: used by its readers, never kept.
+    if (generation === this.generation) this.cached = { value: config, at: Date.now() };
     return config;
   }
 }

@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import type { Standings } from "../leaderboard/standings.ts";
 
 /** Websocket event codes of the REST contract. */
 export const EVENT_CODES = {
@@ -17,9 +18,15 @@ export const EVENT_CODES = {
 /**
  * An event for websocket clients (`payload` carries the fields beside event_code), or an internal
  * signal between server copies (`internal`, e.g. cache invalidation) that never reaches a socket.
+ * A solve also carries the new `standings` of those it moved, for the copies' leaderboards only.
  */
 export type AppEvent =
-  | { kind: "socket"; audience: { all: true } | { teamId: number } | { staff: true }; payload: { event_code: number } & Record<string, unknown> }
+  | {
+      kind: "socket";
+      audience: { all: true } | { teamId: number } | { staff: true };
+      payload: { event_code: number } & Record<string, unknown>;
+      standings?: Standings;
+    }
   | { kind: "internal"; name: string; data?: Record<string, unknown> };
 
 /**

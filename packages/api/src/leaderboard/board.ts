@@ -1,6 +1,7 @@
 import type { Db } from "@flagship/db";
 import type { Context } from "../context.ts";
-import { type AppEvent, type EventPublisher, RESYNC_EVENT } from "../events/publisher.ts";
+import { type AppEvent, EVENT_CODES, type EventPublisher, RESYNC_EVENT } from "../events/publisher.ts";
+import type { Standing, Standings } from "./standings.ts";
 
 export type BoardKind = "user" | "team";
 
@@ -31,39 +32,263 @@ export function groupBoard(entries: BoardEntry[], group: number | undefined): Bo
 }
 
 /**
- * Events after which the standings may have moved: solves, re-scores, members moving in or out,
- * and new or changed accounts and teams (signalled as leaderboard_changed).
+ * Signals after which the boards are built again from scratch: members moving in or out, new or
+ * changed accounts and teams (leaderboard_changed), visibility and config changes, and a resync
+ * after a Redis outage. Solves and re-scorings only patch the boards (below).
  */
-const SCORE_EVENTS = new Set([1, 4, 7]);
 const BOARD_SIGNALS = new Set(["scores_changed", "leaderboard_changed", "membership_changed", "config_changed", RESYNC_EVENT]);
 
+/** Whose standings a solve (its team and user) or a re-scoring (every solver of a challenge) moved. */
+interface Change {
+  ids: Set<number>;
+  challenges: Set<number>;
+}
+
+/** A board a patch was made from, so a page whose entries did not move can be kept (see previousBoard). */
+const derived = new WeakMap<BoardEntry[], BoardEntry[]>();
+
+/** The board version a patched board was made from (only the one before it). */
+export function previousBoard(entries: BoardEntry[]): BoardEntry[] | undefined {
+  return derived.get(entries);
+}
+
 /**
- * The ordered boards, built once and reused until a solve, a score update or a visibility change
- * says otherwise, so a page costs O(page) however many teams there are. One cache per publisher:
- * every server copy gets every event and drops its copy.
+ * A board frozen at `frozenAt` holds only scores up to then; a solve can still land on it while
+ * transactions that began before the freeze commit, so frozen boards are dropped by solves only
+ * this long after the freeze.
+ */
+const FREEZE_SETTLE_MS = 60_000;
+
+/** A cached board: the promise readers share, and its value once it has one. */
+interface Slot {
+  promise: Promise<BoardEntry[]>;
+  value: BoardEntry[] | null;
+}
+
+/** Per board kind, the background check of moved totals (see BoardCache). */
+interface Checks {
+  ids: Set<number>;
+  challenges: Set<number>;
+  running: Promise<void> | null;
+  /** Per id, the number of the last event that moved it. */
+  lastEvent: Map<number, number>;
+}
+
+const KINDS: readonly BoardKind[] = ["team", "user"];
+const liveKey = (kind: BoardKind) => `${kind}:live`;
+
+/**
+ * The ordered boards, kept in memory and maintained rather than rebuilt: a page costs O(page)
+ * however many teams there are, and a page whose entries did not move keeps its serialised form.
+ * Every server copy gets every event (its own included) and maintains its own boards:
+ *
+ * - A solve event carries the totals its transaction left for everyone it moved (standings.ts).
+ *   They are applied at once, synchronously, as the event arrives: the next read already shows
+ *   the solve, no reader waits, and no query is made on the read path.
+ * - Events from different copies may arrive out of commit order, so each one is followed by a
+ *   background check that reads the moved totals again (one query, joined by the events that
+ *   arrive meanwhile); a total another event moved since the check began is left to that event's
+ *   own check. The boards thus settle on the committed totals whatever the order of arrival.
+ * - A solve event without standings (from an older copy, or tests) patches the board by reading
+ *   the moved totals; readers wait for that one read (concurrent readers share it).
+ * - Membership, visibility, name and config changes drop the boards; the next read builds each
+ *   board once, concurrent readers sharing that load.
  */
 class BoardCache {
-  private readonly boards = new Map<string, Promise<BoardEntry[]>>();
+  private readonly boards = new Map<string, Slot>();
+  /** Per board, the read patch that has not started yet, which further changes join. */
+  private readonly queued = new Map<string, Change>();
+  private readonly checks: Record<BoardKind, Checks> = {
+    team: { ids: new Set(), challenges: new Set(), running: null, lastEvent: new Map() },
+    user: { ids: new Set(), challenges: new Set(), running: null, lastEvent: new Map() },
+  };
+  private events = 0;
+  private epoch = 0;
+  private db: Db | null = null;
 
   constructor(events: EventPublisher) {
     events.subscribe((event: AppEvent) => {
-      if (event.kind === "socket" ? SCORE_EVENTS.has(event.payload.event_code) : BOARD_SIGNALS.has(event.name)) {
-        this.boards.clear();
+      if (event.kind === "internal") {
+        if (BOARD_SIGNALS.has(event.name)) this.clear();
+        return;
+      }
+      const p = event.payload;
+      if (p.event_code === EVENT_CODES.solve) {
+        this.dropSettlingFrozen();
+        if (event.standings) this.move(event.standings);
+        // A solve names its team and user; one that does not is handled the safe way.
+        else if (typeof p.team === "number" && typeof p.user === "number") this.patch({ team: [p.team], user: [p.user] }, []);
+        else this.clear();
+      } else if (p.event_code === EVENT_CODES.scoreUpdate && typeof p.challenge_id === "number") {
+        // The solve event before it carried every re-scored total; check them all the same.
+        this.dropSettlingFrozen();
+        for (const kind of KINDS) this.check(kind, [], [p.challenge_id]);
+      } else if (p.event_code === EVENT_CODES.teamJoin) {
+        this.clear();
       }
     });
   }
 
   get(db: Db, kind: BoardKind, frozenAt: Date | null): Promise<BoardEntry[]> {
+    this.db = db;
     const key = `${kind}:${frozenAt?.getTime() ?? "live"}`;
-    let board = this.boards.get(key);
-    if (!board) {
-      board = (frozenAt ? loadFrozenBoard(db, kind, frozenAt) : loadLiveBoard(db, kind)).catch((error: unknown) => {
-        this.boards.delete(key);
+    return (this.boards.get(key) ?? this.hold(key, frozenAt ? loadFrozenBoard(db, kind, frozenAt) : loadLiveBoard(db, kind))).promise;
+  }
+
+  /** Caches a board still to come; a failed load or patch is forgotten, so the next read builds it afresh. */
+  private hold(key: string, board: Promise<BoardEntry[]>): Slot {
+    const slot: Slot = { promise: board, value: null };
+    slot.promise = board.then(
+      (entries) => {
+        if (this.boards.get(key) === slot) slot.value = entries;
+        return entries;
+      },
+      (error: unknown) => {
+        if (this.boards.get(key) === slot) this.boards.delete(key);
         throw error;
-      });
-      this.boards.set(key, board);
+      },
+    );
+    // Readers see a failure through their own await; a patch nobody has read yet must not crash.
+    slot.promise.catch(() => {});
+    this.boards.set(key, slot);
+    return slot;
+  }
+
+  private clear(): void {
+    this.epoch += 1;
+    this.boards.clear();
+    this.queued.clear();
+  }
+
+  private dropSettlingFrozen(): void {
+    for (const key of this.boards.keys()) {
+      const at = key.split(":")[1]!;
+      if (at !== "live" && Date.now() - Number(at) < FREEZE_SETTLE_MS) this.boards.delete(key);
     }
-    return board;
+  }
+
+  /** Applies a solve's standings to the live boards now, then has them checked. */
+  private move(standings: Standings): void {
+    const db = this.db;
+    const number = ++this.events;
+    for (const kind of KINDS) {
+      const rows = kind === "team" ? standings.teams : standings.users;
+      if (rows.length === 0) continue;
+      for (const row of rows) this.checks[kind].lastEvent.set(row.id, number);
+      const key = liveKey(kind);
+      const slot = this.boards.get(key);
+      if (slot && db) {
+        if (slot.value) {
+          const next = applyStandings(slot.value, rows);
+          if (next === "reload") this.hold(key, loadLiveBoard(db, kind));
+          else if (next !== slot.value) this.boards.set(key, { promise: Promise.resolve(next), value: next });
+        } else {
+          // Still loading: the load may predate the solve, so the standings go on top of it.
+          this.hold(
+            key,
+            slot.promise.then((entries) => {
+              const next = applyStandings(entries, rows);
+              return next === "reload" ? loadLiveBoard(db, kind) : next;
+            }),
+          );
+        }
+      }
+      this.check(
+        kind,
+        rows.map((r) => r.id),
+        [],
+      );
+    }
+  }
+
+  /** Reads moved totals again in the background (see the class comment). */
+  private check(kind: BoardKind, ids: number[], challenges: number[]): void {
+    const checks = this.checks[kind];
+    if (!this.boards.has(liveKey(kind))) return;
+    for (const id of ids) checks.ids.add(id);
+    for (const id of challenges) checks.challenges.add(id);
+    if (checks.running) return;
+    checks.running = this.runChecks(kind).finally(() => {
+      checks.running = null;
+    });
+  }
+
+  /** Resolves once no background check is running (for tests: the boards have settled). */
+  async settled(): Promise<void> {
+    while (this.checks.team.running || this.checks.user.running) await Promise.all([this.checks.team.running, this.checks.user.running]);
+  }
+
+  private async runChecks(kind: BoardKind): Promise<void> {
+    const checks = this.checks[kind];
+    const key = liveKey(kind);
+    while (checks.ids.size > 0 || checks.challenges.size > 0) {
+      const ids = [...checks.ids];
+      const challenges = [...checks.challenges];
+      checks.ids.clear();
+      checks.challenges.clear();
+      const db = this.db;
+      if (!db || !this.boards.has(key)) return;
+      const started = this.events;
+      const epoch = this.epoch;
+      let rows: Standing[];
+      try {
+        rows = await readStandings(db, kind, ids, challenges);
+      } catch {
+        // The database is unreachable: the next read builds the board again.
+        if (this.epoch === epoch) this.boards.delete(key);
+        return;
+      }
+      if (this.epoch !== epoch) return;
+      // A total an event moved after this read began is that event's own check's business.
+      const settled = rows.filter((row) => {
+        const newer = (checks.lastEvent.get(row.id) ?? 0) > started;
+        if (newer) checks.ids.add(row.id);
+        return !newer;
+      });
+      const slot = this.boards.get(key);
+      if (!slot) return;
+      const entries = slot.value ?? (await slot.promise.catch(() => null));
+      if (!entries || this.boards.get(key) !== slot) continue;
+      const next = applyStandings(entries, settled);
+      if (next === "reload") this.hold(key, loadLiveBoard(db, kind));
+      else if (next !== entries) this.boards.set(key, { promise: Promise.resolve(next), value: next });
+    }
+  }
+
+  /** Patches the live boards by reading the moved totals; readers wait for it (no standings came). */
+  private patch(ids: Record<BoardKind, number[]>, challenges: number[]): void {
+    const db = this.db;
+    if (!db) return;
+    for (const kind of KINDS) {
+      const key = liveKey(kind);
+      const slot = this.boards.get(key);
+      if (!slot) continue;
+      const waiting = this.queued.get(key);
+      if (waiting) {
+        for (const id of ids[kind]) waiting.ids.add(id);
+        for (const id of challenges) waiting.challenges.add(id);
+        continue;
+      }
+      const own: Change = { ids: new Set(ids[kind]), challenges: new Set(challenges) };
+      this.queued.set(key, own);
+      const start = () => {
+        if (this.queued.get(key) === own) this.queued.delete(key);
+      };
+      this.hold(
+        key,
+        slot.promise.then(
+          async (entries) => {
+            start();
+            const next = applyStandings(entries, await readStandings(db, kind, [...own.ids], [...own.challenges]));
+            return next === "reload" ? loadLiveBoard(db, kind) : next;
+          },
+          (error: unknown) => {
+            start();
+            throw error;
+          },
+        ),
+      );
+    }
   }
 }
 
@@ -73,6 +298,61 @@ export function boardCache(ctx: Pick<Context, "events">): BoardCache {
   let cache = caches.get(ctx.events);
   if (!cache) caches.set(ctx.events, (cache = new BoardCache(ctx.events)));
   return cache;
+}
+
+/** Board order: most points first, then the earlier last tiebreaker solve (none last), then id. */
+function byStanding(a: BoardEntry, b: BoardEntry): number {
+  if (a.leaderboard_points !== b.leaderboard_points) return b.leaderboard_points - a.leaderboard_points;
+  if (a.last_score !== b.last_score) {
+    if (a.last_score === null) return 1;
+    if (b.last_score === null) return -1;
+    return a.last_score < b.last_score ? -1 : 1;
+  }
+  return a.id - b.id;
+}
+
+const positions = new WeakMap<BoardEntry[], Map<number, number>>();
+
+/**
+ * The board with new totals for some competitors, re-sorted (an almost sorted array: cheap). The
+ * same board comes back when nothing on it changed; "reload" when a listed competitor is missing
+ * from it or a listed one should no longer be there (the board is then built from scratch).
+ */
+export function applyStandings(entries: BoardEntry[], rows: readonly Standing[]): BoardEntry[] | "reload" {
+  let at = positions.get(entries);
+  if (!at) positions.set(entries, (at = new Map(entries.map((e, i) => [e.id, i]))));
+  let next: BoardEntry[] | null = null;
+  for (const row of rows) {
+    const index = at.get(row.id);
+    if (index === undefined) {
+      if (row.listed) return "reload";
+      continue;
+    }
+    if (!row.listed) return "reload";
+    const old = entries[index]!;
+    if (old.leaderboard_points === row.points && old.last_score === row.last) continue;
+    next ??= entries.slice();
+    next[index] = { ...old, leaderboard_points: row.points, last_score: row.last };
+  }
+  if (!next) return entries;
+  next.sort(byStanding);
+  derived.delete(entries);
+  derived.set(next, entries);
+  return next;
+}
+
+/** The current totals of the given competitors and of every solver of the given challenges. */
+async function readStandings(db: Db, kind: BoardKind, ids: number[], challenges: number[]): Promise<Standing[]> {
+  type Row = { id: number; leaderboard_points: number; last_score_at: Date | null; listed: boolean };
+  const rows =
+    kind === "team"
+      ? await db.$queryRaw<Row[]>`
+          SELECT id, leaderboard_points, last_score_at, is_visible AS listed FROM teams
+           WHERE id = ANY(${ids}::int[]) OR id IN (SELECT team_id FROM solves WHERE challenge_id = ANY(${challenges}::int[]))`
+      : await db.$queryRaw<Row[]>`
+          SELECT id, leaderboard_points, last_score_at, (is_visible AND is_active AND NOT is_staff) AS listed FROM users
+           WHERE id = ANY(${ids}::int[]) OR id IN (SELECT user_id FROM solves WHERE challenge_id = ANY(${challenges}::int[]))`;
+  return rows.map((r) => ({ id: r.id, points: r.leaderboard_points, last: r.last_score_at?.toISOString() ?? null, listed: r.listed }));
 }
 
 /** Every visible competitor, those without points last. */
@@ -138,10 +418,5 @@ async function loadFrozenBoard(db: Db, kind: BoardKind, frozenAt: Date): Promise
       group_id: r.group_id,
       group_name: r.group_name,
     }))
-    .sort(
-      (a, b) =>
-        b.leaderboard_points - a.leaderboard_points ||
-        (a.last_score ?? "\uffff").localeCompare(b.last_score ?? "\uffff") ||
-        a.id - b.id,
-    );
+    .sort(byStanding);
 }

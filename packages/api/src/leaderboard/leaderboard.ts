@@ -1,6 +1,6 @@
 import { eventGates, isUnlocked, type Page, type PageInput } from "@flagship/shared";
 import type { Context } from "../context.ts";
-import { type BoardEntry, type BoardKind, boardCache, groupBoard } from "./board.ts";
+import { type BoardEntry, type BoardKind, boardCache, groupBoard, previousBoard } from "./board.ts";
 import { boardView } from "./view.ts";
 
 export interface UserRow {
@@ -30,14 +30,32 @@ async function board(ctx: Context, kind: BoardKind, filter: BoardFilter = {}): P
 }
 
 // Pages of a board, kept while the board itself is: the same page is the same object, so the
-// transport can keep its serialised form too.
+// transport can keep its serialised form too. A board patched after a solve keeps the pages of its
+// previous version whose entries did not move (typically all but those between the solver's old
+// and new place).
 const pages = new WeakMap<BoardEntry[], Map<string, Page<unknown>>>();
+
+/** Whether two boards of one length hold the very same entries from `offset` for `limit`. */
+function sameSlice(a: BoardEntry[], b: BoardEntry[], offset: number, limit: number): boolean {
+  if (a.length !== b.length) return false;
+  const end = Math.min(a.length, offset + limit);
+  for (let i = offset; i < end; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 function page<T>(entries: BoardEntry[], input: PageInput, map: (e: BoardEntry) => T): Page<T> {
   let memo = pages.get(entries);
   if (!memo) pages.set(entries, (memo = new Map()));
   const key = `${input.offset}:${input.limit}`;
   let found = memo.get(key) as Page<T> | undefined;
+  if (!found) {
+    const previous = previousBoard(entries);
+    const kept = previous && (pages.get(previous)?.get(key) as Page<T> | undefined);
+    if (kept && previous && sameSlice(previous, entries, input.offset, input.limit)) {
+      found = kept;
+      memo.set(key, found);
+    }
+  }
   if (!found) {
     found = { count: entries.length, total: entries.length, results: entries.slice(input.offset, input.offset + input.limit).map(map) };
     // Bounded: odd limits and offsets from scripts must not grow it without end.

@@ -36,6 +36,6 @@ export async function recordSolve(
     await tx.user.update({ where: { id: solve.userId }, data: { points: { increment: solve.challenge.score }, ...leaderboard, ...moveTime } });
     await tx.team.update({ where: { id: solve.teamId }, data: { points: { increment: solve.challenge.score }, ...leaderboard, ...moveTime } });
   });
-  // What a real solve announces: the cached boards are dropped.
-  await world.services.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: 1, challenge_id: solve.challenge.id, team: solve.teamId } });
+  // What a real solve announces: the cached boards read the solver's totals again.
+  await world.services.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: 1, challenge_id: solve.challenge.id, team: solve.teamId, user: solve.userId } });
 }

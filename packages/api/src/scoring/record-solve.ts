@@ -1,6 +1,7 @@
 import { isUniqueViolation, Prisma } from "@flagship/db";
 import { AppError, challengeValue, solveWorth } from "@flagship/shared";
 import type { Context } from "../context.ts";
+import type { Standing, Standings } from "../leaderboard/standings.ts";
 import { retryTransaction } from "./locking.ts";
 
 export interface SolveInput {
@@ -31,6 +32,8 @@ export interface SolveOutcome {
   teamName: string;
   challengeName: string;
   explanation: string;
+  /** The totals of every team and user this solve moved (the solver's, and on a re-scoring every earlier solver's). */
+  standings: Standings;
 }
 
 interface Delta {
@@ -143,40 +146,45 @@ export async function recordSolveIn(tx: Prisma.TransactionClient, input: SolveIn
     await tx.solve.updateMany({ where: { challengeId: input.challengeId, id: { not: solve.id } }, data: { points } });
   }
 
-  await applyDeltas(tx, "users", users, now);
-  const teamName = await applyDeltas(tx, "teams", teams, now, input.teamId);
+  const userRows = await applyDeltas(tx, "users", users, now);
+  const teamRows = await applyDeltas(tx, "teams", teams, now);
   await tx.scoreRecord.createMany({ data: records });
+  const standing = (r: Moved): Standing => ({ id: r.id, points: r.leaderboard_points, last: r.last_score_at?.toISOString() ?? null, listed: r.listed });
   return {
     solveId: solve.id,
     points,
     penalty,
     firstBlood,
     rescored,
-    teamName: teamName ?? "",
+    teamName: teamRows.find((r) => r.id === input.teamId)?.name ?? "",
     challengeName: challenge.name,
     explanation: challenge.post_score_explanation,
+    standings: { teams: teamRows.map(standing), users: userRows.map(standing) },
   };
 }
 
+type Moved = { id: number; name: string; leaderboard_points: number; last_score_at: Date | null; listed: boolean };
+
 /**
- * Adds point deltas to users or teams, locking the rows in id order first. Answers the name of
- * `nameOf` (the solving team) when asked.
+ * Adds point deltas to users or teams, locking the rows in id order first. Answers each row's new
+ * leaderboard totals, its name and whether the public board lists it.
  */
-async function applyDeltas(tx: Prisma.TransactionClient, table: "users" | "teams", deltas: Map<number, Delta>, now: Date, nameOf?: number): Promise<string | null> {
+async function applyDeltas(tx: Prisma.TransactionClient, table: "users" | "teams", deltas: Map<number, Delta>, now: Date): Promise<Moved[]> {
   const ids = [...deltas.keys()].sort((a, b) => a - b);
   const points = ids.map((id) => deltas.get(id)!.points);
   const leaderboard = ids.map((id) => deltas.get(id)!.leaderboard);
   const touch = ids.map((id) => deltas.get(id)!.touch);
   const name = table === "teams" ? Prisma.sql`name` : Prisma.sql`username`;
+  // Who the public board lists: the same rules as the board's own load.
+  const listed = table === "teams" ? Prisma.sql`t.is_visible` : Prisma.sql`(t.is_visible AND t.is_active AND NOT t.is_staff)`;
   const target = Prisma.raw(table);
   await tx.$queryRaw`SELECT id FROM ${target} WHERE id = ANY(${ids}::int[]) ORDER BY id FOR NO KEY UPDATE`;
-  const rows = await tx.$queryRaw<{ id: number; name: string }[]>`
+  return tx.$queryRaw<Moved[]>`
     UPDATE ${target} AS t
        SET points = t.points + d.points,
            leaderboard_points = t.leaderboard_points + d.leaderboard,
            last_score_at = CASE WHEN d.touch THEN ${now} ELSE t.last_score_at END
       FROM unnest(${ids}::int[], ${points}::int[], ${leaderboard}::int[], ${touch}::boolean[]) AS d(id, points, leaderboard, touch)
      WHERE t.id = d.id
-    RETURNING t.id, t.${name} AS name`;
-  return nameOf === undefined ? null : (rows.find((r) => r.id === nameOf)?.name ?? null);
+    RETURNING t.id, t.${name}::text AS name, t.leaderboard_points, t.last_score_at, ${listed} AS listed`;
 }
