@@ -1,6 +1,7 @@
 import { AppError, type ChallengeServerInstanceView, eventGates, instanceExtra, isUnlocked, parseInput, pickWorker, ZCservName } from "@flagship/shared";
 import { findChallenge } from "../challenges/catalog.ts";
 import { getPlayerState } from "../challenges/team-state.ts";
+import type { Prisma } from "@flagship/db";
 import type { Context } from "../context.ts";
 import { hasStaffPowers, requireAuth } from "../guards.ts";
 import { LOCKING_TX, lockTeams } from "../teams/lock.ts";
@@ -155,6 +156,7 @@ async function dedicatedInstance(ctx: Context, job: JobRef, teamId: number, rese
   }
   if (!row) {
     const limit = await ctx.config.get("challenge_server_instance_limit");
+    let claimed: (InstanceRow & { port: number }) | null = null as (InstanceRow & { port: number }) | null;
     const workers = await liveWorkers(ctx.db);
     const workerId = pickWorker(workers);
     if (workerId === null) throw new AppError("challenge_server_disabled");
@@ -165,6 +167,17 @@ async function dedicatedInstance(ctx: Context, job: JobRef, teamId: number, rese
       const held = await tx.challengeServerInstance.count({ where: { teamId } });
       if (held >= limit) {
         throw instanceError("challenge_server_limit", `Your team already runs ${held} dedicated instance${held === 1 ? "" : "s"}, the most allowed. Let one expire before starting another.`);
+      }
+      const warm = await claimWarm(tx, job, teamId);
+      if (warm) {
+        await tx.teamInstance.upsert({
+          where: { teamId_jobId: { teamId, jobId: job.id } },
+          create: { teamId, jobId: job.id, instanceId: warm.id },
+          update: { instanceId: warm.id },
+          select: { teamId: true },
+        });
+        claimed = warm;
+        return { id: warm.id, workerId: warm.worker_id };
       }
       const created = await tx.challengeServerInstance.create({
         data: { jobId: job.id, generation: job.generation, teamId, workerId, expiresAt: new Date(Date.now() + job.lifetime * 1000) },
@@ -178,9 +191,35 @@ async function dedicatedInstance(ctx: Context, job: JobRef, teamId: number, rese
       });
       return created;
     }, LOCKING_TX);
+    if (claimed) {
+      // A warm instance, already started and healthy: the team has it now; the pool is topped up
+      // in the worker tier, off this request.
+      ctx.challengeServers?.plan(job.id);
+      return toView(claimed);
+    }
     ctx.challengeServers?.wake([row.workerId]);
   }
   return waitUntilHealthy(ctx, row.id, DEDICATED_WAIT_MS);
+}
+
+/**
+ * Claims one healthy warm instance of the job's current spec for the team, if the pool has one:
+ * one conditional UPDATE whose row lock (SKIP LOCKED) makes every claim take a different instance,
+ * across server copies. The instance's lifetime starts now.
+ */
+async function claimWarm(tx: Prisma.TransactionClient, job: JobRef, teamId: number): Promise<(InstanceRow & { port: number; worker_id: string }) | null> {
+  const rows = await tx.$queryRaw<(InstanceRow & { port: number; worker_id: string })[]>`
+    UPDATE challenge_server_instances
+    SET team_id = ${teamId}, pooled = false, updated_at = now(), expires_at = now() + make_interval(secs => ${job.lifetime})
+    WHERE id = (
+      SELECT id FROM challenge_server_instances
+      WHERE job_id = ${job.id} AND pooled AND team_id IS NULL AND generation = ${job.generation} AND status = 'healthy' AND port IS NOT NULL
+      ORDER BY id
+      LIMIT 1
+      FOR UPDATE SKIP LOCKED
+    ) AND pooled AND team_id IS NULL
+    RETURNING id, worker_id, host, port, status, error, expires_at`;
+  return rows[0] ?? null;
 }
 
 async function waitUntilHealthy(ctx: Context, instanceId: number, waitMs: number): Promise<ChallengeServerInstanceView> {
