@@ -5,6 +5,7 @@ import { LABELS } from "../../worker/src/challenge-servers/deployer.ts";
 import { BANNER_IMAGE, buildBannerImage, readBanner } from "../../worker/src/challenge-servers/test-image.ts";
 
 const DEPLOYMENT_LABEL = LABELS.deployment;
+import { E2E_CS_SPARES } from "./support/tier.ts";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
 import { seedUser, signIn, unique } from "./support/db.ts";
 
@@ -105,6 +106,18 @@ test("staff add a job in the UI; a player sees the instance's address, reaches i
   await expect.poll(() => containersOf(), { timeout: 30_000 }).toBe(0);
 });
 
+/**
+ * Whether this run's worker holds exactly its spare networks, none being made: Docker making a
+ * network aborts the browser's page loads in progress, so pages are opened once it is done.
+ */
+function sparesSettled(): boolean {
+  const lines = (args: string[]) => execFileSync("docker", args).toString().trim().split("\n").filter(Boolean);
+  const deployment = `label=${DEPLOYMENT_LABEL}=${process.env.E2E_CS_DEPLOYMENT}`;
+  const spares = lines(["network", "ls", "--format", "{{.Name}}", "--filter", deployment, "--filter", `label=${LABELS.spare}`]);
+  const used = new Set(lines(["ps", "-a", "--format", "{{.Networks}}", "--filter", deployment]).flatMap((n) => n.split(",")));
+  return spares.filter((n) => !used.has(n)).length === E2E_CS_SPARES;
+}
+
 /** How many containers this run's worker tier has on the engine. */
 function containersOf(): number {
   const out = execFileSync("docker", ["ps", "-aq", "--filter", `label=${DEPLOYMENT_LABEL}=${process.env.E2E_CS_DEPLOYMENT}`]).toString().trim();
@@ -178,6 +191,7 @@ test("staff give a dedicated job a warm pool in the form and watch it fill; a pl
   const waiting = (await warmRows.allTextContents()).map((text) => /127\.0\.0\.1:\d+/.exec(text)?.[0]);
   await expectNoAxeViolations(staffPage, "main");
   await shoot(staffPage, "jobs-warm");
+  await expect.poll(sparesSettled, { timeout: 60_000 }).toBe(true);
 
   const playerPage = await (await browser.newContext()).newPage();
   await signIn(playerPage, team.members[0]!);
@@ -191,7 +205,6 @@ test("staff give a dedicated job a warm pool in the form and watch it fill; a pl
   await playerPage.close();
 
   // The team holds one of the warm instances now; the pool fills up again behind it.
-  await staffPage.reload();
   await expect(card.getByRole("row", { name: new RegExp(`Team ${team.id}\\b.*${mine.replace(/\./g, "\\.")}`) })).toHaveCount(1, { timeout: 30_000 });
   await expect(card.getByTestId("job-warm")).toHaveText("2/2 warm", { timeout: 60_000 });
   await staffPage.close();
