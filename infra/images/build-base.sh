@@ -32,24 +32,23 @@ have() { [ "${FORCE:-0}" != "1" ] && docker image inspect "$1" >/dev/null 2>&1; 
 step() { printf '== %s\n' "$1"; }
 
 # How this user can make the Debian rootfs: "debootstrap" (root), "unshare" (mmdebstrap in a user
-# namespace) or nothing, with the reason in $why.
-why=""
+# namespace), or "none: <what is missing>".
 rootfs_method() {
   local me
   me=$(id -un)
   if [ "$(id -u)" = "0" ]; then
     if command -v debootstrap >/dev/null || [ -x /usr/sbin/debootstrap ]; then echo debootstrap; return; fi
-    why="debootstrap is needed (apt-get install debootstrap)"
+    echo "none: debootstrap is needed (apt-get install debootstrap)"
     return
   fi
   if ! command -v mmdebstrap >/dev/null; then
-    why="building the Debian rootfs as $me (not root) needs mmdebstrap and uidmap (sudo apt-get install mmdebstrap uidmap)"
+    echo "none: building the Debian rootfs as $me (not root) needs mmdebstrap and uidmap (sudo apt-get install mmdebstrap uidmap)"
   elif ! command -v newuidmap >/dev/null || ! command -v newgidmap >/dev/null; then
-    why="building the Debian rootfs as $me (not root) needs newuidmap and newgidmap (sudo apt-get install uidmap)"
+    echo "none: building the Debian rootfs as $me (not root) needs newuidmap and newgidmap (sudo apt-get install uidmap)"
   elif ! grep -qE "^($me|$(id -u)):" /etc/subuid 2>/dev/null || ! grep -qE "^($me|$(id -u)):" /etc/subgid 2>/dev/null; then
-    why="$me has no subordinate id range for a user namespace (sudo usermod --add-subuids 100000-165535 --add-subgids 100000-165535 $me)"
+    echo "none: $me has no subordinate id range for a user namespace (sudo usermod --add-subuids 100000-165535 --add-subgids 100000-165535 $me)"
   elif ! unshare --user --map-root-user true 2>/dev/null; then
-    why="this kernel does not let $me make user namespaces (sysctl kernel.unprivileged_userns_clone=1, or user.max_user_namespaces > 0)"
+    echo "none: this kernel does not let $me make user namespaces (sysctl kernel.unprivileged_userns_clone=1, or user.max_user_namespaces > 0)"
   else
     echo unshare
     return
@@ -59,18 +58,20 @@ rootfs_method() {
 if [ "${1:-}" = "--check" ]; then
   if have "$BASE_REPO/debian:bookworm"; then echo "$BASE_REPO/debian:bookworm is present"; exit 0; fi
   method=$(rootfs_method)
-  if [ -n "$method" ]; then echo "the Debian rootfs can be made here ($method)"; exit 0; fi
-  echo "cannot build the base images as $(id -un): $why; or run as root, or build them once as root (infra/images/build-base.sh)" >&2
+  case "$method" in none:*) ;; *) echo "the Debian rootfs can be made here ($method)"; exit 0 ;; esac
+  echo "Cannot build the base images as $(id -un): ${method#none: }; or run infra/images/build-base.sh once as root (the images serve every user of this Docker engine)." >&2
   exit 1
 fi
 
 if ! have "$BASE_REPO/debian:bookworm"; then
   method=$(rootfs_method)
-  if [ -z "$method" ]; then
-    echo "Cannot build $BASE_REPO/debian:bookworm as $(id -un): $why." >&2
-    echo "Or run this script as root once; the images it leaves serve every user of this Docker engine." >&2
-    exit 1
-  fi
+  case "$method" in
+    none:*)
+      echo "Cannot build $BASE_REPO/debian:bookworm as $(id -un): ${method#none: }." >&2
+      echo "Or run this script as root once; the images it leaves serve every user of this Docker engine." >&2
+      exit 1
+      ;;
+  esac
   root=$(mktemp -d)
   trap 'rm -rf "$root"' EXIT
   # Tidy-up for both ways: the apt sources, the machine's extra certificate authorities (a
@@ -99,7 +100,7 @@ if ! have "$BASE_REPO/debian:bookworm"; then
     hooks+=(--customize-hook="$strip")
     # The tarball keeps the namespace's root as the owner of the files, like debootstrap's.
     # The merged-/usr hook makes the same package set as debootstrap (usr-is-merged, not usrmerge and perl).
-    mmdebstrap --quiet --mode=unshare --variant=minbase --include=ca-certificates --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr "${hooks[@]}" bookworm "$root/rootfs.tar" "$mirror"
+    mmdebstrap --quiet --mode=unshare --variant=minbase --include=ca-certificates --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr "${hooks[@]}" bookworm "$root/rootfs.tar" "$mirror" >/dev/null
   fi
   docker import --change 'CMD ["bash"]' --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' "$root/rootfs.tar" "$BASE_REPO/debian:bookworm" >/dev/null
   rm -rf "$root"
