@@ -98,6 +98,13 @@ export async function benchChallengeServers(databaseUrl: string, seeded: Seeded)
       stdio: ["ignore", "inherit", "inherit"],
     });
     const staff = await staffToken(client);
+    /** Whether the dedicated job's warm pool holds WARM_POOL healthy instances waiting for teams. */
+    const poolFull = async () => {
+      const { rows } = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM challenge_server_instances i JOIN challenge_server_jobs j ON j.id = i.job_id WHERE j.name = 'bench-dedicated' AND i.pooled AND i.team_id IS NULL AND i.status = 'healthy'`,
+      );
+      return Number(rows[0]!.n) === WARM_POOL;
+    };
     const challenges = await client.query<{ id: number }>(`SELECT id FROM challenges ORDER BY id LIMIT 3`);
     const [sharedChallenge, dedicatedChallenge, coldChallenge] = challenges.rows.map((r) => r.id);
     await until("the worker's heartbeat", async () => (await client.query(`SELECT 1 FROM challenge_server_workers WHERE id = 'bench-worker'`)).rowCount === 1);
@@ -111,12 +118,7 @@ export async function benchChallengeServers(databaseUrl: string, seeded: Seeded)
       async () => spawnSync("docker", ["network", "ls", "-q", "--filter", `label=org.flagship.spare=bench-worker`, "--filter", `label=org.flagship.deployment=${deployment}`]).stdout.toString().trim().split("\n").filter(Boolean).length >= SPARE_NETWORKS,
       180_000,
     );
-    await until(`a warm pool of ${WARM_POOL}`, async () => {
-      const { rows } = await client.query<{ n: string }>(
-        `SELECT count(*) AS n FROM challenge_server_instances i JOIN challenge_server_jobs j ON j.id = i.job_id WHERE j.name = 'bench-dedicated' AND i.pooled AND i.team_id IS NULL AND i.status = 'healthy'`,
-      );
-      return Number(rows[0]!.n) === WARM_POOL;
-    }, 240_000);
+    await until(`a warm pool of ${WARM_POOL}`, poolFull, 240_000);
     // The pool took spare networks; the rush on demand gets its own, as a quiet event would have.
     await until("the worker's spare networks again", async () => unusedSpares(deployment) >= SPARE_NETWORKS, 180_000);
     await until("5 healthy replicas", async () => {
@@ -148,6 +150,9 @@ export async function benchChallengeServers(databaseUrl: string, seeded: Seeded)
       return { ms: answers.map((r) => r.ms).sort((a, b) => a - b), failures: answers.filter((r) => !r.ok).length, ports: new Set(answers.map((r) => r.port)).size };
     };
     const warm = await rush("bench-dedicated", 0);
+    // The worker tier refills the pool; the cold rush starts once it is done, on a quiet engine.
+    await until(`the warm pool of ${WARM_POOL} refilled`, poolFull, 240_000);
+    await until("the worker's spare networks again", async () => unusedSpares(deployment) >= SPARE_NETWORKS, 180_000);
     // The same rush, other teams, on the job without a pool: each waits for its container to be made.
     const cold = await rush("bench-cold", DEDICATED_TEAMS);
 

@@ -638,6 +638,29 @@ describe("challenge servers on a single-node Docker Swarm", () => {
     await until("the service removed", async () => (await ourServices()).every((s) => !s.Spec.Name.includes(`-j${job.id}-`)));
   });
 
+  it("keeps a warm pool as hardened one-replica services, labelled as pooled, and hands one to a team", async () => {
+    const challenge = await newChallenge();
+    const name = uniqueName("swarmwarm").toLowerCase().replace(/[^a-z0-9]/g, "");
+    const job = await submit(challenge.id, { name, dedicated: true, warm: 2 });
+    const waiting = await until("2 warm instances", async () => {
+      const rows = await world.services.db.challengeServerInstance.findMany({ where: { jobId: job.id, pooled: true, teamId: null, status: "healthy" } });
+      return rows.length === 2 ? rows : null;
+    }, 60_000);
+    const services = (await ourServices()).filter((s) => waiting.some((r) => s.Spec.Name.endsWith(`-i${r.id}-r1`)));
+    expect(services).toHaveLength(2);
+    for (const service of services) {
+      expect(service.Spec.Mode.Replicated.Replicas).toBe(1);
+      expect(service.Spec.TaskTemplate.ContainerSpec).toMatchObject({ ReadOnly: true, CapabilityDrop: ["ALL"], Labels: { [LABELS.pooled]: "true" } });
+    }
+    const mine = await getInstance(ctxOf(teams[3]!.members[0]!), name);
+    const row = await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { jobId_teamId: { jobId: job.id, teamId: teams[3]!.id } } });
+    expect(waiting.map((r) => r.id)).toContain(row.id);
+    expect(mine.port).toBe(row.port);
+    expect(await readBanner(mine.ip, mine.port)).toMatch(/^flagship-banner /);
+    await world.services.db.challenge.delete({ where: { id: challenge.id } });
+    await until("the job's services removed", async () => (await ourServices()).every((s) => !s.Spec.Name.includes(`-j${job.id}-`) && !waiting.some((r) => s.Spec.Name.includes(`-i${r.id}-`))));
+  }, 90_000);
+
   it("runs a dedicated instance as a one-replica service and recreates it on reset", async () => {
     const challenge = await newChallenge();
     const name = uniqueName("swarmded").toLowerCase().replace(/[^a-z0-9]/g, "");
