@@ -129,7 +129,7 @@ async function topUpPool(
   const waiting = await db.challengeServerInstance.findMany({
     where: { jobId: job.id, pooled: true, teamId: null },
     select: { id: true },
-    // The extra ones go from the newest, those not started yet first.
+    // When the pool shrinks, the newest go first.
     orderBy: { id: "desc" },
   });
   if (waiting.length > size) {
