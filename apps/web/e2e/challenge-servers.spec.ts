@@ -107,15 +107,15 @@ test("staff add a job in the UI; a player sees the instance's address, reaches i
 });
 
 /**
- * Whether this run's worker holds exactly its spare networks, none being made: Docker making a
- * network aborts the browser's page loads in progress, so pages are opened once it is done.
+ * How many spare networks this run's worker holds unused. Docker making or removing a network
+ * aborts the browser's page loads in progress, so pages are opened once the count has settled.
  */
-function sparesSettled(): boolean {
+function unusedSpares(): number {
   const lines = (args: string[]) => execFileSync("docker", args).toString().trim().split("\n").filter(Boolean);
   const deployment = `label=${DEPLOYMENT_LABEL}=${process.env.E2E_CS_DEPLOYMENT}`;
   const spares = lines(["network", "ls", "--format", "{{.Name}}", "--filter", deployment, "--filter", `label=${LABELS.spare}`]);
   const used = new Set(lines(["ps", "-a", "--format", "{{.Networks}}", "--filter", deployment]).flatMap((n) => n.split(",")));
-  return spares.filter((n) => !used.has(n)).length === E2E_CS_SPARES;
+  return spares.filter((n) => !used.has(n)).length;
 }
 
 /** How many containers this run's worker tier has on the engine. */
@@ -191,7 +191,7 @@ test("staff give a dedicated job a warm pool in the form and watch it fill; a pl
   const waiting = (await warmRows.allTextContents()).map((text) => /127\.0\.0\.1:\d+/.exec(text)?.[0]);
   await expectNoAxeViolations(staffPage, "main");
   await shoot(staffPage, "jobs-warm");
-  await expect.poll(sparesSettled, { timeout: 60_000 }).toBe(true);
+  await expect.poll(unusedSpares, { timeout: 60_000 }).toBe(E2E_CS_SPARES);
 
   const playerPage = await (await browser.newContext()).newPage();
   await signIn(playerPage, team.members[0]!);
@@ -210,6 +210,10 @@ test("staff give a dedicated job a warm pool in the form and watch it fill; a pl
   await staffPage.close();
   const deleted = await request.delete(`/api/v2/challenges/${challenge.id}/`, { headers: { authorization: `Token ${staff.token}` } });
   expect(deleted.status()).toBe(200);
+  // Its containers go, and with no dedicated job left the worker removes its spares: the next
+  // journey's pages load once the networks are done changing.
+  await expect.poll(() => containersOf(), { timeout: 60_000 }).toBe(0);
+  await expect.poll(unusedSpares, { timeout: 60_000 }).toBe(0);
 });
 
 test("a player is told why an instance cannot be had", async ({ browser, request }) => {
