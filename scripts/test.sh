@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# `npm test`: the whole suite. Brings up what the tests need: system packages (redis-server,
-# chromium, docker.io, busybox-static, and for the compose stack test docker-compose and
-# debootstrap), a Docker engine, the Prisma client and the web build. The last step is the
-# operator's smoke test of the production stack (infra/test-stack.sh); SKIP_STACK_TEST=1 leaves it
+# `npm test`: the whole suite, as root or not. Brings up what the tests need: system packages
+# (redis-server, chromium, docker.io, busybox-static, and for the compose stack test
+# docker-compose and debootstrap, or as another user mmdebstrap and uidmap), a Docker engine,
+# the Prisma client and the web build. The last step is the operator's smoke test of the production stack (infra/test-stack.sh); SKIP_STACK_TEST=1 leaves it
 # out (it builds images, so it is the slowest step).
 # PostgreSQL comes from the embedded-postgres package (or DATABASE_URL), started once by the test
 # harness. Challenge-server tests run containers from an image built locally from busybox; no
@@ -18,7 +18,13 @@ command -v dockerd >/dev/null 2>&1 || need_packages+=(docker.io)
 [ -x /bin/busybox ] || [ -x /usr/bin/busybox ] || need_packages+=(busybox-static)
 if [ "${SKIP_STACK_TEST:-0}" != "1" ]; then
   command -v docker-compose >/dev/null 2>&1 || need_packages+=(docker-compose)
-  command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || need_packages+=(debootstrap)
+  if [ "$(id -u)" = "0" ]; then
+    command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || need_packages+=(debootstrap)
+  elif ! docker image inspect flagship-base/debian:bookworm >/dev/null 2>&1; then
+    # Not root: the base images' Debian rootfs is made with mmdebstrap in a user namespace.
+    command -v mmdebstrap >/dev/null 2>&1 || need_packages+=(mmdebstrap)
+    command -v newuidmap >/dev/null 2>&1 || need_packages+=(uidmap)
+  fi
 fi
 if [ ${#need_packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
@@ -44,6 +50,14 @@ if ! docker info >/dev/null 2>&1; then
     echo "No Docker engine answers. Start one (sudo dockerd, or add yourself to the docker group) and run npm test again." >&2
     exit 1
   fi
+fi
+
+# The stack test builds the base images when they are missing: say now, not after the suite, when
+# this user cannot (build-base.sh --check names what is missing).
+if [ "${SKIP_STACK_TEST:-0}" != "1" ] && ! reason=$(infra/images/build-base.sh --check 2>&1); then
+  echo "$reason" >&2
+  echo "Or leave the compose stack test out: SKIP_STACK_TEST=1 npm test" >&2
+  exit 1
 fi
 
 [ -d node_modules ] || npm ci

@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_CS_SPARES } from "./e2e/support/tier.ts";
 
 const PORT = Number(process.env.E2E_PORT ?? 8181);
 // Computed once by the runner and inherited by its workers, so fixtures can reach the database.
@@ -102,6 +103,7 @@ export default defineConfig({
       THROTTLE: "off",
       WORKERS: "1",
       DEPLOYMENT_ID: process.env.E2E_CS_DEPLOYMENT,
+      INSTANCE_NETWORK_SPARES: String(E2E_CS_SPARES),
       INSTANCE_BIND: "127.0.0.1",
       LOG_LEVEL: "warn",
       ...(process.env.WEB_DIST && { WEB_DIST: process.env.WEB_DIST }),

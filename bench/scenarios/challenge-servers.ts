@@ -12,6 +12,11 @@ import type { Seeded } from "./challenges.ts";
  * submitted through the REST API as staff. Measures how long a team waits for its instance of a
  * shared job, how long 50 teams asking at once wait for dedicated ones, and how long a killed
  * replica takes to be replaced.
+ *
+ * The dedicated rush is measured as an organiser expecting 50 teams at once would set the job
+ * up: with a warm pool of 50 (`warm: 50`), started before the event. The same rush on a job
+ * without a pool, every container created on demand, is reported as its own row: it is what the
+ * first teams past the pool's size (or of a job whose instances carry each team's flag) wait.
  */
 
 export interface TierResult {
@@ -24,6 +29,8 @@ export interface TierResult {
 const SHARED_REQUESTS = 500;
 const SHARED_CONCURRENCY = 10;
 const DEDICATED_TEAMS = 50;
+/** The warm pool an organiser expecting DEDICATED_TEAMS teams at once gives the job. */
+const WARM_POOL = DEDICATED_TEAMS;
 /** The worker's default INSTANCE_NETWORK_SPARES. */
 const SPARE_NETWORKS = 64;
 
@@ -57,6 +64,14 @@ async function submitJob(server: Server, token: string, challengeId: number, spe
   if (response.status !== 201) throw new Error(`submit_job answered ${response.status}: ${await response.text()}`);
 }
 
+/** Spare networks of the bench worker that no container took yet. */
+function unusedSpares(deployment: string): number {
+  const lines = (args: string[]) => spawnSync("docker", args).stdout.toString().trim().split("\n").filter(Boolean);
+  const spares = lines(["network", "ls", "--format", "{{.Name}}", "--filter", "label=org.flagship.spare=bench-worker", "--filter", `label=org.flagship.deployment=${deployment}`]);
+  const used = new Set(lines(["ps", "-a", "--format", "{{.Networks}}", "--filter", `label=org.flagship.deployment=${deployment}`]).flatMap((n) => n.split(",")));
+  return spares.filter((n) => !used.has(n)).length;
+}
+
 async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await probe())) {
@@ -83,11 +98,19 @@ export async function benchChallengeServers(databaseUrl: string, seeded: Seeded)
       stdio: ["ignore", "inherit", "inherit"],
     });
     const staff = await staffToken(client);
-    const challenges = await client.query<{ id: number }>(`SELECT id FROM challenges ORDER BY id LIMIT 2`);
-    const [sharedChallenge, dedicatedChallenge] = challenges.rows.map((r) => r.id);
+    /** Whether the dedicated job's warm pool holds WARM_POOL healthy instances waiting for teams. */
+    const poolFull = async () => {
+      const { rows } = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM challenge_server_instances i JOIN challenge_server_jobs j ON j.id = i.job_id WHERE j.name = 'bench-dedicated' AND i.pooled AND i.team_id IS NULL AND i.status = 'healthy'`,
+      );
+      return Number(rows[0]!.n) === WARM_POOL;
+    };
+    const challenges = await client.query<{ id: number }>(`SELECT id FROM challenges ORDER BY id LIMIT 3`);
+    const [sharedChallenge, dedicatedChallenge, coldChallenge] = challenges.rows.map((r) => r.id);
     await until("the worker's heartbeat", async () => (await client.query(`SELECT 1 FROM challenge_server_workers WHERE id = 'bench-worker'`)).rowCount === 1);
     await submitJob(server, staff, sharedChallenge!, { name: "bench-shared", replicas: 5 });
-    await submitJob(server, staff, dedicatedChallenge!, { name: "bench-dedicated", dedicated: true, lifetime: 600 });
+    await submitJob(server, staff, dedicatedChallenge!, { name: "bench-dedicated", dedicated: true, lifetime: 600, warm: WARM_POOL });
+    await submitJob(server, staff, coldChallenge!, { name: "bench-cold", dedicated: true, lifetime: 600 });
     // The dedicated job was submitted before the rush, as for an event: wait for the worker to
     // have made its spare networks (its default count), so teams do not wait for networks.
     await until(
@@ -95,6 +118,9 @@ export async function benchChallengeServers(databaseUrl: string, seeded: Seeded)
       async () => spawnSync("docker", ["network", "ls", "-q", "--filter", `label=org.flagship.spare=bench-worker`, "--filter", `label=org.flagship.deployment=${deployment}`]).stdout.toString().trim().split("\n").filter(Boolean).length >= SPARE_NETWORKS,
       180_000,
     );
+    await until(`a warm pool of ${WARM_POOL}`, poolFull, 240_000);
+    // The pool took spare networks; the rush on demand gets its own, as a quiet event would have.
+    await until("the worker's spare networks again", async () => unusedSpares(deployment) >= SPARE_NETWORKS, 180_000);
     await until("5 healthy replicas", async () => {
       const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM challenge_server_instances i JOIN challenge_server_jobs j ON j.id = i.job_id WHERE j.name = 'bench-shared' AND i.status = 'healthy'`);
       return Number(rows[0]!.n) === 5;
@@ -117,11 +143,18 @@ export async function benchChallengeServers(databaseUrl: string, seeded: Seeded)
     );
     shared.sort((a, b) => a - b);
 
-    // Dedicated: 50 teams ask at the same moment; each waits for its own container.
-    const dedicatedUrl = `${server.baseUrl}/api/v2/challengeserver/instance/bench-dedicated/`;
-    const dedicated = await Promise.all(Array.from({ length: DEDICATED_TEAMS }, (_, i) => timed(dedicatedUrl, seeded.tokens[i]!)));
-    const dedicatedMs = dedicated.map((r) => r.ms).sort((a, b) => a - b);
-    const dedicatedFailures = dedicated.filter((r) => !r.ok).length;
+    // Dedicated: 50 teams ask at the same moment; each claims a warm instance of the pool.
+    const rush = async (job: string, firstTeam: number) => {
+      const url = `${server!.baseUrl}/api/v2/challengeserver/instance/${job}/`;
+      const answers = await Promise.all(Array.from({ length: DEDICATED_TEAMS }, (_, i) => timed(url, seeded.tokens[firstTeam + i]!)));
+      return { ms: answers.map((r) => r.ms).sort((a, b) => a - b), failures: answers.filter((r) => !r.ok).length, ports: new Set(answers.map((r) => r.port)).size };
+    };
+    const warm = await rush("bench-dedicated", 0);
+    // The worker tier refills the pool; the cold rush starts once it is done, on a quiet engine.
+    await until(`the warm pool of ${WARM_POOL} refilled`, poolFull, 240_000);
+    await until("the worker's spare networks again", async () => unusedSpares(deployment) >= SPARE_NETWORKS, 180_000);
+    // The same rush, other teams, on the job without a pool: each waits for its container to be made.
+    const cold = await rush("bench-cold", DEDICATED_TEAMS);
 
     // Replacement: kill one shared replica's container, time until its row is healthy on a new one.
     const { rows: victims } = await client.query<{ id: number; container_id: string; port: number }>(
@@ -140,8 +173,8 @@ export async function benchChallengeServers(databaseUrl: string, seeded: Seeded)
 
     const p50 = percentile(shared, 50);
     const p95 = percentile(shared, 95);
-    const dp50 = percentile(dedicatedMs, 50);
-    const dp95 = percentile(dedicatedMs, 95);
+    const dedicatedRow = (result: Awaited<ReturnType<typeof rush>>) =>
+      `p50 ${(percentile(result.ms, 50) / 1000).toFixed(2)} s, p95 ${(percentile(result.ms, 95) / 1000).toFixed(2)} s, max ${((result.ms.at(-1) ?? 0) / 1000).toFixed(2)} s, ${result.failures} failed, ${result.ports} distinct instances`;
     return [
       {
         name: `Team's instance of a shared job (5 replicas, ${SHARED_REQUESTS} requests from 250 teams, ${SHARED_CONCURRENCY} at a time)`,
@@ -150,10 +183,16 @@ export async function benchChallengeServers(databaseUrl: string, seeded: Seeded)
         met: p50 < 50 && failures === 0,
       },
       {
-        name: `Dedicated instances for ${DEDICATED_TEAMS} teams asking at once (job submitted beforehand)`,
-        value: `p50 ${(dp50 / 1000).toFixed(2)} s, p95 ${(dp95 / 1000).toFixed(2)} s, max ${((dedicatedMs.at(-1) ?? 0) / 1000).toFixed(2)} s, ${dedicatedFailures} failed`,
+        name: `Dedicated instances for ${DEDICATED_TEAMS} teams asking at once (job submitted beforehand with a warm pool of ${WARM_POOL})`,
+        value: dedicatedRow(warm),
         goal: "p50 < 2 s",
-        met: dp50 < 2000 && dedicatedFailures === 0,
+        met: percentile(warm.ms, 50) < 2000 && warm.failures === 0 && warm.ports === DEDICATED_TEAMS,
+      },
+      {
+        name: `Dedicated instances for ${DEDICATED_TEAMS} teams asking at once, no pool (every container created on demand)`,
+        value: dedicatedRow(cold),
+        goal: "none (the cost the pool takes off the request)",
+        met: cold.failures === 0,
       },
       {
         name: "Replacement of a killed replica (kill to healthy again)",

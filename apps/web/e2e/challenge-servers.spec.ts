@@ -5,6 +5,7 @@ import { LABELS } from "../../worker/src/challenge-servers/deployer.ts";
 import { BANNER_IMAGE, buildBannerImage, readBanner } from "../../worker/src/challenge-servers/test-image.ts";
 
 const DEPLOYMENT_LABEL = LABELS.deployment;
+import { E2E_CS_SPARES } from "./support/tier.ts";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
 import { seedUser, signIn, unique } from "./support/db.ts";
 
@@ -105,6 +106,18 @@ test("staff add a job in the UI; a player sees the instance's address, reaches i
   await expect.poll(() => containersOf(), { timeout: 30_000 }).toBe(0);
 });
 
+/**
+ * How many spare networks this run's worker holds unused. Docker making or removing a network
+ * aborts the browser's page loads in progress, so pages are opened once the count has settled.
+ */
+function unusedSpares(): number {
+  const lines = (args: string[]) => execFileSync("docker", args).toString().trim().split("\n").filter(Boolean);
+  const deployment = `label=${DEPLOYMENT_LABEL}=${process.env.E2E_CS_DEPLOYMENT}`;
+  const spares = lines(["network", "ls", "--format", "{{.Name}}", "--filter", deployment, "--filter", `label=${LABELS.spare}`]);
+  const used = new Set(lines(["ps", "-a", "--format", "{{.Networks}}", "--filter", deployment]).flatMap((n) => n.split(",")));
+  return spares.filter((n) => !used.has(n)).length;
+}
+
 /** How many containers this run's worker tier has on the engine. */
 function containersOf(): number {
   const out = execFileSync("docker", ["ps", "-aq", "--filter", `label=${DEPLOYMENT_LABEL}=${process.env.E2E_CS_DEPLOYMENT}`]).toString().trim();
@@ -130,6 +143,77 @@ test("a dedicated job may name a team flag variable; the server refuses it besid
   await expect(dialog.getByText("Only a challenge with per-team (dynamic) flags can hand each team its flag.")).toBeVisible();
   await expectNoAxeViolations(page, "form[aria-label='Challenge server job']");
   await shoot(page, "job-form-flag-variable");
+});
+
+test("staff give a dedicated job a warm pool in the form and watch it fill; a player's instance comes from it", async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const staff = await seedUser({ isStaff: true });
+  const team = await seedTeam();
+  const category = await seedCategory(request, staff, { name: unique("Pwn "), contained_type: "jeopardy" });
+  const challenge = await seedChallenge(request, staff, { category: category.id, name: "Warm Box", score: 200, flag_metadata: { flag: "flag{warm}" } });
+  const jobName = unique("warm").toLowerCase();
+
+  const staffPage = await (await browser.newContext()).newPage();
+  await signIn(staffPage, staff);
+  await staffPage.goto(`/campaign/${category.slug}/${challenge.slug}`);
+  await staffPage.getByRole("button", { name: "Add challenge server job" }).click();
+  const dialog = staffPage.getByRole("dialog", { name: "Challenge server job" });
+  await dialog.getByRole("textbox", { name: "Name", exact: true }).fill(jobName);
+  await dialog.getByRole("textbox", { name: "Port", exact: true }).fill("8000");
+  await dialog.getByRole("textbox", { name: "Memory (bytes)", exact: true }).fill("33554432");
+  await dialog.getByRole("textbox", { name: "Image", exact: true }).fill(BANNER_IMAGE);
+  await dialog.getByRole("button", { name: "Advanced" }).click();
+  await expect(dialog.getByRole("textbox", { name: "Warm instances" })).toHaveCount(0);
+  await dialog.getByRole("switch", { name: /One instance per team/ }).click({ force: true });
+  const warm = dialog.getByRole("textbox", { name: "Warm instances" });
+  await expect(warm).toHaveValue("0");
+  // A team flag variable makes every instance different: the server refuses a pool beside the field.
+  await warm.fill("2");
+  await dialog.getByRole("textbox", { name: "Team flag variable" }).fill("FLAG");
+  await dialog.getByRole("button", { name: "Add job" }).click();
+  await expect(dialog.getByText(/Instances carrying a team's own flag differ per team/)).toBeVisible();
+  await expectNoAxeViolations(staffPage, "form[aria-label='Challenge server job']");
+  await shoot(staffPage, "job-form-warm");
+  await dialog.getByRole("textbox", { name: "Team flag variable" }).fill("");
+  await warm.fill("two");
+  await dialog.getByRole("button", { name: "Add job" }).click();
+  await expect(dialog.getByText("Digits only.")).toBeVisible();
+  await warm.fill("2");
+  await dialog.getByRole("button", { name: "Add job" }).click();
+  await expect(staffPage.getByText("Added job!")).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  await staffPage.getByRole("link", { name: `Job ${jobName}` }).click();
+  const card = staffPage.getByRole("article", { name: jobName });
+  await expect(card.getByTestId("job-warm")).toHaveText("2/2 warm", { timeout: 60_000 });
+  const warmRows = card.getByRole("row", { name: /Warm, waiting for a team/ });
+  await expect(warmRows).toHaveCount(2);
+  const waiting = (await warmRows.allTextContents()).map((text) => /127\.0\.0\.1:\d+/.exec(text)?.[0]);
+  await expectNoAxeViolations(staffPage, "main");
+  await shoot(staffPage, "jobs-warm");
+  await expect.poll(unusedSpares, { timeout: 60_000 }).toBe(E2E_CS_SPARES);
+
+  const playerPage = await (await browser.newContext()).newPage();
+  await signIn(playerPage, team.members[0]!);
+  await playerPage.goto(`/campaign/${category.slug}/${challenge.slug}`);
+  const address = playerPage.getByRole("region", { name: "Challenge server" }).getByTestId("instance-address");
+  await expect(address).toHaveText(/^127\.0\.0\.1:\d+$/, { timeout: 30_000 });
+  const mine = (await address.textContent())!;
+  expect(await bannerAt(mine)).toMatch(/^flagship-banner /);
+  // One of the two that were waiting, started before the player asked.
+  expect(waiting).toContain(mine);
+  await playerPage.close();
+
+  // The team holds one of the warm instances now; the pool fills up again behind it.
+  await expect(card.getByRole("row", { name: new RegExp(`Team ${team.id}\\b.*${mine.replace(/\./g, "\\.")}`) })).toHaveCount(1, { timeout: 30_000 });
+  await expect(card.getByTestId("job-warm")).toHaveText("2/2 warm", { timeout: 60_000 });
+  await staffPage.close();
+  const deleted = await request.delete(`/api/v2/challenges/${challenge.id}/`, { headers: { authorization: `Token ${staff.token}` } });
+  expect(deleted.status()).toBe(200);
+  // Its containers go, and with no dedicated job left the worker removes its spares: the next
+  // journey's pages load once the networks are done changing.
+  await expect.poll(() => containersOf(), { timeout: 60_000 }).toBe(0);
+  await expect.poll(unusedSpares, { timeout: 60_000 }).toBe(0);
 });
 
 test("a player is told why an instance cannot be had", async ({ browser, request }) => {

@@ -21,3 +21,21 @@ describe("a job's per-team flag variable", () => {
     expect(ZJobSpec.safeParse({ ...base, dedicated: true, flag_env: "FLAG", env: { FLAG: "x" } }).success).toBe(false);
   });
 });
+
+describe("a job's warm pool", () => {
+  it("is empty by default and reads digits from forms", () => {
+    expect(ZJobSpec.parse(base).warm).toBe(0);
+    expect(ZJobSpec.parse({ ...base, dedicated: true, warm: "50" }).warm).toBe(50);
+  });
+
+  it("is refused on a shared job, with a per-team flag, or out of range", () => {
+    const shared = ZJobSpec.safeParse({ ...base, warm: 5 });
+    expect(shared.error?.issues.map((i) => i.path)).toEqual([["warm"]]);
+    const flagged = ZJobSpec.safeParse({ ...base, dedicated: true, warm: 5, flag_env: "FLAG" });
+    expect(flagged.error?.issues.map((i) => i.path)).toEqual([["warm"]]);
+    expect(flagged.error?.issues[0]?.message).toMatch(/own flag/);
+    expect(ZJobSpec.safeParse({ ...base, dedicated: true, warm: -1 }).success).toBe(false);
+    expect(ZJobSpec.safeParse({ ...base, dedicated: true, warm: 201 }).success).toBe(false);
+    expect(ZJobSpec.safeParse({ ...base, dedicated: true, warm: 1.5 }).success).toBe(false);
+  });
+});

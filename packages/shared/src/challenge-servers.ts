@@ -6,6 +6,8 @@ export const JOB_DEFAULTS = {
   memory: 1_073_741_824,
   cpus: 0.2,
   lifetime: 7200,
+  /** Warm dedicated instances kept ahead of requests: none unless staff ask (they use memory). */
+  warm: 0,
   pidsLimit: 64,
   /** Concurrent dedicated instances one team may hold across all jobs. */
   teamInstanceLimit: 3,
@@ -16,6 +18,7 @@ export const JOB_LIMITS = {
   memory: { min: 6 * 1024 * 1024, max: 64 * 1024 ** 3 },
   cpus: { min: 0.01, max: 64 },
   lifetime: { min: 60, max: 7 * 24 * 3600 },
+  warm: { min: 0, max: 200 },
   envEntries: 64,
 } as const;
 
@@ -68,6 +71,11 @@ export const ZJobSpec = z.object({
   lifetime: numeric(z.number().int().min(JOB_LIMITS.lifetime.min).max(JOB_LIMITS.lifetime.max)).default(JOB_DEFAULTS.lifetime),
   writable: boolish.default(false),
   /**
+   * Dedicated instances started and health-checked ahead of requests (a warm pool): a team asking
+   * claims one at once instead of waiting for a container. Its lifetime starts at the claim.
+   */
+  warm: numeric(z.number().int().min(JOB_LIMITS.warm.min).max(JOB_LIMITS.warm.max)).default(JOB_DEFAULTS.warm),
+  /**
    * The variable that carries the team's own flag (a `dynamic` challenge's per-team flag) into each
    * dedicated instance; empty or absent for none.
    */
@@ -78,6 +86,12 @@ export const ZJobSpec = z.object({
 }).superRefine((spec, issue) => {
   if (spec.flag_env && !spec.dedicated) {
     issue.addIssue({ code: "custom", path: ["flag_env"], message: "A team's flag goes only into dedicated instances: make the job dedicated." });
+  }
+  if (spec.warm > 0 && !spec.dedicated) {
+    issue.addIssue({ code: "custom", path: ["warm"], message: "Only dedicated instances are kept warm: make the job dedicated, or set 0." });
+  }
+  if (spec.warm > 0 && spec.flag_env) {
+    issue.addIssue({ code: "custom", path: ["warm"], message: "Instances carrying a team's own flag differ per team and cannot be started ahead: set 0, or drop the flag variable." });
   }
   if (spec.flag_env && spec.flag_env in spec.env) {
     issue.addIssue({ code: "custom", path: ["flag_env"], message: "The environment already sets this variable." });

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { type AuthedContext, createChallengeServerTier, getInstance, getTeamFlag, reconcile, resetInstance, submitFlag, submitJob } from "@flagship/api";
+import { type AuthedContext, createChallengeServerTier, getInstance, getTeamFlag, listJobs, reconcile, removeJob, resetInstance, submitFlag, submitJob } from "@flagship/api";
 import { contextFor, createCategory, createChallenge, createTeamWith, createTestWorld, createUser, type TestTeam, type TestUser, type TestWorld, uniqueName } from "@flagship/api/testing";
 import { redisConnection } from "@flagship/jobs";
 import { AppError } from "@flagship/shared";
@@ -356,6 +356,187 @@ describe("challenge servers on a real Docker engine", () => {
     });
   });
 
+  describe("warm pools of dedicated instances", () => {
+    const WARM = 3;
+    let poolChallenge: { id: number };
+    let poolName: string;
+    let poolJobId: number;
+
+    /** The job's warm instances waiting for a team, healthy, of its current spec. */
+    async function waitingPool(jobId: number) {
+      const job = await world.services.db.challengeServerJob.findUniqueOrThrow({ where: { id: jobId } });
+      return world.services.db.challengeServerInstance.findMany({ where: { jobId, pooled: true, teamId: null, generation: job.generation, status: "healthy" }, orderBy: { id: "asc" } });
+    }
+
+    async function poolFull(jobId: number, size: number) {
+      return until(`${size} warm instances`, async () => {
+        const rows = await waitingPool(jobId);
+        const all = await world.services.db.challengeServerInstance.count({ where: { jobId, pooled: true } });
+        // As many as asked, every one healthy and none more on the way.
+        return rows.length === size && all === size ? rows : null;
+      }, 60_000);
+    }
+
+    function expectHardened(info: Docker.ContainerInspectInfo) {
+      expect(info.HostConfig.CapDrop).toEqual(["ALL"]);
+      expect(info.HostConfig.SecurityOpt).toContain("no-new-privileges");
+      expect(info.HostConfig.ReadonlyRootfs).toBe(true);
+      expect(info.HostConfig.Privileged).toBe(false);
+      expect(info.HostConfig.PidsLimit).toBe(64);
+      expect(info.HostConfig.Memory).toBe(32 * 1024 * 1024);
+      expect(info.HostConfig.Tmpfs).toHaveProperty("/tmp");
+      expect(info.HostConfig.Binds ?? []).toEqual([]);
+      expect(info.HostConfig.PortBindings[`${BANNER_PORT}/tcp`][0].HostIp).toBe("127.0.0.1");
+    }
+
+    beforeAll(async () => {
+      // Run alone (-t), the tests here need a worker of their own.
+      if (running.length === 0) await startWorker(uniqueName("worker-pool"));
+    }, 60_000);
+
+    it("fills a dedicated job's pool to its size: started, healthy, hardened, labelled as pooled, each on a network of its own", async () => {
+      poolChallenge = await newChallenge();
+      poolName = uniqueName("warm").toLowerCase().replace(/[^a-z0-9]/g, "");
+      const job = await submit(poolChallenge.id, { name: poolName, dedicated: true, lifetime: 600, warm: WARM, env: { GREETING: "warm" } });
+      poolJobId = job.id;
+      expect(job.warm).toBe(WARM);
+      const rows = await poolFull(poolJobId, WARM);
+      const containers = await ourContainers({ [LABELS.job]: String(poolJobId), [LABELS.pooled]: "true" });
+      expect(containers).toHaveLength(WARM);
+      const networks = new Set<string>();
+      for (const c of containers) {
+        expect(c.Labels[LABELS.team]).toBeUndefined();
+        expect(rows.map((r) => String(r.id))).toContain(c.Labels[LABELS.instance]);
+        const info = await docker.getContainer(c.Id).inspect();
+        expectHardened(info);
+        expect(info.Config.Env).toContain("GREETING=warm");
+        networks.add((await networkOf(c.Id)).Name);
+      }
+      expect(networks.size).toBe(WARM);
+      // Nobody's lifetime runs while it waits.
+      expect(rows.every((r) => r.expiresAt === null)).toBe(true);
+      // Staff see the pool in the job's state, apart from the teams' instances.
+      const state = (await listJobs(ctxOf(staff))).find((j) => j.id === poolJobId)!;
+      expect(state).toMatchObject({ warm: WARM, warm_ready: WARM, healthy: 0, total: 0, state: "running" });
+      expect(state.instances.filter((i) => i.pooled)).toHaveLength(WARM);
+    }, 90_000);
+
+    it("gives teams asking at once each a different warm instance, reachable and hardened, its lifetime starting at the claim", async () => {
+      const waiting = new Set((await waitingPool(poolJobId)).map((r) => r.id));
+      const crowd = await Promise.all(Array.from({ length: WARM }, () => createTeamWith(world, 2)));
+      const claimedAt = Date.now();
+      // Both members of every team ask at the same moment.
+      const answers = await Promise.all(crowd.flatMap((team) => team.members.map((m) => getInstance(ctxOf(m), poolName))));
+      const rows = await world.services.db.challengeServerInstance.findMany({ where: { jobId: poolJobId, teamId: { in: crowd.map((t) => t.id) } } });
+      expect(rows).toHaveLength(WARM);
+      // One claim per warm instance: every team took a different one, all from the pool.
+      expect(new Set(rows.map((r) => r.id)).size).toBe(WARM);
+      expect(rows.every((r) => waiting.has(r.id) && !r.pooled)).toBe(true);
+      for (const [i, team] of crowd.entries()) {
+        const mine = answers.slice(i * 2, i * 2 + 2);
+        expect(mine[1]).toEqual(mine[0]);
+        const row = rows.find((r) => r.teamId === team.id)!;
+        expect(mine[0]!.port).toBe(row.port);
+        expect(row.expiresAt!.getTime()).toBeGreaterThanOrEqual(claimedAt + 600_000 - 2000);
+        expect(mine[0]!.extra[1]).toMatch(/removed at \d{4}-/);
+        const [container] = await ourContainers({ [LABELS.instance]: String(row.id) });
+        expect(container!.Labels[LABELS.pooled]).toBe("true");
+        // The banner names the container that answers: the claimed warm one.
+        const banner = await readBanner(mine[0]!.ip, mine[0]!.port);
+        expect(container!.Id.startsWith(banner.replace(/^flagship-banner /, ""))).toBe(true);
+        expectHardened(await docker.getContainer(container!.Id).inspect());
+        await networkOf(container!.Id);
+      }
+      expect(new Set(answers.map((a) => a.port)).size).toBe(WARM);
+    }, 90_000);
+
+    it("refills the pool after claims", async () => {
+      const claimed = new Set((await world.services.db.challengeServerInstance.findMany({ where: { jobId: poolJobId, teamId: { not: null } } })).map((r) => r.id));
+      const rows = await poolFull(poolJobId, WARM);
+      expect(rows.every((r) => !claimed.has(r.id))).toBe(true);
+      expect(await ourContainers({ [LABELS.job]: String(poolJobId), [LABELS.pooled]: "true" })).toHaveLength(WARM * 2);
+    }, 90_000);
+
+    it("falls back to creating instances on demand once the pool is empty", async () => {
+      const waiting = new Set((await waitingPool(poolJobId)).map((r) => r.id));
+      expect(waiting.size).toBe(WARM);
+      const crowd = await Promise.all(Array.from({ length: WARM + 3 }, () => createTeamWith(world, 1)));
+      const answers = await Promise.all(crowd.map((team) => getInstance(ctxOf(team.members[0]!), poolName)));
+      expect(new Set(answers.map((a) => a.port)).size).toBe(crowd.length);
+      for (const answer of answers) expect(await readBanner(answer.ip, answer.port)).toMatch(/^flagship-banner /);
+      const rows = await world.services.db.challengeServerInstance.findMany({ where: { jobId: poolJobId, teamId: { in: crowd.map((t) => t.id) } } });
+      expect(rows).toHaveLength(crowd.length);
+      // The whole pool went to the first teams; the others got instances although it was empty.
+      expect(rows.filter((r) => waiting.has(r.id))).toHaveLength(WARM);
+      const others = rows.filter((r) => !waiting.has(r.id));
+      expect(others).toHaveLength(3);
+      // Created for their team (not warm ones made later): their containers carry the team's label.
+      const onDemand = await Promise.all(others.map(async (r) => (await ourContainers({ [LABELS.instance]: String(r.id) }))[0]!));
+      expect(onDemand.filter((c) => c.Labels[LABELS.team] !== undefined && c.Labels[LABELS.pooled] === undefined).length).toBeGreaterThan(0);
+      await poolFull(poolJobId, WARM);
+    }, 120_000);
+
+    it("replaces a warm instance whose container died", async () => {
+      const [victim] = await waitingPool(poolJobId);
+      const [container] = await ourContainers({ [LABELS.instance]: String(victim!.id) });
+      await docker.getContainer(container!.Id).kill();
+      const rows = await until("the pool whole again without the dead container", async () => {
+        const rows = await waitingPool(poolJobId);
+        if (rows.length !== WARM) return false;
+        const containers = await ourContainers({ [LABELS.job]: String(poolJobId), [LABELS.pooled]: "true" });
+        const running = new Set(containers.filter((c) => c.State === "running").map((c) => c.Labels[LABELS.instance]));
+        // Healthy again on a new container (which Docker gives a new host port), or replaced by a new warm instance.
+        const renewed = rows.every((r) => running.has(String(r.id))) && rows.every((r) => r.id !== victim!.id || r.port !== victim!.port);
+        return renewed && !containers.some((c) => c.Id === container!.Id) ? rows : false;
+      }, 60_000);
+      for (const row of rows) expect(await readBanner(row.host, row.port!)).toMatch(/^flagship-banner /);
+    }, 90_000);
+
+    it("swaps the pool when the job is resubmitted", async () => {
+      const before = (await waitingPool(poolJobId)).map((r) => r.id);
+      const oldContainers = await ourContainers({ [LABELS.job]: String(poolJobId), [LABELS.pooled]: "true", [LABELS.generation]: "1" });
+      const job = await submit(poolChallenge.id, { name: poolName, dedicated: true, lifetime: 600, warm: 2, env: { GREETING: "second" } });
+      expect(job.generation).toBe(2);
+      const rows = await poolFull(poolJobId, 2);
+      expect(rows.every((r) => r.generation === 2 && !before.includes(r.id))).toBe(true);
+      await until("the old pool's containers removed", async () => {
+        const left = new Set((await ourContainers({ [LABELS.job]: String(poolJobId) })).map((c) => c.Id));
+        // The old pool's waiting containers go; those claimed by teams are recreated with the new spec.
+        return oldContainers.length > 0 && oldContainers.every((c) => !left.has(c.Id));
+      }, 60_000);
+      for (const row of rows) {
+        const [container] = await ourContainers({ [LABELS.instance]: String(row.id) });
+        expect((await docker.getContainer(container!.Id).inspect()).Config.Env).toContain("GREETING=second");
+      }
+    }, 120_000);
+
+    it("removes the pool's containers with the job", async () => {
+      await removeJob(ctxOf(staff), poolJobId);
+      await until("no container of the job left", async () => (await ourContainers({ [LABELS.job]: String(poolJobId) })).length === 0, 60_000);
+      expect(await world.services.db.challengeServerInstance.count({ where: { jobId: poolJobId } })).toBe(0);
+    }, 90_000);
+
+    it("never keeps a pool for a job whose instances carry each team's flag", async () => {
+      const challenge = await newChallenge({ flagType: "dynamic", flagMetadata: { secret: uniqueName("secret-").padEnd(24, "x") } });
+      const name = uniqueName("flagwarm").toLowerCase().replace(/[^a-z0-9]/g, "");
+      const refused = (await submit(challenge.id, { name, dedicated: true, flag_env: "FLAG", warm: 2 }).catch((e: unknown) => e)) as AppError;
+      expect(refused).toBeInstanceOf(AppError);
+      expect(String((refused.details as Record<string, string[]>)["job_spec.warm"])).toMatch(/own flag/);
+      expect(await world.services.db.challengeServerJob.count({ where: { challengeId: challenge.id } })).toBe(0);
+      // Even a pool size stored some other way is not honoured: each team's instance is made for it.
+      const job = await submit(challenge.id, { name, dedicated: true, flag_env: "FLAG" });
+      await world.services.db.challengeServerJob.update({ where: { id: job.id }, data: { warm: 2 } });
+      await reconcile(world.services.db);
+      const team = await createTeamWith(world, 1);
+      const instance = await getInstance(ctxOf(team.members[0]!), name);
+      const { flag } = await getTeamFlag(ctxOf(staff), { challenge: challenge.id, team: team.id });
+      expect((await readBanner(instance.ip, instance.port)).split(" ")[2]).toBe(flag);
+      expect(await world.services.db.challengeServerInstance.count({ where: { jobId: job.id, pooled: true } })).toBe(0);
+      expect(await ourContainers({ [LABELS.job]: String(job.id), [LABELS.pooled]: "true" })).toHaveLength(0);
+      await world.services.db.challenge.delete({ where: { id: challenge.id } });
+    }, 90_000);
+  });
+
   it("moves a stopped worker's instances to another worker, teams included", async () => {
     const workerB = await startWorker(uniqueName("worker-b"));
     const onA = await world.services.db.challengeServerInstance.count({ where: { workerId: workerA.workerId } });
@@ -456,6 +637,29 @@ describe("challenge servers on a single-node Docker Swarm", () => {
     await world.services.db.challenge.delete({ where: { id: challenge.id } });
     await until("the service removed", async () => (await ourServices()).every((s) => !s.Spec.Name.includes(`-j${job.id}-`)));
   });
+
+  it("keeps a warm pool as hardened one-replica services, labelled as pooled, and hands one to a team", async () => {
+    const challenge = await newChallenge();
+    const name = uniqueName("swarmwarm").toLowerCase().replace(/[^a-z0-9]/g, "");
+    const job = await submit(challenge.id, { name, dedicated: true, warm: 2 });
+    const waiting = await until("2 warm instances", async () => {
+      const rows = await world.services.db.challengeServerInstance.findMany({ where: { jobId: job.id, pooled: true, teamId: null, status: "healthy" } });
+      return rows.length === 2 ? rows : null;
+    }, 60_000);
+    const services = (await ourServices()).filter((s) => waiting.some((r) => s.Spec.Name.endsWith(`-i${r.id}-r1`)));
+    expect(services).toHaveLength(2);
+    for (const service of services) {
+      expect(service.Spec.Mode.Replicated.Replicas).toBe(1);
+      expect(service.Spec.TaskTemplate.ContainerSpec).toMatchObject({ ReadOnly: true, CapabilityDrop: ["ALL"], Labels: { [LABELS.pooled]: "true" } });
+    }
+    const mine = await getInstance(ctxOf(teams[3]!.members[0]!), name);
+    const row = await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { jobId_teamId: { jobId: job.id, teamId: teams[3]!.id } } });
+    expect(waiting.map((r) => r.id)).toContain(row.id);
+    expect(mine.port).toBe(row.port);
+    expect(await readBanner(mine.ip, mine.port)).toMatch(/^flagship-banner /);
+    await world.services.db.challenge.delete({ where: { id: challenge.id } });
+    await until("the job's services removed", async () => (await ourServices()).every((s) => !s.Spec.Name.includes(`-j${job.id}-`) && !waiting.some((r) => s.Spec.Name.includes(`-i${r.id}-`))));
+  }, 90_000);
 
   it("runs a dedicated instance as a one-replica service and recreates it on reset", async () => {
     const challenge = await newChallenge();

@@ -27,6 +27,8 @@ interface Row {
   generation: number;
   slot: number | null;
   team_id: number | null;
+  /** A dedicated job's warm instance not claimed yet (it becomes a team's when claimed). */
+  pooled: boolean;
   revision: number;
   status: string;
   updated_at: Date;
@@ -140,7 +142,7 @@ export class Converger {
 
   private rows(): Promise<Row[]> {
     return this.db.$queryRaw<Row[]>`
-      SELECT i.id, i.job_id, i.generation, i.slot, i.team_id, i.revision, i.status, i.updated_at, i.host, i.port AS published,
+      SELECT i.id, i.job_id, i.generation, i.slot, i.team_id, i.pooled, i.revision, i.status, i.updated_at, i.host, i.port AS published,
              j.port, j.replicas, j.memory, j.cpus, j.image, j.registry_auth, j.env, j.writable, j.flag_env,
              CASE WHEN j.flag_env IS NOT NULL AND c.flag_type = 'dynamic' THEN c.flag_metadata->>'secret' END AS flag_secret
       FROM challenge_server_instances i JOIN challenge_server_jobs j ON j.id = i.job_id JOIN challenges c ON c.id = j.challenge_id
@@ -214,7 +216,8 @@ export class Converger {
     const { deployment, workerId } = this.options;
     const desired = new Map<string, Desired>();
     for (const row of rows) {
-      const shared = row.team_id === null;
+      // A warm instance is a dedicated one whose team is not known yet: its own unit and network.
+      const shared = row.team_id === null && !row.pooled;
       const grouped = shared && this.deployer.groupsReplicas;
       const name = grouped ? `fs-${deployment}-j${row.job_id}-g${row.generation}-${shortId(workerId)}` : `fs-${deployment}-i${row.id}-r${row.revision}`;
       const entry = desired.get(name);
@@ -230,6 +233,7 @@ export class Converger {
         [LABELS.generation]: String(row.generation),
         ...(grouped ? {} : { [LABELS.instance]: String(row.id), [LABELS.slot]: String(row.slot ?? 0) }),
         ...(row.team_id !== null && { [LABELS.team]: String(row.team_id) }),
+        ...(row.pooled && { [LABELS.pooled]: "true" }),
       };
       desired.set(name, {
         rows: [row],
@@ -248,7 +252,11 @@ export class Converger {
           writable: row.writable,
           pidsLimit: JOB_DEFAULTS.pidsLimit,
           replicas: 1,
-          network: row.team_id === null ? `fs-${deployment}-j${row.job_id}` : `fs-${deployment}-j${row.job_id}-t${row.team_id}`,
+          network: shared
+            ? `fs-${deployment}-j${row.job_id}`
+            : row.team_id === null
+              ? `fs-${deployment}-j${row.job_id}-w${row.id}`
+              : `fs-${deployment}-j${row.job_id}-t${row.team_id}`,
           registryAuth: row.registry_auth,
         },
       });

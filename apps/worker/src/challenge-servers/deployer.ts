@@ -71,6 +71,11 @@ export const LABELS = {
   generation: "org.flagship.generation",
   team: "org.flagship.team",
   slot: "org.flagship.slot",
+  /**
+   * On a dedicated job's warm instance, started ahead for the team that claims it. Labels stay as
+   * created, so a claimed warm instance keeps it and has no team label; the database says whose it is.
+   */
+  pooled: "org.flagship.pooled",
   /** On spare networks made ahead for dedicated instances: the worker that made them. */
   spare: "org.flagship.spare",
 } as const;

@@ -15,9 +15,14 @@ export interface EngineOptions {
   workerId: string;
 }
 
+/** A dedicated instance (a team's, or a warm one waiting for its team) runs alone on its network. */
+function isDedicated(unit: Unit): boolean {
+  return unit.labels[LABELS.team] !== undefined || unit.labels[LABELS.pooled] !== undefined;
+}
+
 /** A team's own network needs room for one container; a job's for all its replicas. */
 function subnetPrefix(unit: Unit): number {
-  return unit.labels[LABELS.team] !== undefined ? 28 : 24;
+  return isDedicated(unit) ? 28 : 24;
 }
 
 /** The plain Docker backend: one container per instance, placed by the tier itself. */
@@ -70,7 +75,7 @@ export class DockerDeployer implements Deployer {
     await this.resources.ensureImage(unit.image, unit.registryAuth);
     // A team's instance takes a spare network made ahead when there is one (it is then this
     // instance's alone and removed with it); otherwise its own network is made now.
-    const spare = unit.labels[LABELS.team] !== undefined ? this.resources.takeSpare() : null;
+    const spare = isDedicated(unit) ? this.resources.takeSpare() : null;
     if (!spare) await this.resources.ensureNetwork(unit.network, { [LABELS.deployment]: this.options.deployment }, "bridge", subnetPrefix(unit));
     const key = `${unit.port}/tcp`;
     const spec: Docker.ContainerCreateOptions = {

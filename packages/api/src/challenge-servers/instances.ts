@@ -1,6 +1,7 @@
 import { AppError, type ChallengeServerInstanceView, eventGates, instanceExtra, isUnlocked, parseInput, pickWorker, ZCservName } from "@flagship/shared";
 import { findChallenge } from "../challenges/catalog.ts";
 import { getPlayerState } from "../challenges/team-state.ts";
+import type { Prisma } from "@flagship/db";
 import type { Context } from "../context.ts";
 import { hasStaffPowers, requireAuth } from "../guards.ts";
 import { LOCKING_TX, lockTeams } from "../teams/lock.ts";
@@ -155,17 +156,21 @@ async function dedicatedInstance(ctx: Context, job: JobRef, teamId: number, rese
   }
   if (!row) {
     const limit = await ctx.config.get("challenge_server_instance_limit");
-    const workers = await liveWorkers(ctx.db);
-    const workerId = pickWorker(workers);
-    if (workerId === null) throw new AppError("challenge_server_disabled");
-    row = await ctx.db.$transaction(async (tx) => {
+    const outcome = await ctx.db.$transaction(async (tx) => {
       await lockTeams(tx, [teamId]);
-      const existing = await tx.challengeServerInstance.findUnique({ where: { jobId_teamId: { jobId: job.id, teamId } }, select: { id: true, workerId: true } });
-      if (existing) return existing;
-      const held = await tx.challengeServerInstance.count({ where: { teamId } });
-      if (held >= limit) {
-        throw instanceError("challenge_server_limit", `Your team already runs ${held} dedicated instance${held === 1 ? "" : "s"}, the most allowed. Let one expire before starting another.`);
+      // The team's instances, in one read: this job's (a parallel request made it) and the count for the cap.
+      const held = await tx.$queryRaw<{ id: number; job_id: number; worker_id: string }[]>`
+        SELECT id, job_id, worker_id FROM challenge_server_instances WHERE team_id = ${teamId}`;
+      const existing = held.find((i) => i.job_id === job.id);
+      if (existing) return { id: existing.id, workerId: existing.worker_id, warm: null };
+      if (held.length >= limit) {
+        throw instanceError("challenge_server_limit", `Your team already runs ${held.length} dedicated instance${held.length === 1 ? "" : "s"}, the most allowed. Let one expire before starting another.`);
       }
+      const warm = await claimWarm(tx, job, teamId);
+      if (warm) return { id: warm.id, workerId: warm.worker_id, warm };
+      // The pool is empty (or the job keeps none): the instance is made for the team now.
+      const workerId = pickWorker(await liveWorkers(tx));
+      if (workerId === null) throw new AppError("challenge_server_disabled");
       const created = await tx.challengeServerInstance.create({
         data: { jobId: job.id, generation: job.generation, teamId, workerId, expiresAt: new Date(Date.now() + job.lifetime * 1000) },
         select: { id: true, workerId: true },
@@ -176,11 +181,43 @@ async function dedicatedInstance(ctx: Context, job: JobRef, teamId: number, rese
         update: { instanceId: created.id },
         select: { teamId: true },
       });
-      return created;
+      return { ...created, warm: null };
     }, LOCKING_TX);
+    // A warm instance is started and healthy already: the team has it at once. The pool is
+    // topped up by the worker tier's periodic pass, so a rush of claims does not have Docker
+    // creating replacements while it lasts.
+    if (outcome.warm) return toView(outcome.warm);
+    row = outcome;
     ctx.challengeServers?.wake([row.workerId]);
   }
   return waitUntilHealthy(ctx, row.id, DEDICATED_WAIT_MS);
+}
+
+/**
+ * Claims one healthy warm instance of the job's current spec for the team, if the pool has one,
+ * and pins the team to it, in one statement: the row lock (SKIP LOCKED) makes every claim take a
+ * different instance, across server copies. The instance's lifetime starts now.
+ */
+async function claimWarm(tx: Prisma.TransactionClient, job: JobRef, teamId: number): Promise<(InstanceRow & { port: number; worker_id: string }) | null> {
+  const rows = await tx.$queryRaw<(InstanceRow & { port: number; worker_id: string })[]>`
+    WITH claimed AS (
+      UPDATE challenge_server_instances
+      SET team_id = ${teamId}, pooled = false, updated_at = now(), expires_at = now() + make_interval(secs => ${job.lifetime})
+      WHERE id = (
+        SELECT id FROM challenge_server_instances
+        WHERE job_id = ${job.id} AND pooled AND team_id IS NULL AND generation = ${job.generation} AND status = 'healthy' AND port IS NOT NULL
+        ORDER BY id
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED
+      ) AND pooled AND team_id IS NULL
+      RETURNING id, worker_id, host, port, status, error, expires_at
+    ), pinned AS (
+      INSERT INTO team_instances (team_id, job_id, instance_id)
+      SELECT ${teamId}, ${job.id}, id FROM claimed
+      ON CONFLICT (team_id, job_id) DO UPDATE SET instance_id = EXCLUDED.instance_id, assigned_at = now()
+    )
+    SELECT * FROM claimed`;
+  return rows[0] ?? null;
 }
 
 async function waitUntilHealthy(ctx: Context, instanceId: number, waitMs: number): Promise<ChallengeServerInstanceView> {

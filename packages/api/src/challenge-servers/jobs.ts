@@ -22,6 +22,8 @@ export interface JobView {
   writable: boolean;
   /** The variable carrying each team's own flag into its dedicated instance, or null. */
   flag_env: string | null;
+  /** Dedicated instances kept started ahead of requests (the warm pool's size). */
+  warm: number;
   generation: number;
 }
 
@@ -37,6 +39,8 @@ export interface JobInstanceView {
   teams: number;
   expires_at: string | null;
   current: boolean;
+  /** A warm instance waiting in the pool for a team. */
+  pooled: boolean;
 }
 
 export interface JobStatusView extends JobView {
@@ -44,6 +48,8 @@ export interface JobStatusView extends JobView {
   healthy: number;
   total: number;
   teams_pinned: number;
+  /** Warm instances healthy and waiting for a team (of `warm`). */
+  warm_ready: number;
   last_error: string;
   instances: JobInstanceView[];
 }
@@ -63,6 +69,7 @@ const jobSelect = {
   lifetime: true,
   writable: true,
   flagEnv: true,
+  warm: true,
   generation: true,
   error: true,
   challenge: { select: { name: true } },
@@ -86,6 +93,7 @@ function toJobView(job: JobRow): JobView {
     lifetime: job.lifetime,
     writable: job.writable,
     flag_env: job.flagEnv,
+    warm: job.warm,
     generation: job.generation,
   };
 }
@@ -110,6 +118,7 @@ export async function submitJob(ctx: StaffContext, input: unknown): Promise<JobV
     lifetime: spec.lifetime,
     writable: spec.writable,
     flagEnv: spec.flag_env,
+    warm: spec.warm,
   };
   let job: JobRow;
   try {
@@ -141,6 +150,7 @@ export async function submitJob(ctx: StaffContext, input: unknown): Promise<JobV
         replicas: spec.replicas,
         dedicated: spec.dedicated,
         flag_env: spec.flag_env,
+        warm: spec.warm,
       });
       return saved;
     });
@@ -158,7 +168,7 @@ export async function listJobs(ctx: StaffContext): Promise<JobStatusView[]> {
   const [jobs, instances, pins] = await Promise.all([
     ctx.db.challengeServerJob.findMany({ select: jobSelect, orderBy: { id: "asc" } }),
     ctx.db.challengeServerInstance.findMany({
-      select: { id: true, jobId: true, generation: true, slot: true, teamId: true, workerId: true, host: true, port: true, status: true, error: true, expiresAt: true },
+      select: { id: true, jobId: true, generation: true, slot: true, teamId: true, pooled: true, workerId: true, host: true, port: true, status: true, error: true, expiresAt: true },
       orderBy: [{ jobId: "asc" }, { slot: "asc" }, { teamId: "asc" }],
     }),
     ctx.db.teamInstance.groupBy({ by: ["instanceId"], _count: { _all: true } }),
@@ -180,14 +190,18 @@ export async function listJobs(ctx: StaffContext): Promise<JobStatusView[]> {
       teams: teamsByInstance.get(i.id) ?? 0,
       expires_at: i.expiresAt?.toISOString() ?? null,
       current: i.generation === generationOf.get(i.jobId),
+      pooled: i.pooled,
     });
     byJob.set(i.jobId, list);
   }
   return jobs.map((job) => {
     const list = byJob.get(job.id) ?? [];
-    const current = list.filter((i) => i.current);
+    // Warm instances waiting in the pool are counted apart: the job's state is about teams' instances.
+    const current = list.filter((i) => i.current && !i.pooled);
     const healthy = current.filter((i) => i.status === "healthy").length;
-    const failed = current.filter((i) => i.status === "failed").length;
+    // A warm instance that cannot start (a failed pull, say) fails the job like a team's would.
+    const failed = list.filter((i) => i.current && i.status === "failed").length;
+    const warmReady = list.filter((i) => i.current && i.pooled && i.status === "healthy").length;
     const lastError = job.error || (list.find((i) => i.error !== "")?.error ?? "");
     return {
       ...toJobView(job),
@@ -195,6 +209,7 @@ export async function listJobs(ctx: StaffContext): Promise<JobStatusView[]> {
       healthy,
       total: job.dedicated ? current.length : job.replicas,
       teams_pinned: list.reduce((sum, i) => sum + i.teams, 0),
+      warm_ready: warmReady,
       last_error: lastError,
       instances: list,
     };

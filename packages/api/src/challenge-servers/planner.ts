@@ -1,4 +1,4 @@
-import type { Db } from "@flagship/db";
+import type { Db, Prisma } from "@flagship/db";
 import { pickWorker, WORKER_STALE_SECONDS } from "@flagship/shared";
 import { liveWorkers, type LiveWorker } from "./tier.ts";
 
@@ -46,7 +46,7 @@ function placer(workers: LiveWorker[]): () => string | null {
  */
 export async function planJob(db: Db, jobId: number, workers?: LiveWorker[]): Promise<Set<string>> {
   const wake = new Set<string>();
-  const job = await db.challengeServerJob.findUnique({ where: { id: jobId }, select: { id: true, dedicated: true, replicas: true, generation: true } });
+  const job = await db.challengeServerJob.findUnique({ where: { id: jobId }, select: { id: true, dedicated: true, replicas: true, generation: true, warm: true, flagEnv: true } });
   if (!job) return wake;
   const live = workers ?? (await liveWorkers(db));
   const place = placer(live);
@@ -57,7 +57,9 @@ export async function planJob(db: Db, jobId: number, workers?: LiveWorker[]): Pr
   for (const row of rows) wake.add(row.workerId);
 
   if (job.dedicated) {
-    await db.challengeServerInstance.deleteMany({ where: { jobId, teamId: null } });
+    // Rows without a team are the warm pool's; any other (a shared replica of before) goes.
+    await db.challengeServerInstance.deleteMany({ where: { jobId, teamId: null, pooled: false } });
+    await planPool(db, job, place, wake);
     const stale = rows.filter((r) => r.teamId !== null && r.generation < job.generation).map((r) => r.id);
     if (stale.length > 0) {
       await db.$executeRaw`
@@ -67,7 +69,7 @@ export async function planJob(db: Db, jobId: number, workers?: LiveWorker[]): Pr
     return wake;
   }
 
-  await db.challengeServerInstance.deleteMany({ where: { jobId, teamId: { not: null } } });
+  await db.challengeServerInstance.deleteMany({ where: { jobId, OR: [{ teamId: { not: null } }, { pooled: true }] } });
   const current = rows.filter((r) => r.teamId === null && r.generation === job.generation);
   const present = new Set(current.map((r) => r.slot));
   const missing: { jobId: number; generation: number; slot: number; workerId: string }[] = [];
@@ -88,6 +90,61 @@ export async function planJob(db: Db, jobId: number, workers?: LiveWorker[]): Pr
     if (healthy >= job.replicas) await swapGeneration(db, jobId, job.generation);
   }
   return wake;
+}
+
+/**
+ * Keeps a dedicated job's warm pool at its size: instances started ahead, each on a network of
+ * its own, waiting for a team to claim one (see `claimWarm`). Warm instances of an older spec or
+ * that stopped answering are dropped (their workers remove the containers) and new ones planned
+ * in their place; a job whose containers differ per team (a per-team flag) keeps no pool. Every
+ * delete is conditional on the row still being unclaimed, so a claim committed meanwhile wins.
+ */
+async function planPool(
+  db: Db,
+  job: { id: number; generation: number; warm: number; flagEnv: string | null },
+  place: () => string | null,
+  wake: Set<string>,
+): Promise<void> {
+  const size = job.flagEnv === null ? job.warm : 0;
+  // One plan of a job's pool at a time across workers, so two never both top it up.
+  await db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(${POOL_LOCK}, ${job.id})`;
+    await topUpPool(tx, job, size, place, wake);
+  });
+}
+
+/** Locks of the pools' plans live in their own advisory-lock space (the first key). */
+const POOL_LOCK = 0x666c;
+
+async function topUpPool(
+  db: Prisma.TransactionClient,
+  job: { id: number; generation: number },
+  size: number,
+  place: () => string | null,
+  wake: Set<string>,
+): Promise<void> {
+  await db.$executeRaw`
+    DELETE FROM challenge_server_instances
+    WHERE job_id = ${job.id} AND pooled AND team_id IS NULL AND (generation <> ${job.generation} OR status = 'unhealthy')`;
+  const waiting = await db.challengeServerInstance.findMany({
+    where: { jobId: job.id, pooled: true, teamId: null },
+    select: { id: true },
+    // When the pool shrinks, the newest go first.
+    orderBy: { id: "desc" },
+  });
+  if (waiting.length > size) {
+    const extra = waiting.slice(0, waiting.length - size).map((r) => r.id);
+    await db.$executeRaw`DELETE FROM challenge_server_instances WHERE id = ANY(${extra}) AND pooled AND team_id IS NULL`;
+    return;
+  }
+  const missing: { jobId: number; generation: number; workerId: string; pooled: true }[] = [];
+  for (let n = waiting.length; n < size; n++) {
+    const workerId = place();
+    if (workerId === null) break;
+    missing.push({ jobId: job.id, generation: job.generation, workerId, pooled: true });
+    wake.add(workerId);
+  }
+  if (missing.length > 0) await db.challengeServerInstance.createMany({ data: missing });
 }
 
 /**

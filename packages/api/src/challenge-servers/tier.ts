@@ -66,7 +66,7 @@ export interface LiveWorker {
 }
 
 /** Workers with a recent heartbeat and how many instances each runs, judged by the database's clock. */
-export async function liveWorkers(db: Db): Promise<LiveWorker[]> {
+export async function liveWorkers(db: Pick<Db, "$queryRaw">): Promise<LiveWorker[]> {
   const rows = await db.$queryRaw<{ id: string; backend: string; address: string; capacity: number; load: bigint }[]>`
     SELECT w.id, w.backend, w.address, w.capacity, COUNT(i.id)::bigint AS load
     FROM challenge_server_workers w

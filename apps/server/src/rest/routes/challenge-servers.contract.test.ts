@@ -80,6 +80,23 @@ describe("POST /challengeserver/submit_job/", () => {
     expect(missing.body.d).toHaveProperty("challenge_id");
   });
 
+  it("takes a dedicated job's warm pool size (our extension), shows it in the job's state, and refuses it where it cannot apply", async () => {
+    const challenge = await createChallenge(server.world, categoryId);
+    const name = jobName();
+    const shared = await server.api("POST", "/challengeserver/submit_job/", { token: staff.token, body: { challenge_id: challenge.id, job_spec: { ...spec(name), warm: "4" } } });
+    expect(shared.status).toBe(400);
+    expect(Object.keys(shared.body.d)).toEqual(["job_spec.warm"]);
+    const tooMany = await server.api("POST", "/challengeserver/submit_job/", { token: staff.token, body: { challenge_id: challenge.id, job_spec: { ...spec(name), dedicated: true, warm: 1000 } } });
+    expect(tooMany.status).toBe(400);
+    expect(Object.keys(tooMany.body.d)).toEqual(["job_spec.warm"]);
+    expect(await server.world.services.db.challengeServerJob.count({ where: { challengeId: challenge.id } })).toBe(0);
+    const res = await server.api("POST", "/challengeserver/submit_job/", { token: staff.token, body: { challenge_id: challenge.id, job_spec: { ...spec(name), dedicated: "true", warm: "4" } } });
+    expect(res.status).toBe(201);
+    expect(res.body.d).toMatchObject({ name, dedicated: true, warm: 4 });
+    const list = await server.api("GET", "/challengeserver/jobs/", { token: staff.token });
+    expect(list.body.d.find((j: { name: string }) => j.name === name)).toMatchObject({ warm: 4, warm_ready: 0 });
+  });
+
   it("replaces a challenge's job on resubmission and refuses another challenge's job name", async () => {
     const challenge = await createChallenge(server.world, categoryId);
     const name = jobName();

@@ -21,6 +21,7 @@ interface Values {
   password: string;
   dedicated: boolean;
   lifetime: string;
+  warm: string;
   writable: boolean;
   flagEnv: string;
   env: string;
@@ -38,6 +39,7 @@ const SERVER_FIELDS: Record<string, keyof Values> = {
   "job_spec.registryAuth.username": "username",
   "job_spec.registryAuth.password": "password",
   "job_spec.lifetime": "lifetime",
+  "job_spec.warm": "warm",
   "job_spec.flag_env": "flagEnv",
   "job_spec.env": "env",
 };
@@ -55,6 +57,7 @@ function initial(job: JobStatusView | undefined, challengeId: number | undefined
     password: "",
     dedicated: job?.dedicated ?? false,
     lifetime: String(job?.lifetime ?? JOB_DEFAULTS.lifetime),
+    warm: String(job?.warm ?? JOB_DEFAULTS.warm),
     writable: job?.writable ?? false,
     flagEnv: job?.flag_env ?? "",
     env: job ? Object.entries(job.env).map(([k, v]) => `${k}=${v}`).join("\n") : "",
@@ -113,7 +116,7 @@ export function JobForm({ challengeId, job, challenges, onDone }: { challengeId?
     const found: Partial<Record<keyof Values, string>> = {};
     const required = t("generic.required");
     for (const key of ["name", "port", "replicas", "memory", "cpus", "image", "challenge"] as const) if (values[key].trim() === "") found[key] = required;
-    for (const key of ["port", "replicas", "memory", "lifetime"] as const) if (values[key].trim() !== "" && !/^\d+$/.test(values[key].trim())) found[key] = t("cserv.digits");
+    for (const key of ["port", "replicas", "memory", "lifetime", "warm"] as const) if (values[key].trim() !== "" && !/^\d+$/.test(values[key].trim())) found[key] = t("cserv.digits");
     if (values.cpus.trim() !== "" && !/^\d+(\.\d+)?$/.test(values.cpus.trim())) found.cpus = t("cserv.decimal");
     const env = parseEnv(values.env);
     if (typeof env === "number") found.env = t("cserv.env_line", { line: env });
@@ -139,19 +142,20 @@ export function JobForm({ challengeId, job, challenges, onDone }: { challengeId?
         env,
         dedicated: values.dedicated,
         lifetime: Number(values.lifetime),
+        warm: values.dedicated && values.warm.trim() !== "" ? Number(values.warm) : 0,
         writable: values.writable,
         flag_env: values.dedicated ? values.flagEnv.trim() : "",
       },
     });
   };
 
-  const text = (key: "name" | "port" | "replicas" | "memory" | "cpus" | "image" | "lifetime", props: { description?: string; inputMode?: "numeric" | "decimal" } = {}) => (
+  const text = (key: "name" | "port" | "replicas" | "memory" | "cpus" | "image" | "lifetime" | "warm", props: { description?: string; inputMode?: "numeric" | "decimal" } = {}) => (
     <TextInput
       label={t(`cserv.${key}`)}
       value={values[key]}
       onChange={(e) => set(key, e.currentTarget.value)}
       error={errors[key]}
-      withAsterisk={key !== "lifetime"}
+      withAsterisk={key !== "lifetime" && key !== "warm"}
       {...(props.description && { description: props.description })}
       {...(props.inputMode && { inputMode: props.inputMode })}
       autoComplete="off"
@@ -189,7 +193,12 @@ export function JobForm({ challengeId, job, challenges, onDone }: { challengeId?
             <Accordion.Panel>
               <Stack gap="sm">
                 <Switch label={t("cserv.dedicated")} description={t("cserv.dedicated_hint")} checked={values.dedicated} onChange={(e) => set("dedicated", e.currentTarget.checked)} />
-                {values.dedicated && text("lifetime", { inputMode: "numeric" })}
+                {values.dedicated && (
+                  <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+                    {text("lifetime", { inputMode: "numeric" })}
+                    {text("warm", { inputMode: "numeric", description: t("cserv.warm_hint") })}
+                  </SimpleGrid>
+                )}
                 {values.dedicated && (
                   <TextInput
                     label={t("cserv.flag_env")}

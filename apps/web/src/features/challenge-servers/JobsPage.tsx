@@ -154,6 +154,11 @@ function JobCard({ job }: { job: JobStatusView }) {
             {t("cserv.healthy", { healthy: job.healthy, total: job.total })}
           </Text>
           <Text size="sm">{t("cserv.teams_pinned", { count: job.teams_pinned })}</Text>
+          {job.dedicated && job.warm > 0 && (
+            <Text size="sm" data-testid="job-warm">
+              {t("cserv.warm_ready", { ready: job.warm_ready, size: job.warm })}
+            </Text>
+          )}
         </Group>
         {job.last_error && (
           <Alert color="red" variant="light" title={t("cserv.last_error")}>
@@ -177,7 +182,7 @@ function JobCard({ job }: { job: JobStatusView }) {
               <Table.Tbody>
                 {current.map((i) => (
                   <Table.Tr key={i.id}>
-                    <Table.Td>{i.team_id !== null ? t("cserv.instance_team", { team: i.team_id }) : t("cserv.instance_slot", { slot: (i.slot ?? 0) + 1 })}</Table.Td>
+                    <Table.Td>{i.team_id !== null ? t("cserv.instance_team", { team: i.team_id }) : i.pooled ? t("cserv.instance_warm") : t("cserv.instance_slot", { slot: (i.slot ?? 0) + 1 })}</Table.Td>
                     <Table.Td>{i.worker}</Table.Td>
                     <Table.Td>{i.port !== null ? `${i.host}:${i.port}` : "—"}</Table.Td>
                     <Table.Td>{i.status}</Table.Td>
