@@ -1,23 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { heldHasher } from "../testing/held-hasher.ts";
 import { configurePasswordHashing, DEFAULT_HASHING, type Hasher, hashingLoad, hashPassword, verifyPassword } from "./passwords.ts";
 
-/** A hasher whose hashes run until the test lets them finish: a pool full of slow hashes on demand. */
-function heldHasher(): Hasher & { running(): number; finishAll(): void } {
-  const held: Array<() => void> = [];
-  const hold = () => new Promise<void>((resolve) => held.push(resolve));
-  return {
-    async hash(password) {
-      await hold();
-      return `held:${password}`;
-    },
-    async verify(hash, password) {
-      await hold();
-      return hash === `held:${password}`;
-    },
-    running: () => held.length,
-    finishAll: () => held.splice(0).forEach((finish) => finish()),
-  };
-}
+/** Hashes that cost nothing: what is measured is how long the test holds them. */
+const plain: Hasher = { hash: async (password) => `plain:${password}`, verify: async (hash, password) => hash === `plain:${password}` };
 
 /** Lets queued work start (the pool starts it a microtask or so after it is queued). */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -47,12 +33,12 @@ describe("the password hashing pool", () => {
   });
 
   it("refuses a hash whose expected wait, (queued + 1) / concurrency x the average hash, exceeds maxWaitMs", async () => {
-    const hasher = heldHasher();
+    const hasher = heldHasher(plain);
     configurePasswordHashing({ concurrency: 2, maxWaiting: 1000, maxWaitMs: 0, hasher });
     try {
       // Before any hash has finished the average is unknown and only maxWaiting bounds the queue.
       expect(hashingLoad().averageMs).toBeNull();
-      const first = Array.from({ length: 4 }, () => verifyPassword("held:pw", "pw"));
+      const first = Array.from({ length: 4 }, () => verifyPassword("plain:pw", "pw"));
       await settle();
       expect(hashingLoad()).toMatchObject({ active: 2, waiting: 2 });
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -67,8 +53,8 @@ describe("the password hashing pool", () => {
       // Allow a wait of 1.5 averages: two running and three queued expect (3 + 1) / 2 = 2 averages
       // for the next one, which is refused; the fifth, at (2 + 1) / 2 = 1.5, is not.
       configurePasswordHashing({ maxWaitMs: average * 1.5 });
-      const accepted = Array.from({ length: 5 }, () => verifyPassword("held:pw", "pw"));
-      const refused = verifyPassword("held:pw", "pw");
+      const accepted = Array.from({ length: 5 }, () => verifyPassword("plain:pw", "pw"));
+      const refused = verifyPassword("plain:pw", "pw");
       await expect(refused).rejects.toMatchObject({ code: "throttled", status: 429, retryAfter: Math.max(1, Math.ceil((2 * average) / 1000)) });
       await expect(refused).rejects.toThrow(/^Too many sign-ins at once\. Try again in \d+ seconds?\.$/);
       await settle();
@@ -81,7 +67,7 @@ describe("the password hashing pool", () => {
       }
       expect(await Promise.all(accepted)).toEqual([true, true, true, true, true]);
       expect(hashingLoad()).toMatchObject({ active: 0, waiting: 0 });
-      const again = verifyPassword("held:pw", "pw");
+      const again = verifyPassword("plain:pw", "pw");
       await settle();
       hasher.finishAll();
       await expect(again).resolves.toBe(true);
