@@ -30,7 +30,7 @@ describe("the password hashing pool", () => {
       clearInterval(sample);
       configurePasswordHashing(DEFAULT_HASHING);
     }
-  });
+  }, 30_000); // five real argon2 hashes one after another: seconds on a busy machine
 
   it("refuses a hash whose expected wait, (queued + 1) / concurrency x the average hash, exceeds maxWaitMs", async () => {
     const hasher = heldHasher(plain);
