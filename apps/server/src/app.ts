@@ -150,7 +150,10 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
         }
       },
       responseMeta({ errors }) {
-        return errors.some((error) => error.code === "SERVICE_UNAVAILABLE") ? { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } } : {};
+        if (errors.some((error) => error.code === "SERVICE_UNAVAILABLE")) return { headers: { "Retry-After": String(RETRY_AFTER_SECONDS) } };
+        // An error that knows when trying again will work (a full hashing pool) says so.
+        const retryAfter = errors.map((error) => (error.cause instanceof AppError ? error.cause.retryAfter : undefined)).find((s) => s !== undefined);
+        return retryAfter === undefined ? {} : { headers: { "Retry-After": String(retryAfter) } };
       },
       onError({ error, path }) {
         if (error.code === "INTERNAL_SERVER_ERROR" && !(error.cause instanceof AppError)) {

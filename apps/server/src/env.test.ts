@@ -12,3 +12,16 @@ describe("EMBEDDED_DATABASE_PORT", () => {
     expect(() => loadEnv({ EMBEDDED_DATABASE_PORT: "70000" })).toThrow(/EMBEDDED_DATABASE_PORT/);
   });
 });
+
+describe("HASH_MAX_WAIT_MS", () => {
+  it("bounds a hash's expected wait, 10 s by default", () => {
+    expect(loadEnv({}).HASH_MAX_WAIT_MS).toBe(10_000);
+    expect(loadEnv({ HASH_MAX_WAIT_MS: "2500" }).HASH_MAX_WAIT_MS).toBe(2500);
+  });
+
+  it("refuses a value that is not a whole number of milliseconds, by name", () => {
+    expect(() => loadEnv({ HASH_MAX_WAIT_MS: "soon" })).toThrow(/HASH_MAX_WAIT_MS: must be a number/);
+    expect(() => loadEnv({ HASH_MAX_WAIT_MS: "-1" })).toThrow(/HASH_MAX_WAIT_MS/);
+    expect(() => loadEnv({ HASH_MAX_WAIT_MS: "1.5" })).toThrow(/HASH_MAX_WAIT_MS/);
+  });
+});

@@ -58,6 +58,8 @@ const EnvSchema = z.object({
   HASH_CONCURRENCY: z.coerce.number({ error: "must be a number" }).int().min(1).max(64).optional(),
   /** Hashes that may wait for the pool; beyond it logins and sign-ups answer 429 throttled. */
   HASH_QUEUE: z.coerce.number({ error: "must be a number" }).int().min(0).default(1000),
+  /** Longest a hash may expect to wait for the pool (ms, from the moving average of one hash); beyond it 429 throttled. */
+  HASH_MAX_WAIT_MS: z.coerce.number({ error: "must be a number" }).int().min(0).default(10_000),
   /** Websockets one client address may hold open on this server copy at once (0: no cap). */
   WS_MAX_PER_IP: z.coerce.number({ error: "must be a number" }).int().min(0).default(100),
   /**

@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const log = pino({ level: env.LOG_LEVEL });
-  configurePasswordHashing({ maxWaiting: env.HASH_QUEUE, ...(env.HASH_CONCURRENCY && { concurrency: env.HASH_CONCURRENCY }) });
+  configurePasswordHashing({ maxWaiting: env.HASH_QUEUE, maxWaitMs: env.HASH_MAX_WAIT_MS, ...(env.HASH_CONCURRENCY && { concurrency: env.HASH_CONCURRENCY }) });
   // A signal while the database starts stops the start; the handlers below take over once it is up.
   let stopping = false;
   const early = () => {

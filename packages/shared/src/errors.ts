@@ -131,13 +131,16 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details: unknown;
   readonly status: number;
+  /** Seconds after which trying again should succeed; the transports send it as Retry-After. */
+  readonly retryAfter: number | undefined;
 
-  constructor(code: ErrorCode, options: { message?: string; details?: unknown } = {}) {
+  constructor(code: ErrorCode, options: { message?: string; details?: unknown; retryAfter?: number } = {}) {
     super(options.message ?? ERRORS[code].message);
     this.name = "AppError";
     this.code = code;
     this.details = options.details ?? "";
     this.status = ERRORS[code].status;
+    this.retryAfter = options.retryAfter;
   }
 
   /** A validation failure on one field, with the field's message. */

@@ -16,5 +16,6 @@ export function fail(reply: FastifyReply, code: ErrorCode, d: unknown = ""): Fas
 }
 
 export function failWith(reply: FastifyReply, error: AppError): FastifyReply {
+  if (error.retryAfter !== undefined) void reply.header("Retry-After", String(error.retryAfter));
   return fail(reply, error.code, error.details);
 }

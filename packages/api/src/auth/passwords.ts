@@ -8,41 +8,93 @@ import pLimit from "p-limit";
  * argon2 is meant to cost CPU, and runs on libuv's thread pool (4 threads), which file reads and
  * DNS share. When every player logs in at once, unbounded hashing would take every thread and
  * every core, and the other requests would starve. So hashing is a bounded pool: at most
- * `concurrency` hashes at once (one fewer than the cores, at least one), the rest wait their turn,
- * and once `maxWaiting` are waiting a new one is refused at once with 429 `throttled` rather than
- * queueing past any reasonable wait.
+ * `concurrency` hashes at once (one fewer than the cores, at least one), the rest wait their turn.
+ * A new hash is refused at once with 429 `throttled` (and a Retry-After) rather than queueing past
+ * any reasonable wait: when the wait it expects, (hashes waiting + 1) / concurrency x the moving
+ * average of one hash's duration, would exceed `maxWaitMs`, or when `maxWaiting` already wait.
  */
 export interface HashingLimits {
   concurrency: number;
   maxWaiting: number;
+  maxWaitMs: number;
 }
 
-export const DEFAULT_HASHING: HashingLimits = { concurrency: Math.max(1, os.availableParallelism() - 1), maxWaiting: 1000 };
+/** What the pool runs; argon2 unless a test hands in a slower one. */
+export interface Hasher {
+  hash(password: string): Promise<string>;
+  verify(hash: string, password: string): Promise<boolean>;
+}
+
+const argon2Hasher: Hasher = {
+  // argon2id with the library's defaults (19 MiB, t=2), the OWASP baseline.
+  hash: (password) => argon2.hash(password, { type: argon2.argon2id }),
+  verify: (hash, password) => argon2.verify(hash, password),
+};
+
+export const DEFAULT_HASHING: HashingLimits & { hasher: Hasher } = {
+  concurrency: Math.max(1, os.availableParallelism() - 1),
+  maxWaiting: 1000,
+  maxWaitMs: 10_000,
+  hasher: argon2Hasher,
+};
+
+/** Weight of the newest duration in the moving average (an exponential one: old hashes fade). */
+const AVERAGE_WEIGHT = 0.2;
 
 let limits: HashingLimits = DEFAULT_HASHING;
+let hasher: Hasher = argon2Hasher;
 let pool = pLimit(limits.concurrency);
+let averageMs: number | undefined;
 
-/** Sets the hashing pool's bounds (the server does, from HASH_CONCURRENCY and HASH_QUEUE). */
-export function configurePasswordHashing(next: Partial<HashingLimits>): void {
-  limits = { ...limits, ...next };
+/** Sets the hashing pool's bounds (the server does, from HASH_CONCURRENCY, HASH_QUEUE and HASH_MAX_WAIT_MS). */
+export function configurePasswordHashing(next: Partial<HashingLimits & { hasher: Hasher }>): void {
+  const { hasher: nextHasher, ...nextLimits } = next;
+  limits = { ...limits, ...nextLimits };
   pool = pLimit(limits.concurrency);
-}
-
-/** How many hashes run and wait right now. */
-export function hashingLoad(): { active: number; waiting: number } {
-  return { active: pool.activeCount, waiting: pool.pendingCount };
-}
-
-function hashing<T>(work: () => Promise<T>): Promise<T> {
-  if (pool.pendingCount >= limits.maxWaiting) {
-    return Promise.reject(new AppError("throttled", { message: "Too many sign-ins at once. Try again in a few seconds." }));
+  // The average describes the hasher, not the bounds: only another hasher starts it afresh.
+  if (nextHasher && nextHasher !== hasher) {
+    hasher = nextHasher;
+    averageMs = undefined;
   }
-  return pool(work);
 }
 
-/** argon2id with the library's defaults (19 MiB, t=2), the OWASP baseline. */
+/** How many hashes run and wait right now, and the moving average of one hash (ms; null before the first). */
+export function hashingLoad(): { active: number; waiting: number; averageMs: number | null } {
+  return { active: pool.activeCount, waiting: pool.pendingCount, averageMs: averageMs ?? null };
+}
+
+/**
+ * The wait a hash started now expects before it runs, in ms: none while a slot is free, else the
+ * hashes queued ahead of it and itself, shared by the slots. (The pool counts a hash as pending
+ * until the next microtask even when a slot is free, so the queue is what exceeds the slots.)
+ */
+function expectedWaitMs(): number {
+  const queued = pool.activeCount + pool.pendingCount - limits.concurrency;
+  if (queued < 0) return 0;
+  return ((queued + 1) / limits.concurrency) * (averageMs ?? 0);
+}
+
+function hashing<T>(work: (h: Hasher) => Promise<T>): Promise<T> {
+  const waitMs = expectedWaitMs();
+  if (pool.pendingCount >= limits.maxWaiting || waitMs > limits.maxWaitMs) {
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    const message = `Too many sign-ins at once. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
+    return Promise.reject(new AppError("throttled", { message, retryAfter: seconds }));
+  }
+  const current = hasher;
+  return pool(async () => {
+    const started = performance.now();
+    try {
+      return await work(current);
+    } finally {
+      const took = performance.now() - started;
+      averageMs = averageMs === undefined ? took : averageMs + AVERAGE_WEIGHT * (took - averageMs);
+    }
+  });
+}
+
 export function hashPassword(password: string): Promise<string> {
-  return hashing(() => argon2.hash(password, { type: argon2.argon2id }));
+  return hashing((h) => h.hash(password));
 }
 
 // A real hash to verify against when the account does not exist, so a miss takes as long as a
@@ -56,11 +108,11 @@ export async function verifyPassword(hash: string | null, password: string): Pro
       throw error;
     });
     const decoyHash = await decoy;
-    await hashing(() => argon2.verify(decoyHash, password).catch(() => false));
+    await hashing((h) => h.verify(decoyHash, password).catch(() => false));
     return false;
   }
   try {
-    return await hashing(() => argon2.verify(hash, password));
+    return await hashing((h) => h.verify(hash, password));
   } catch (error) {
     if (error instanceof AppError) throw error;
     // Not a hash at all (e.g. a deleted account's placeholder): nothing matches it.

@@ -1,7 +1,8 @@
-import { createUser, TEST_PASSWORD, type TestUser, uniqueName } from "@flagship/api/testing";
+import { configurePasswordHashing, DEFAULT_HASHING } from "@flagship/api";
+import { createUser, heldHasher, TEST_PASSWORD, type TestUser, uniqueName } from "@flagship/api/testing";
 import { startMailCatcher, type MailCatcher } from "@flagship/api/testing/mail-catcher";
 import { generate } from "otplib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestServer, type TestServer } from "../../testing.ts";
 
 const STRONG = "Tangerine-Quokka-Marble-91";
@@ -267,6 +268,54 @@ describe("throttling", () => {
       expect(statuses[2]!.body).toEqual({ s: false, m: "throttled", d: "" });
     } finally {
       await limited.close();
+    }
+  });
+});
+
+describe("the hashing pool's bound on waiting", () => {
+  it("answers 429 throttled with Retry-After when a login would wait past HASH_MAX_WAIT_MS, changes nothing, and takes logins again once the queue drains", async () => {
+    const user = await createUser(server.world);
+    const db = server.world.services.db;
+    const hasher = heldHasher();
+    // One hash at a time, and no wait at all allowed once a hash's duration is known.
+    configurePasswordHashing({ concurrency: 1, maxWaitMs: 0, hasher });
+    const logIn = () => server.api("POST", "/auth/login/", { body: { username: user.username, password: TEST_PASSWORD } });
+    const hashStarted = () => vi.waitFor(() => expect(hasher.running()).toBe(1), { timeout: 30_000 });
+    try {
+      // A first login measures the average hash (the pool was free, so it did not wait).
+      const measuring = logIn();
+      await hashStarted();
+      hasher.finishAll();
+      expect((await measuring).status).toBe(200);
+
+      const holding = logIn();
+      await hashStarted();
+      const tokensBefore = await db.authToken.count({ where: { userId: user.id } });
+      await db.user.update({ where: { id: user.id }, data: { lastIp: "192.0.2.1" } });
+      const refused = await logIn();
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ s: false, m: "throttled", d: "" });
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+      expect(hasher.running()).toBe(1);
+      expect(await db.authToken.count({ where: { userId: user.id } })).toBe(tokensBefore);
+      expect(await db.user.findUniqueOrThrow({ where: { id: user.id }, select: { lastIp: true } })).toEqual({ lastIp: "192.0.2.1" });
+
+      // tRPC says the same, with the same header.
+      const trpc = await server.app.inject({ method: "POST", url: "/trpc/auth.login", headers: { "content-type": "application/json" }, payload: { json: { username: user.username, password: TEST_PASSWORD } } });
+      expect(trpc.statusCode).toBe(429);
+      expect(trpc.headers["retry-after"]).toBe(refused.headers["retry-after"]);
+      expect(trpc.json()).toMatchObject({ error: { json: { data: { appCode: "throttled" }, message: expect.stringMatching(/^Too many sign-ins at once\. Try again in \d+ seconds?\.$/) } } });
+
+      hasher.finishAll();
+      expect((await holding).status).toBe(200);
+      // The queue has drained: the next login is taken.
+      const again = logIn();
+      await hashStarted();
+      hasher.finishAll();
+      expect((await again).status).toBe(200);
+    } finally {
+      hasher.finishAll();
+      configurePasswordHashing(DEFAULT_HASHING);
     }
   });
 });
