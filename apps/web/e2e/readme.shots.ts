@@ -52,7 +52,7 @@ test.beforeAll(async ({ request }) => {
   const campaign = await seedCategory(request, staff, {
     name: "Operation Lighthouse",
     contained_type: "campaign",
-    description: "A red-team story in five acts: each step opens the next.",
+    description: "A red-team story in six acts: each step opens the next.",
   });
 
   const cookie = await seedChallenge(request, staff, {
@@ -188,8 +188,31 @@ test.beforeAll(async ({ request }) => {
 async function capture(browser: Browser, name: string, url: string, options: { user?: SeededUser; scheme: Scheme; ready: (page: Page) => Promise<void> }): Promise<void> {
   mkdirSync(OUT, { recursive: true });
   for (const [size, viewport] of Object.entries(SIZES)) {
-    const context = await browser.newContext({ viewport, colorScheme: options.scheme, reducedMotion: "reduce" });
+    // Chromium drops a page's requests when the host's network changes (Docker adding a network
+    // on a busy machine is enough): such a load is simply taken again, twice at most.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await shoot(browser, path.join(OUT, `${name}-${size}.png`), url, viewport, size === "phone", options);
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
+  }
+}
+
+async function shoot(
+  browser: Browser,
+  file: string,
+  url: string,
+  viewport: { width: number; height: number },
+  phone: boolean,
+  options: { user?: SeededUser; scheme: Scheme; ready: (page: Page) => Promise<void> },
+): Promise<void> {
+  const context = await browser.newContext({ viewport, colorScheme: options.scheme, reducedMotion: "reduce" });
+  try {
     await context.addInitScript(({ token, scheme }) => {
+      if (window.location.origin === "null") return;
       window.localStorage.setItem("flagship.color-scheme", scheme);
       if (token) window.localStorage.setItem("flagship.token", token);
     }, { token: options.user?.token ?? null, scheme: options.scheme });
@@ -200,9 +223,10 @@ async function capture(browser: Browser, name: string, url: string, options: { u
     await options.ready(page);
     await page.waitForLoadState("networkidle");
     // On a phone the sidebar slides away; photograph once it has gone.
-    if (size === "phone" && (await page.locator("#app-navbar").count()) > 0) await expect(page.locator("#app-navbar")).not.toBeInViewport();
+    if (phone) await expect(page.locator("#app-navbar")).not.toBeInViewport();
     await page.mouse.move(0, 0);
-    await page.screenshot({ path: path.join(OUT, `${name}-${size}.png`), animations: "disabled" });
+    await page.screenshot({ path: file, animations: "disabled" });
+  } finally {
     await context.close();
   }
 }
