@@ -3,12 +3,17 @@ import { database, seedUser, type SeededUser, unique } from "./db.ts";
 
 /** Arranging the game: teams straight in the database, categories and challenges through the staff API. */
 
-export async function seedTeam(size = 1): Promise<{ id: number; name: string; members: SeededUser[] }> {
-  const name = unique("Team ");
+/** A team of `size` verified members (or one per name in `usernames`), the first its owner. */
+export async function seedTeam(
+  size = 1,
+  options: { name?: string; usernames?: string[] } = {},
+): Promise<{ id: number; name: string; members: SeededUser[] }> {
+  const name = options.name ?? unique("Team ");
   const { rows } = await database().query<{ id: number }>(`INSERT INTO teams (name, password) VALUES ($1, 'team-secret-1') RETURNING id`, [name]);
   const id = rows[0]!.id;
   const members: SeededUser[] = [];
-  for (let i = 0; i < size; i++) members.push(await seedUser({ teamId: id }));
+  const usernames = options.usernames ?? Array.from({ length: size }, () => undefined);
+  for (const username of usernames) members.push(await seedUser({ teamId: id, username }));
   await database().query(`UPDATE teams SET owner_id = $1 WHERE id = $2`, [members[0]!.id, id]);
   return { id, name, members };
 }
