@@ -12,7 +12,8 @@ const ZOOM_STEP = 0.25;
 /** A press that moves further than this (in CSS pixels) is a pan, not a click. */
 const CLICK_SLOP = 4;
 /** The narrowest the 7-column map gets (7 tiles of 84px, 6 gaps of 18px and 6px of room for focus rings each side, as in challenges.css). */
-const MAP_MIN_WIDTH = 7 * 84 + 6 * 18 + 2 * 6;
+const FOCUS_ROOM = 6;
+const MAP_MIN_WIDTH = 7 * 84 + 6 * 18 + 2 * FOCUS_ROOM;
 
 /**
  * Pan and zoom around a campaign map that does not fit its box: ctrl + wheel or a trackpad pinch
@@ -30,8 +31,9 @@ export function CampaignViewport({ children }: { children: ReactNode }) {
   const [scale, setScale] = useState(1);
   const maxHeight = typeof window === "undefined" ? 600 : Math.round(window.innerHeight * 0.7);
   const contentWidth = Math.max(boxWidth, MAP_MIN_WIDTH);
-  const large = contentWidth > boxWidth + 1 || contentHeight > maxHeight + 1;
-  const height = Math.min(contentHeight, maxHeight);
+  const large = contentWidth > boxWidth + 1 || contentHeight + 2 * FOCUS_ROOM > maxHeight + 1;
+  // The measured height leaves out the padding that gives focus rings room.
+  const height = Math.min(contentHeight + 2 * FOCUS_ROOM, maxHeight);
 
   const panIntoView = (target: HTMLElement, wrapper: HTMLElement) => {
     // Focus scrolls even an overflow-hidden box; undo that, the transform does the moving.
