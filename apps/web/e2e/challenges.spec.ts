@@ -1,6 +1,6 @@
 import { expect, type Page, test } from "@playwright/test";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
-import { expectNoAxeViolations } from "./support/axe.ts";
+import { expectNoAxeViolations, screenshots, toggleDark } from "./support/axe.ts";
 import { seedUser, setConfig, signIn, unique } from "./support/db.ts";
 
 async function shoot(page: Page, name: string) {
@@ -127,6 +127,76 @@ test("campaign grid: tiles open in a modal with Back, and solving unlocks the ne
   await expect(grid.getByRole("button", { name: "Prologue, Solved" })).toBeVisible();
   await expect(grid.getByRole("button", { name: "Chapter One, Unlocked" })).toBeVisible();
   await expect(grid.locator('.campaign-link[data-state="unlocked"]')).toHaveCount(1);
+});
+
+test("campaign map: zoom buttons, drag to pan, tiles still open by click and Enter", async ({ page, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const team = await seedTeam();
+  await signIn(page, team.members[0]!);
+  const category = await seedCategory(request, staff, { name: unique("Atlas "), contained_type: "campaign" });
+  // A tile nine rows down makes the map taller than its box.
+  const gateTile = await seedChallenge(request, staff, { category: category.id, name: "Gate", score: 50, flag_metadata: { flag: "flag{gate}" }, challenge_metadata: { x: 0, y: 0 } });
+  await seedChallenge(request, staff, { category: category.id, name: "Bridge", score: 100, flag_metadata: { flag: "flag{bridge}" }, challenge_metadata: { x: 1, y: 0 }, unlock_requirements: `${gateTile.id}` });
+  await seedChallenge(request, staff, { category: category.id, name: "Keep", score: 200, flag_metadata: { flag: "flag{keep}" }, challenge_metadata: { x: 3, y: 2 } });
+  await seedChallenge(request, staff, { category: category.id, name: "Far Tower", score: 300, flag_metadata: { flag: "flag{far}" }, challenge_metadata: { x: 6, y: 8 } });
+
+  await page.goto(`/campaign/${category.id}`);
+  const viewport = page.getByTestId("campaign-viewport");
+  const content = viewport.locator(".react-transform-component");
+  const gate = page.getByRole("button", { name: "Gate, Unlocked" });
+  const tower = page.getByRole("button", { name: "Far Tower, Unlocked" });
+  const dialog = page.getByRole("dialog");
+  await expect(gate).toBeVisible();
+  await expect(viewport).toHaveAttribute("data-large", "true");
+  await expect(tower).not.toBeInViewport();
+
+  const zoom = page.getByRole("group", { name: "Map zoom" });
+  await expect(viewport).toHaveAttribute("data-scale", "1.00");
+  await zoom.getByRole("button", { name: "Zoom in" }).click();
+  await expect(viewport).toHaveAttribute("data-scale", "1.25");
+  await zoom.getByRole("button", { name: "Zoom in" }).click();
+  await expect(viewport).toHaveAttribute("data-scale", "1.50");
+  await zoom.getByRole("button", { name: "Zoom out" }).click();
+  await expect(viewport).toHaveAttribute("data-scale", "1.25");
+  await zoom.getByRole("button", { name: "Reset zoom" }).click();
+  await expect(viewport).toHaveAttribute("data-scale", "1.00");
+  await expect(content).toHaveCSS("transform", "matrix(1, 0, 0, 1, 0, 0)");
+
+  // A drag that starts on a tile pans the map and does not open the tile.
+  await gate.evaluate((el) => el.addEventListener("click", () => el.setAttribute("data-clicked", "true")));
+  const box = (await gate.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 40, { steps: 8 });
+  await page.mouse.up();
+  await expect(content).not.toHaveCSS("transform", "matrix(1, 0, 0, 1, 0, 0)");
+  await expect(gate).not.toHaveAttribute("data-clicked");
+  await expect(dialog).toBeHidden();
+  await zoom.getByRole("button", { name: "Reset zoom" }).click();
+  await expect(content).toHaveCSS("transform", "matrix(1, 0, 0, 1, 0, 0)");
+
+  // A plain click still opens the tile.
+  await gate.click();
+  await expect(dialog.getByRole("heading", { name: "Gate" })).toBeVisible();
+  await dialog.getByRole("button", { name: "Back", exact: true }).click();
+  await expect(dialog).toBeHidden();
+
+  // Tabbing to a tile off the box pans it into view; Enter opens it.
+  await page.getByRole("button", { name: "Keep, Unlocked" }).focus();
+  await page.keyboard.press("Tab");
+  await expect(tower).toBeFocused();
+  await expect(tower).toBeInViewport({ ratio: 0.95 });
+  await page.keyboard.press("Enter");
+  await expect(dialog.getByRole("heading", { name: "Far Tower" })).toBeVisible();
+  await dialog.getByRole("button", { name: "Back", exact: true }).click();
+  await expect(dialog).toBeHidden();
+
+  await zoom.getByRole("button", { name: "Reset zoom" }).click();
+  await expect(content).toHaveCSS("transform", "matrix(1, 0, 0, 1, 0, 0)");
+  await expectNoAxeViolations(page);
+  await screenshots(page, "campaign-zoom");
+  await toggleDark(page);
+  await expectNoAxeViolations(page);
 });
 
 test("map challenge: solved by clicking the map", async ({ page, request }) => {

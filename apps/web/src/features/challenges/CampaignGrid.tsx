@@ -1,9 +1,10 @@
 import "./challenges.css";
 import { CAMPAIGN_COLUMNS, placeTiles, tileLinks, type TileInput } from "@flagship/shared";
-import { Button, Group, Modal, ScrollArea, Stack, Text } from "@mantine/core";
+import { Button, Group, Modal, Stack, Text } from "@mantine/core";
 import { useNavigate } from "@tanstack/react-router";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { CampaignViewport } from "./CampaignViewport.tsx";
 import { ChallengeBody } from "./ChallengeBody.tsx";
 import { LockedTile, MaintenanceMark } from "./LockedTile.tsx";
 import { ArrowLeftIcon } from "./icons.tsx";
@@ -71,7 +72,7 @@ export function CampaignGrid({ category, editing }: CategoryRendererProps) {
   return (
     <Stack gap="md">
       <TagFilter challenges={category.challenges} search={search} onSearch={setSearch} tag={tag} onTag={setTag} />
-      <ScrollArea type="auto" offsetScrollbars>
+      <CampaignViewport>
         <div className="campaign-grid" style={{ gridTemplateRows: `repeat(${rows}, auto)` }} data-testid="campaign-grid">
           {Array.from({ length: rows * CAMPAIGN_COLUMNS }, (_, index) => {
             const x = index % CAMPAIGN_COLUMNS;
@@ -124,7 +125,7 @@ export function CampaignGrid({ category, editing }: CategoryRendererProps) {
             );
           })}
         </div>
-      </ScrollArea>
+      </CampaignViewport>
       <Modal opened={open !== undefined && isFull(open)} onClose={() => setOpenId(null)} size="xl" withCloseButton={false} padding="lg">
         {open && isFull(open) && (
           <Stack>
