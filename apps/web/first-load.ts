@@ -21,9 +21,9 @@ export const BUDGET = { js: 150 * 1024, css: 30 * 1024 };
  */
 export const CEILING = {
   /** Any route's JS. */
-  js: 310 * 1024,
+  js: 320 * 1024,
   /** The home page's JS: the shell (React, the router, queries, i18n, Mantine's core) and little else. */
-  home: 218 * 1024,
+  home: 222 * 1024,
 };
 
 /** Each route and the source module of its page (the lazy chunk the route draws). */

@@ -1,4 +1,4 @@
-import { ActionIcon, Indicator, Tooltip } from "@mantine/core";
+import { ActionIcon, Indicator } from "@mantine/core";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { deferred } from "../../lib/deferred.tsx";
@@ -52,13 +52,12 @@ export function AnnouncementsBell() {
 
   return (
     <>
-      <Tooltip label={label}>
-        <Indicator label={<span aria-hidden>{unread > 99 ? "99+" : unread}</span>} disabled={unread === 0} size={18} offset={4} color="red.9" data-testid="announcements-unread">
-          <ActionIcon variant="default" size="lg" aria-label={label} aria-haspopup="dialog" onClick={() => setInboxOpen(true)} data-testid="announcements-bell">
-            <BellIcon />
-          </ActionIcon>
-        </Indicator>
-      </Tooltip>
+      {/* A native title rather than a Tooltip: the floating-position library stays out of every page's first load. */}
+      <Indicator label={<span aria-hidden>{unread > 99 ? "99+" : unread}</span>} disabled={unread === 0} size={18} offset={4} color="red.9" data-testid="announcements-unread">
+        <ActionIcon variant="default" size="lg" aria-label={label} title={label} aria-haspopup="dialog" onClick={() => setInboxOpen(true)} data-testid="announcements-bell">
+          <BellIcon />
+        </ActionIcon>
+      </Indicator>
       {(opened || everOpened) && <InboxDrawer opened={opened} announcements={announcements} fresh={fresh} isPending={list.isPending} isError={list.isError} />}
     </>
   );
