@@ -81,6 +81,11 @@ const EnvSchema = z.object({
   /** Members of this group (in OIDC_GROUPS_CLAIM) become staff when they sign in. */
   OIDC_STAFF_GROUP: z.string().trim().default(""),
   OIDC_GROUPS_CLAIM: z.string().trim().min(1).default("groups"),
+  /**
+   * 1: an email the provider sends without an email_verified claim counts as verified (Entra ID
+   * never sends the claim); 0 (the default): only email_verified true does.
+   */
+  OIDC_TRUST_EMAIL: z.enum(["0", "1"], { error: "must be 0 or 1" }).default("0"),
   /** The provider's name on the sign-in button: "Sign in with <name>". */
   OIDC_PROVIDER_NAME: z.string().trim().min(1).max(60).default("your organisation"),
 }).superRefine((env, ctx) => {

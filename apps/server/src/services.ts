@@ -9,7 +9,7 @@ const VERSION: string = (
 
 type OidcEnv = Pick<
   Env,
-  "OIDC_ISSUER" | "OIDC_CLIENT_ID" | "OIDC_CLIENT_SECRET" | "OIDC_SCOPES" | "OIDC_ALLOWED_DOMAINS" | "OIDC_STAFF_GROUP" | "OIDC_GROUPS_CLAIM" | "OIDC_PROVIDER_NAME"
+  "OIDC_ISSUER" | "OIDC_CLIENT_ID" | "OIDC_CLIENT_SECRET" | "OIDC_SCOPES" | "OIDC_ALLOWED_DOMAINS" | "OIDC_STAFF_GROUP" | "OIDC_GROUPS_CLAIM" | "OIDC_PROVIDER_NAME" | "OIDC_TRUST_EMAIL"
 >;
 type ServiceSettings = Pick<Env, "SMTP_URL" | "MAIL_FROM" | "PUBLIC_URL" | "THROTTLE" | "THROTTLE_RATES" | "REDIS_URL"> & Partial<OidcEnv>;
 
@@ -26,6 +26,7 @@ function oidcFrom(env: ServiceSettings): Services["oidc"] {
     groupsClaim: env.OIDC_GROUPS_CLAIM ?? "groups",
     displayName: env.OIDC_PROVIDER_NAME ?? "your organisation",
     redirectUri: `${env.PUBLIC_URL}/auth/oidc/callback`,
+    trustEmail: env.OIDC_TRUST_EMAIL === "1",
   });
 }
 

@@ -59,7 +59,7 @@ test("a password account links its provider login in settings, signs in with it,
   await page.goto("/settings");
   const card = page.getByTestId("settings-sso");
   await expect(card.getByText("No account is linked yet.")).toBeVisible();
-  await card.getByRole("link", { name: "Link your Uni Login account" }).click();
+  await card.getByRole("button", { name: "Link your Uni Login account" }).click();
   const login = unique("grace");
   await signInAtProvider(page, login);
   await expect(page.getByText("Your Uni Login account is linked.")).toBeVisible();
@@ -68,7 +68,7 @@ test("a password account links its provider login in settings, signs in with it,
   await card.scrollIntoViewIfNeeded();
   await expectNoAxeViolations(page, '[data-testid="settings-sso"]');
   await screenshots(page, "sso-settings");
-    await expectNoAxeViolations(page);
+  await expectNoAxeViolations(page);
 
   // Signed out, the login page offers the provider beside the password form; the provider still
   // knows the browser, so the round trip comes straight back signed in as the linked account.
@@ -94,4 +94,30 @@ test("a provider login linked to no account is told to sign in with a password a
   await expect(page).toHaveURL(/\/login\?oidc_error=sso_no_account$/);
   await expect(page.getByTestId("login-error")).toHaveText("No account is linked to that login. Sign in with your password and link it in Settings.");
   await expectNoAxeViolations(page);
+});
+
+test("a sign-in code made in another browser does not sign this one in (login CSRF)", async ({ page, browser }) => {
+  await setConfig("registration_provider", "oidc");
+  const attacker = await browser.newContext();
+  try {
+    // The attacker's own round trip, stopped before their browser redeems the code.
+    const theirs = await attacker.newPage();
+    await theirs.route((url) => url.pathname.startsWith("/trpc/") && url.pathname.includes("auth.oidcLogin"), (route) => route.abort());
+    await theirs.goto("/login");
+    await theirs.getByRole("link", { name: "Sign in with Uni Login" }).click();
+    const back = theirs.waitForRequest((request) => new URL(request.url()).pathname === "/login" && new URL(request.url()).searchParams.has("oidc"));
+    await signInAtProvider(theirs, unique("mallory"));
+    const url = new URL((await back).url());
+    const landing = url.pathname + url.search;
+    expect(landing).toMatch(/^\/login\?oidc=[A-Za-z0-9_-]{43}$/);
+
+    // The victim is sent there: the code is refused and nobody is signed in.
+    await page.goto(landing);
+    await expect(page.getByTestId("login-error")).toHaveText("Single sign-on did not complete. Please try again.");
+    await expect(page).toHaveURL(/\/login$/);
+    expect(await page.evaluate(() => window.localStorage.getItem("flagship.token"))).toBeNull();
+  } finally {
+    await attacker.close();
+    await setConfig("registration_provider", "basic_auth");
+  }
 });

@@ -56,9 +56,14 @@ export interface Services {
 export interface Context extends Services {
   actor: Actor | null;
   ip: string | null;
+  /**
+   * The browser's single sign-on binding (the HttpOnly cookie set when it began a round trip);
+   * a handoff code is redeemed only by the browser that holds it.
+   */
+  oidcBrowserKey?: string | null;
 }
 
 /** The part tests build directly: services plus who is calling. */
-export function createInnerContext(services: Services, actor: Actor | null, ip: string | null = null): Context {
-  return { ...services, actor, ip };
+export function createInnerContext(services: Services, actor: Actor | null, ip: string | null = null, oidcBrowserKey: string | null = null): Context {
+  return { ...services, actor, ip, oidcBrowserKey };
 }

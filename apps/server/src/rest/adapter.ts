@@ -1,6 +1,7 @@
 import { type Context, createInnerContext, parseAuthorization, resolveActorCached, type Services } from "@flagship/api";
 import { AppError, type Page, PAGINATION } from "@flagship/shared";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { OIDC_COOKIE, readCookie } from "../oidc-cookie.ts";
 import { fail, failWith, ok } from "./envelope.ts";
 
 export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
@@ -33,7 +34,7 @@ export async function contextFor(services: Services, request: FastifyRequest): P
   const header = request.headers.authorization;
   const actor = await resolveActorCached(services, parseAuthorization(header));
   if (header && actor === null) throw new AppError("authentication_failed");
-  return createInnerContext(services, actor, request.ip);
+  return createInnerContext(services, actor, request.ip, readCookie(request.headers.cookie, OIDC_COOKIE));
 }
 
 /**

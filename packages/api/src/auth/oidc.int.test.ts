@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { callerFor, contextFor, createTestWorld, createUser, TEST_PASSWORD, type TestWorld, uniqueName } from "../testing/index.ts";
+import { createInnerContext } from "../context.ts";
+import { createCaller } from "../root.ts";
+import { callerFor, contextFor, createTestWorld, createUser, TEST_PASSWORD, type TestUser, type TestWorld, uniqueName } from "../testing/index.ts";
 import { startTestOidcProvider, TEST_OIDC_SCOPES, type TestOidcProvider } from "../testing/oidc-provider.ts";
-import { beginOidc, createOidcProvider, finishOidcCallback, type OidcPurpose } from "./oidc.ts";
+import { beginOidc, createOidcProvider, finishOidcCallback, identityFrom, type OidcPurpose } from "./oidc.ts";
 
 const REDIRECT_URI = "http://flagship.test/auth/oidc/callback";
 let world: TestWorld;
@@ -40,19 +42,31 @@ async function setConfig(key: string, value: unknown) {
   world.services.config.invalidate();
 }
 
-/** A whole round trip through the real provider: start, sign in there as `login`, callback. */
-async function roundTrip(login: string, purpose: OidcPurpose = "login"): Promise<URL> {
-  const { url, browserKey } = await beginOidc(contextFor(world, null), purpose);
+/** A tRPC caller acting as `user` (or anonymous) from a browser holding the cookie `browserKey`. */
+function browserCaller(user: Pick<TestUser, "actor"> | null, browserKey: string | null) {
+  return createCaller(createInnerContext(world.services, user?.actor ?? null, "127.0.0.1", browserKey));
+}
+
+/**
+ * A whole round trip through the real provider: start (a link as `user`), sign in there as
+ * `login`, callback. Returns where the callback sends the browser, and the browser's cookie.
+ */
+async function trip(login: string, purpose: OidcPurpose = "login", user: Pick<TestUser, "actor"> | null = null): Promise<{ back: URL; browserKey: string }> {
+  const { url, browserKey } = await beginOidc(contextFor(world, user), purpose);
   const callbackUrl = await idp.signIn(url, login);
-  return new URL(await finishOidcCallback(contextFor(world, null), { callbackUrl, browserKey }), "http://flagship.test");
+  return { back: new URL(await finishOidcCallback(contextFor(world, null), { callbackUrl, browserKey }), "http://flagship.test"), browserKey };
+}
+
+async function roundTrip(login: string): Promise<URL> {
+  return (await trip(login)).back;
 }
 
 /** Signs in by single sign-on and returns the session token the web app would get. */
 async function signIn(login: string): Promise<string> {
-  const back = await roundTrip(login);
+  const { back, browserKey } = await trip(login);
   expect(back.searchParams.get("oidc_error")).toBeNull();
   expect(back.pathname).toBe("/login");
-  const { token } = await callerFor(world, null).auth.oidcLogin({ code: back.searchParams.get("oidc")! });
+  const { token } = await browserCaller(null, browserKey).auth.oidcLogin({ code: back.searchParams.get("oidc")! });
   return token;
 }
 
@@ -70,6 +84,30 @@ describe("single sign-on: first sign-in", () => {
     expect(user).toMatchObject({ username: `Ada ${login}`, email: `${login}@uni.example`, isStaff: false, emailVerified: true, passwordHash: "" });
     const links = await world.services.db.identityLink.findMany({ where: { userId: user.id } });
     expect(links).toMatchObject([{ issuer: idp.issuer, subject: login, email: `${login}@uni.example` }]);
+    const audit = await world.services.db.auditLog.findMany({ where: { userId: user.id, action: "oidc_account_created" } });
+    expect(audit).toMatchObject([{ username: `Ada ${login}`, extra: { issuer: idp.issuer, identity: links[0]!.id } }]);
+  });
+
+  it("takes an email only when the provider marks it verified, or (OIDC_TRUST_EMAIL) sends no claim", async () => {
+    const silent = uniqueName("silent");
+    idp.accounts.set(silent, { email_verified: undefined });
+    expect((await roundTrip(silent)).search).toBe("?oidc_error=sso_email_missing");
+    world.services.oidc!.settings.allowedDomains = "uni.example";
+    expect((await roundTrip(silent)).search).toBe("?oidc_error=sso_domain_not_allowed");
+    world.services.oidc!.settings.trustEmail = true;
+    expect((await userOf(await signIn(silent))).email).toBe(`${silent}@uni.example`);
+    // An explicit false is never trusted.
+    const unverified = uniqueName("unverified");
+    idp.accounts.set(unverified, { email_verified: false });
+    expect((await roundTrip(unverified)).search).toBe("?oidc_error=sso_domain_not_allowed");
+    world.services.oidc!.settings.allowedDomains = "";
+    expect((await roundTrip(unverified)).search).toBe("?oidc_error=sso_email_missing");
+    expect(await world.services.db.user.count({ where: { email: `${unverified}@uni.example` } })).toBe(0);
+  });
+
+  it("ignores an email claim longer than an address may be", () => {
+    const long = `${"a".repeat(250)}@uni.example`;
+    expect(identityFrom("https://idp.test", { sub: "s", email: long, email_verified: true }, "groups")).toMatchObject({ subject: "s", email: null });
   });
 
   it("refuses password sign-ups while registration_provider is oidc", async () => {
@@ -156,18 +194,58 @@ describe("single sign-on: later sign-ins", () => {
 });
 
 describe("single sign-on: the round trip's own checks", () => {
-  it("refuses a callback from another browser, a replayed callback and a reused handoff code", async () => {
+  it("refuses a callback from another browser (spending nothing), a replayed callback and a reused handoff code", async () => {
     const login = uniqueName("replay");
     const { url, browserKey } = await beginOidc(contextFor(world, null), "login");
     const callbackUrl = await idp.signIn(url, login);
     expect(await finishOidcCallback(contextFor(world, null), { callbackUrl, browserKey: "someone else's" })).toBe("/login?oidc_error=sso_failed");
-    // The flow was spent by that attempt: the right browser cannot use it either.
+    expect(await finishOidcCallback(contextFor(world, null), { callbackUrl, browserKey: null })).toBe("/login?oidc_error=sso_failed");
+    // The right browser still completes it, once.
+    const back = new URL(await finishOidcCallback(contextFor(world, null), { callbackUrl, browserKey }), "http://flagship.test");
+    expect(back.searchParams.get("oidc")).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(await finishOidcCallback(contextFor(world, null), { callbackUrl, browserKey })).toBe("/login?oidc_error=sso_failed");
 
-    const back = await roundTrip(login);
     const code = back.searchParams.get("oidc")!;
-    await callerFor(world, null).auth.oidcLogin({ code });
-    await expect(callerFor(world, null).auth.oidcLogin({ code })).rejects.toMatchObject({ cause: { code: "sso_failed" } });
+    await browserCaller(null, browserKey).auth.oidcLogin({ code });
+    await expect(browserCaller(null, browserKey).auth.oidcLogin({ code })).rejects.toMatchObject({ cause: { code: "sso_failed" } });
+  });
+
+  it("redeems a sign-in code only in the browser that began it (no login CSRF)", async () => {
+    const attacker = uniqueName("mallory");
+    await signIn(attacker);
+    // The attacker's own round trip, whose code they send to a victim's browser.
+    const { back, browserKey } = await trip(attacker);
+    const code = back.searchParams.get("oidc")!;
+    await expect(browserCaller(null, null).auth.oidcLogin({ code })).rejects.toMatchObject({ cause: { code: "sso_failed" } });
+    await expect(browserCaller(null, "the victim's cookie").auth.oidcLogin({ code })).rejects.toMatchObject({ cause: { code: "sso_failed" } });
+    // Those refusals spent nothing.
+    expect((await userOf((await browserCaller(null, browserKey).auth.oidcLogin({ code })).token)).username).toBe(attacker);
+  });
+
+  it("refuses a code redeemed for the other purpose", async () => {
+    const user = await createUser(world);
+    const login = await trip(uniqueName("purpose"));
+    await expect(browserCaller(user, login.browserKey).auth.oidcLink({ code: login.back.searchParams.get("oidc")! })).rejects.toMatchObject({ cause: { code: "sso_failed" } });
+    const link = await trip(uniqueName("purpose"), "link", user);
+    await expect(browserCaller(null, link.browserKey).auth.oidcLogin({ code: link.back.searchParams.get("oidc")! })).rejects.toMatchObject({ cause: { code: "sso_failed" } });
+    // Both codes are still good for what they were made for.
+    await expect(browserCaller(null, login.browserKey).auth.oidcLogin({ code: login.back.searchParams.get("oidc")! })).resolves.toMatchObject({ token: expect.any(String) });
+    await expect(browserCaller(user, link.browserKey).auth.oidcLink({ code: link.back.searchParams.get("oidc")! })).resolves.toMatchObject({ issuer: idp.issuer });
+  });
+
+  it("refuses an expired round trip at the callback and an expired handoff code", async () => {
+    const later = (seconds: number) => ({ ...contextFor(world, null), now: () => world.services.now() + seconds });
+    const { url, browserKey } = await beginOidc(contextFor(world, null), "login");
+    const callbackUrl = await idp.signIn(url, uniqueName("slow"));
+    expect(await finishOidcCallback(later(601), { callbackUrl, browserKey })).toBe("/login?oidc_error=sso_failed");
+
+    const login = uniqueName("slow");
+    await signIn(login);
+    const { back, browserKey: key } = await trip(login);
+    const code = back.searchParams.get("oidc")!;
+    await expect(createCaller({ ...later(121), oidcBrowserKey: key }).auth.oidcLogin({ code })).rejects.toMatchObject({ cause: { code: "sso_failed" } });
+    // Expired rows are swept as codes are redeemed.
+    expect(await world.services.db.oidcFlow.count({ where: { expiresAt: { lt: new Date((world.services.now() + 121) * 1000) } } })).toBe(0);
   });
 
   it("says single sign-on is off when it is not configured", async () => {
@@ -178,11 +256,41 @@ describe("single sign-on: the round trip's own checks", () => {
 });
 
 describe("single sign-on: linking in settings", () => {
-  async function link(user: Awaited<ReturnType<typeof createUser>>, login: string) {
-    const back = await roundTrip(login, "link");
+  async function link(user: TestUser, login: string) {
+    const { back, browserKey } = await trip(login, "link", user);
     expect(back.pathname).toBe("/settings");
-    return callerFor(world, user).auth.oidcLink({ code: back.searchParams.get("oidc")! });
+    return browserCaller(user, browserKey).auth.oidcLink({ code: back.searchParams.get("oidc")! });
   }
+
+  it("links only for the account that began it, in its browser (no account takeover)", async () => {
+    const attacker = await createUser(world);
+    const victim = await createUser(world);
+    const login = uniqueName("attacker");
+    const { back, browserKey } = await trip(login, "link", attacker);
+    const code = back.searchParams.get("oidc")!;
+    // The victim follows the attacker's link: neither their own browser nor the attacker's cookie helps.
+    await expect(browserCaller(victim, null).auth.oidcLink({ code })).rejects.toMatchObject({ cause: { code: "sso_failed" } });
+    await expect(browserCaller(victim, "the victim's cookie").auth.oidcLink({ code })).rejects.toMatchObject({ cause: { code: "sso_failed" } });
+    await expect(browserCaller(victim, browserKey).auth.oidcLink({ code })).rejects.toMatchObject({ cause: { code: "sso_failed" } });
+    // Its own account without the cookie is refused too.
+    await expect(browserCaller(attacker, null).auth.oidcLink({ code })).rejects.toMatchObject({ cause: { code: "sso_failed" } });
+    expect(await world.services.db.identityLink.count({ where: { userId: victim.id } })).toBe(0);
+    await expect(browserCaller(attacker, browserKey).auth.oidcLink({ code })).resolves.toMatchObject({ issuer: idp.issuer });
+  });
+
+  it("is begun only by a signed-in account, not while impersonating, and so is unlinking", async () => {
+    await expect(beginOidc(contextFor(world, null), "link")).rejects.toMatchObject({ code: "not_authenticated" });
+    const user = await createUser(world);
+    const impersonated = { actor: { ...user.actor, impersonatorId: 1 } };
+    await expect(beginOidc(contextFor(world, impersonated), "link")).rejects.toMatchObject({ code: "permission_denied" });
+    // A code the account itself began, redeemed under impersonation, is refused as well.
+    const { back, browserKey } = await trip(uniqueName("imp"), "link", user);
+    const code = back.searchParams.get("oidc")!;
+    await expect(browserCaller(impersonated, browserKey).auth.oidcLink({ code })).rejects.toMatchObject({ cause: { code: "permission_denied" } });
+    const view = await browserCaller(user, browserKey).auth.oidcLink({ code });
+    await expect(callerFor(world, impersonated).auth.unlinkIdentity({ id: view.id })).rejects.toMatchObject({ cause: { code: "permission_denied" } });
+    expect(await world.services.db.identityLink.count({ where: { userId: user.id } })).toBe(1);
+  });
 
   it("links a password account, which then signs in by the link; unlinking is audited", async () => {
     await setConfig("registration_provider", "basic_auth");

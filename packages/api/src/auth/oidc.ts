@@ -19,6 +19,11 @@ import { issueToken } from "./tokens.ts";
  * provider; the provider calls back /auth/oidc/callback, where the code is exchanged and the
  * identity checked; the outcome waits for the web app under a one-time handoff code that the web
  * app redeems over tRPC (a session token for a sign-in, the link for a signed-in account).
+ *
+ * Both the callback and the redeem require the cookie of the browser that started, so a code that
+ * leaks (or that an attacker made and sends a victim to) is worth nothing elsewhere; a link is
+ * started by the signed-in account itself (its id is kept on the round trip) and only that account
+ * may redeem it.
  */
 export interface OidcSettings {
   /** The issuer URL; its /.well-known/openid-configuration is read on first use. */
@@ -38,6 +43,11 @@ export interface OidcSettings {
   displayName: string;
   /** Where the provider sends the browser back: PUBLIC_URL + /auth/oidc/callback. */
   redirectUri: string;
+  /**
+   * OIDC_TRUST_EMAIL: take an email the provider sends without an email_verified claim as verified
+   * (some providers, such as Entra ID, never send the claim). An explicit false is never trusted.
+   */
+  trustEmail?: boolean;
 }
 
 /** The configured provider: its settings and its discovered metadata (read once, on first use). */
@@ -98,23 +108,34 @@ export function oidcInfo(ctx: Context): { enabled: boolean; name: string } {
   return { enabled: Boolean(ctx.oidc), name: ctx.oidc?.settings.displayName ?? "" };
 }
 
+/** Abandoned round trips and unredeemed handoffs go (expires_at is indexed). */
+async function sweepExpired(ctx: Context): Promise<void> {
+  await ctx.db.oidcFlow.deleteMany({ where: { expiresAt: { lt: new Date(ctx.now() * 1000) } } });
+}
+
 /**
- * GET /auth/oidc/start: a new round trip. Returns the provider's authorization URL and the value
- * of the browser-binding cookie the caller must set (only its hash is kept).
+ * /auth/oidc/start: a new round trip. Returns the provider's authorization URL and the value of
+ * the browser-binding cookie the caller must set (only its hash is kept). A link is begun by the
+ * signed-in account (not while impersonating), whose id the round trip keeps.
  */
 export async function beginOidc(ctx: Context, purpose: OidcPurpose): Promise<{ url: string; browserKey: string }> {
   const { settings } = provider(ctx);
+  let accountId: number | null = null;
+  if (purpose === "link") {
+    if (!ctx.actor) throw new AppError("not_authenticated");
+    if (ctx.actor.impersonatorId !== null) throw new AppError("permission_denied");
+    accountId = ctx.actor.id;
+  }
   await ctx.throttle.check(ctx, "login");
   const configuration = await provider(ctx).configuration();
   const now = new Date(ctx.now() * 1000);
-  // Abandoned round trips go as new ones begin (expires_at is indexed).
-  await ctx.db.oidcFlow.deleteMany({ where: { expiresAt: { lt: now } } });
+  await sweepExpired(ctx);
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
   const codeVerifier = oidc.randomPKCECodeVerifier();
   const browserKey = random();
   await ctx.db.oidcFlow.create({
-    data: { stateHash: sha256(state), browserHash: sha256(browserKey), codeVerifier, nonce, purpose, expiresAt: new Date(now.getTime() + FLOW_SECONDS * 1000) },
+    data: { stateHash: sha256(state), browserHash: sha256(browserKey), codeVerifier, nonce, purpose, resultUserId: accountId, expiresAt: new Date(now.getTime() + FLOW_SECONDS * 1000) },
   });
   const scopes = new Set(["openid", ...settings.scopes.split(/[\s,]+/).filter(Boolean)]);
   const url = oidc.buildAuthorizationUrl(configuration, {
@@ -136,54 +157,50 @@ export async function beginOidc(ctx: Context, purpose: OidcPurpose): Promise<{ u
 export async function finishOidcCallback(ctx: Context, input: { callbackUrl: string; browserKey: string | null }): Promise<string> {
   const callback = new URL(input.callbackUrl);
   const state = callback.searchParams.get("state");
-  // The flow is taken (deleted) at once: a state is good for one callback only.
-  const flow =
-    state && input.browserKey
-      ? await ctx.db.oidcFlow.findUnique({ where: { stateHash: sha256(state) } })
-      : null;
+  const flow = state && input.browserKey ? await ctx.db.oidcFlow.findUnique({ where: { stateHash: sha256(state) } }) : null;
   const back = flow?.purpose === "link" ? "/settings" : "/login";
   const failWith = (code: ErrorCode) => `${back}?oidc_error=${code}`;
-  if (!flow || flow.handoffHash !== null) return failWith("sso_failed");
-  await ctx.db.oidcFlow.delete({ where: { id: flow.id } });
-  if (flow.browserHash !== sha256(input.browserKey ?? "") || flow.expiresAt.getTime() < ctx.now() * 1000) return failWith("sso_failed");
-
-  let identity: OidcIdentity;
+  // Another browser's callback spends nothing: the flow stays for the browser that started it.
+  if (!flow || flow.handoffHash !== null || flow.browserHash !== sha256(input.browserKey ?? "")) return failWith("sso_failed");
   try {
-    identity = await exchange(ctx, callback, flow);
-  } catch (error) {
-    ctx.log.warn({ err: error }, "single sign-on callback refused");
-    return failWith(error instanceof AppError ? error.code : "sso_failed");
-  }
+    // Taken at once: a state is good for one callback only.
+    const { count } = await ctx.db.oidcFlow.deleteMany({ where: { id: flow.id, handoffHash: null } });
+    if (count !== 1 || flow.expiresAt.getTime() < ctx.now() * 1000) return failWith("sso_failed");
+    if (flow.purpose === "link" && flow.resultUserId === null) return failWith("sso_failed");
 
-  const handoff = random();
-  const expiresAt = new Date((ctx.now() + HANDOFF_SECONDS) * 1000);
-  try {
+    let identity: OidcIdentity;
+    try {
+      identity = await exchange(ctx, callback, flow);
+    } catch (error) {
+      ctx.log.warn({ err: error }, "single sign-on callback refused");
+      return failWith(error instanceof AppError ? error.code : "sso_failed");
+    }
+
+    const handoff = random();
+    const expiresAt = new Date((ctx.now() + HANDOFF_SECONDS) * 1000);
+    const handoffRow = { stateHash: sha256(random()), browserHash: flow.browserHash, codeVerifier: "", nonce: "", handoffHash: sha256(handoff), expiresAt };
     if (flow.purpose === "link") {
       assertDomainAllowed(ctx, identity);
       await ctx.db.oidcFlow.create({
         data: {
-          stateHash: sha256(random()),
-          browserHash: flow.browserHash,
-          codeVerifier: "",
-          nonce: "",
+          ...handoffRow,
           purpose: "link",
-          handoffHash: sha256(handoff),
+          // The account that began the link: only it may redeem the code.
+          resultUserId: flow.resultUserId,
           resultIssuer: identity.issuer,
           resultSubject: identity.subject,
           resultEmail: identity.email ?? "",
-          expiresAt,
         },
       });
       return `/settings?oidc=${handoff}`;
     }
     const userId = await signInWithIdentity(ctx, identity);
-    await ctx.db.oidcFlow.create({
-      data: { stateHash: sha256(random()), browserHash: flow.browserHash, codeVerifier: "", nonce: "", purpose: "login", handoffHash: sha256(handoff), resultUserId: userId, expiresAt },
-    });
+    await ctx.db.oidcFlow.create({ data: { ...handoffRow, purpose: "login", resultUserId: userId } });
     return `/login?oidc=${handoff}`;
   } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    return failWith(error.code);
+    if (error instanceof AppError) return failWith(error.code);
+    ctx.log.error({ err: error }, "single sign-on callback failed");
+    return failWith("sso_failed");
   }
 }
 
@@ -214,7 +231,7 @@ async function exchange(ctx: Context, callback: URL, flow: { stateHash: string; 
 
 const ZClaims = z.object({
   sub: z.string().min(1),
-  email: z.string().email().optional().catch(undefined),
+  email: z.string().max(254).email().optional().catch(undefined),
   email_verified: z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]).optional().catch(undefined),
   preferred_username: z.string().optional().catch(undefined),
   name: z.string().optional().catch(undefined),
@@ -235,10 +252,18 @@ export function identityFrom(issuer: string, claims: Record<string, unknown>, gr
   };
 }
 
+/**
+ * Whether the provider vouches for the email: email_verified true, or (with OIDC_TRUST_EMAIL) no
+ * email_verified claim at all.
+ */
+function emailTrusted(ctx: Context, identity: OidcIdentity): boolean {
+  return identity.emailVerified === true || (identity.emailVerified === null && provider(ctx).settings.trustEmail === true);
+}
+
 function assertDomainAllowed(ctx: Context, identity: OidcIdentity): void {
   const domains = provider(ctx).settings.allowedDomains;
   if (domains.trim() === "") return;
-  if (!identity.email || identity.emailVerified === false || !emailAllowed(identity.email, { email_domain: domains, email_regex: "" })) {
+  if (!identity.email || !emailTrusted(ctx, identity) || !emailAllowed(identity.email, { email_domain: domains, email_regex: "" })) {
     throw new AppError("sso_domain_not_allowed");
   }
 }
@@ -286,7 +311,7 @@ async function createAccount(ctx: Context, identity: OidcIdentity, grantsStaff: 
   // There is no invite field on the provider's pages.
   if (config.invite_required) throw new AppError("invite_required");
   const email = identity.email;
-  if (!email || identity.emailVerified === false) throw new AppError("sso_email_missing");
+  if (!email || !emailTrusted(ctx, identity)) throw new AppError("sso_email_missing");
   if (!emailAllowed(email, config)) throw new AppError("invalid_email", { message: "Your email address may not register for this event." });
 
   const base = usernameFrom(identity, email);
@@ -310,11 +335,12 @@ async function createAccount(ctx: Context, identity: OidcIdentity, grantsStaff: 
           lastIp: ctx.ip,
           identityLinks: { create: { issuer: identity.issuer, subject: identity.subject, email } },
         },
-        select: { id: true, isStaff: true, username: true },
+        select: { id: true, isStaff: true, username: true, identityLinks: { select: { id: true } } },
       });
+      await writeAudit(tx, user, "oidc_account_created", { issuer: identity.issuer, identity: user.identityLinks[0]?.id });
       if (!config.enable_teams) await createOwnTeam(tx, user.id, username);
       if (grantsStaff) await writeAudit(tx, user, "oidc_staff_granted", { issuer: identity.issuer, group: provider(ctx).settings.staffGroup });
-      return user;
+      return { id: user.id, isStaff: user.isStaff, username: user.username };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("email_or_username_in_use");
@@ -344,11 +370,17 @@ async function freeUsername(tx: Pick<Context["db"], "user">, base: string, subje
 
 const ZHandoff = z.object({ code: z.string().min(1).max(200) });
 
-/** Takes a handoff once: the flow row of that code and purpose, if still fresh. */
+/**
+ * Takes a handoff once: the flow row of that code and purpose, if still fresh, redeemed by the
+ * browser that began the round trip (its cookie) and, for a link, by the account that began it.
+ * A wrong browser or account spends nothing.
+ */
 async function takeHandoff(ctx: Context, raw: unknown, purpose: OidcPurpose) {
   const { code } = parseInput(ZHandoff, raw);
+  await sweepExpired(ctx);
   const flow = await ctx.db.oidcFlow.findUnique({ where: { handoffHash: sha256(code) } });
-  if (!flow || flow.purpose !== purpose) throw new AppError("sso_failed");
+  if (!flow || flow.purpose !== purpose || !ctx.oidcBrowserKey || flow.browserHash !== sha256(ctx.oidcBrowserKey)) throw new AppError("sso_failed");
+  if (purpose === "link" && (flow.resultUserId === null || flow.resultUserId !== ctx.actor?.id)) throw new AppError("sso_failed");
   const { count } = await ctx.db.oidcFlow.deleteMany({ where: { id: flow.id } });
   if (count !== 1 || flow.expiresAt.getTime() < ctx.now() * 1000) throw new AppError("sso_failed");
   return flow;
@@ -367,10 +399,12 @@ export async function redeemOidcLogin(ctx: Context, raw: unknown): Promise<{ tok
 
 /**
  * The web app's /settings?oidc=<code>: links the identity the callback checked to the signed-in
- * account that redeems the code. One link per provider per account; an identity links one account.
+ * account that began the link and redeems the code (not while impersonating). One link per
+ * provider per account; an identity links one account.
  */
 export async function redeemOidcLink(ctx: AuthedContext, raw: unknown): Promise<IdentityView> {
   provider(ctx);
+  if (ctx.actor.impersonatorId !== null) throw new AppError("permission_denied");
   const flow = await takeHandoff(ctx, raw, "link");
   if (!flow.resultIssuer || !flow.resultSubject) throw new AppError("sso_failed");
   const issuer = flow.resultIssuer;
@@ -424,6 +458,7 @@ const ZUnlink = z.object({ id: z.number().int().positive() });
 /** Removes one of the signed-in account's links, unless it is the account's only way to sign in. */
 export async function unlinkIdentity(ctx: AuthedContext, raw: unknown): Promise<void> {
   const { id } = parseInput(ZUnlink, raw);
+  if (ctx.actor.impersonatorId !== null) throw new AppError("permission_denied");
   await ctx.db.$transaction(async (tx) => {
     // Locks the account's row, so two unlinks at once cannot both pass the check below.
     await tx.$executeRaw`SELECT id FROM users WHERE id = ${ctx.actor.id} FOR UPDATE`;

@@ -47,7 +47,8 @@ export const authRouter = router({
   logout: authedProcedure.mutation(({ ctx }) => logout(ctx)),
 
   // Single sign-on (OpenID Connect): the browser goes through /auth/oidc/start and /callback; the
-  // web app redeems the callback's one-time code here.
+  // web app redeems the callback's one-time code here, which counts only with the cookie of the
+  // browser that began the round trip (and, for a link, for the account that began it).
   oidcInfo: publicProcedure.query(({ ctx }) => oidcInfo(ctx)),
   oidcLogin: publicProcedure.input(typed<{ code: string }>()).mutation(({ ctx, input }) => redeemOidcLogin(ctx, input)),
   oidcLink: authedProcedure.input(typed<{ code: string }>()).mutation(({ ctx, input }) => redeemOidcLink(ctx, input)),
