@@ -57,7 +57,8 @@ test("staff check a CTFd export with a dry run, read the report, and import it",
   expect((await database().query<{ n: number }>("SELECT count(*)::int AS n FROM categories")).rows[0]!.n).toBe(categoriesBefore);
   // Nothing in the report is wider than a phone.
   await page.setViewportSize({ width: 390, height: 844 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  // (polled: the sidebar slides away after the resize)
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.setViewportSize({ width: 1280, height: 720 });
   await shootBoth(page, "port-ctfd-report");
 

@@ -1,8 +1,30 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 
+/**
+ * Waits (up to 5 s) for finite animations and transitions to end and for toasts to be fully opaque:
+ * text caught mid-fade is measured at a contrast the settled page never shows.
+ */
+async function settled(page: Page): Promise<void> {
+  await page
+    .waitForFunction(
+      () => {
+        const moving = document.getAnimations().some((a) => a.playState === "running" && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+        if (moving) return false;
+        for (const toast of document.querySelectorAll(".mantine-Notification-root")) {
+          for (let node: Element | null = toast; node; node = node.parentElement) if (Number(getComputedStyle(node).opacity) < 1) return false;
+        }
+        return true;
+      },
+      undefined,
+      { timeout: 5000 },
+    )
+    .catch(() => undefined);
+}
+
 /** axe-core on the page as it is now: no violations, each named with the elements it found. */
 export async function expectAccessible(page: Page): Promise<void> {
+  await settled(page);
   const results = await new AxeBuilder({ page }).analyze();
   const found = results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => `${n.target.join(" ")} [${n.any[0]?.message ?? n.failureSummary ?? ""}]`).join(", ")}`);
   expect(found).toEqual([]);
@@ -33,6 +55,7 @@ export async function toggleDark(page: Page): Promise<void> {
  * overlay dims everything else) and expects no violations of the WCAG 2.1 A and AA rules.
  */
 export async function expectNoAxeViolations(page: Page, include?: string): Promise<void> {
+  await settled(page);
   let builder = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
   if (include) builder = builder.include(include);
   const results = await builder.analyze();
