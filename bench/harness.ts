@@ -1,5 +1,6 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -208,7 +209,7 @@ interface Passes {
 }
 
 // What load() measured over all its passes, for summarise() (which only sees one result).
-const measured = new WeakMap<autocannon.Result, Passes>();
+const measured = new WeakMap<LoadResult, Passes>();
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -216,27 +217,136 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** One run's figures, whichever generator made them (the fields summarise() reads). */
+export interface LoadResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+
 /**
- * autocannon with a warm-up run first (JIT, caches, pools), then PASSES measured runs while the
- * running servers' memory is sampled. Answers the pass with the median rate; summarise() reports
- * the medians of all passes and their errors.
+ * The load generator. wrk (Debian's package `wrk`), written in C, when it is on the PATH: on a
+ * two-core machine shared by generator, server and database, autocannon (JavaScript) itself took
+ * a large part of a core at these rates, so the server was measured with less than the machine
+ * had to give. Without wrk (or with BENCH_LOADGEN=autocannon) autocannon is used; BENCHMARKS.md
+ * names the one that ran.
  */
-export async function load(options: LoadOptions): Promise<autocannon.Result> {
-  const base = {
+export const GENERATOR: "wrk" | "autocannon" = process.env.BENCH_LOADGEN === "autocannon" || !onPath("wrk") ? "autocannon" : "wrk";
+
+function onPath(command: string): boolean {
+  return (process.env.PATH ?? "").split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, command)));
+}
+
+/**
+ * wrk's script: reads the prepared requests (raw HTTP, each after a line with its length) and
+ * sends them in turn, wrapping around; prints the figures as one JSON line when done.
+ */
+const WRK_SCRIPT = String.raw`
+local requests, count, next = {}, 0, 0
+function init(args)
+  local file = assert(io.open(args[1], "rb"))
+  local data = file:read("*a")
+  file:close()
+  local at = 1
+  while at <= #data do
+    local newline = string.find(data, "\n", at, true)
+    local length = tonumber(string.sub(data, at, newline - 1))
+    count = count + 1
+    requests[count] = string.sub(data, newline + 1, newline + length)
+    at = newline + 1 + length
+  end
+end
+function request()
+  next = next + 1
+  if next > count then next = 1 end
+  return requests[next]
+end
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('{"requests":%d,"duration":%d,"p50":%.3f,"p99":%.3f,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d}\n',
+    summary.requests, summary.duration, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    e.connect, e.read, e.write, e.status, e.timeout))
+end
+`;
+
+/** Requests prepared per second of a wrk run: more than any scenario reaches here, so consumable requests (correct flags) are not sent twice. */
+const WRK_PREPARED_PER_SECOND = 20_000;
+
+let wrkDir: string | null = null;
+
+/** The raw HTTP requests a run sends, in the order autocannon's setupRequest would produce them. */
+function prepareRequests(options: LoadOptions, count: number): string {
+  const host = new URL(options.url).host;
+  const templates: autocannon.Request[] = options.requests ?? [{ method: options.method ?? "GET", path: new URL(options.url).pathname, ...(options.headers && { headers: options.headers }), ...(options.body && { body: options.body }) }];
+  const parts: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const template = templates[i % templates.length]!;
+    const base = { method: template.method ?? options.method ?? "GET", path: template.path ?? "/", headers: { ...options.headers, ...template.headers }, body: template.body ?? options.body };
+    const setup = template.setupRequest as ((req: autocannon.Request, context: object) => autocannon.Request) | undefined;
+    const req = (setup ? setup(base as autocannon.Request, {}) : base) as { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer };
+    const body = req.body === undefined ? "" : String(req.body);
+    const headers = { host, ...req.headers, ...(body && { "content-length": String(Buffer.byteLength(body)) }) };
+    const raw = `${req.method ?? "GET"} ${req.path ?? "/"} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n${body}`;
+    parts.push(`${Buffer.byteLength(raw)}\n${raw}`);
+  }
+  return parts.join("");
+}
+
+/** One wrk run of `seconds` over `connections` connections (one thread). */
+async function runWrk(options: LoadOptions, seconds: number): Promise<LoadResult> {
+  wrkDir ??= await mkdtemp(path.join(os.tmpdir(), "flagship-wrk-"));
+  const script = path.join(wrkDir, "requests.lua");
+  const file = path.join(wrkDir, "requests.txt");
+  await writeFile(script, WRK_SCRIPT);
+  await writeFile(file, prepareRequests(options, Math.max(1, Math.ceil(seconds * WRK_PREPARED_PER_SECOND))));
+  const stdout = await new Promise<string>((resolve, reject) =>
+    execFile(
+      "wrk",
+      ["-t1", `-c${options.connections ?? 100}`, `-d${seconds}s`, "--timeout", "10s", "-s", script, new URL(options.url).origin, "--", file],
+      { maxBuffer: 1 << 20 },
+      (error, out) => (error ? reject(error) : resolve(out)),
+    ),
+  );
+  const line = stdout.trim().split("\n").at(-1)!;
+  const r = JSON.parse(line) as { requests: number; duration: number; p50: number; p99: number; connect: number; read: number; write: number; status: number; timeout: number };
+  return {
+    requests: { average: r.requests / (r.duration / 1e6), total: r.requests },
+    latency: { p50: r.p50, p99: r.p99 },
+    errors: r.connect + r.read + r.write,
+    timeouts: r.timeout,
+    non2xx: r.status,
+  };
+}
+
+/** One run of the chosen generator. */
+export function run(options: LoadOptions, seconds: number): Promise<LoadResult> {
+  if (GENERATOR === "wrk") return runWrk(options, seconds);
+  return autocannon({
     url: options.url,
     connections: options.connections ?? 100,
+    duration: seconds,
     ...(options.requests && { requests: options.requests }),
     ...(options.method && { method: options.method }),
     ...(options.headers && { headers: options.headers }),
     ...(options.body && { body: options.body }),
-  };
-  await autocannon({ ...base, duration: options.warmupSeconds ?? WARMUP_SECONDS });
+  });
+}
+
+/**
+ * A warm-up run first (JIT, caches, pools), then PASSES measured runs while the running servers'
+ * memory is sampled. Answers the pass with the median rate; summarise() reports the medians of
+ * all passes and their errors.
+ */
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  await run(options, options.warmupSeconds ?? WARMUP_SECONDS);
   await resetStatements();
   const memory = watchMemory();
   const servers = [...running];
   const cpuBefore = (await Promise.all(servers.map(cpuMs))).reduce((a, b) => a + b, 0);
-  const results: autocannon.Result[] = [];
-  for (let i = 0; i < (options.passes ?? PASSES); i++) results.push(await autocannon({ ...base, duration: options.seconds ?? PASS_SECONDS }));
+  const results: LoadResult[] = [];
+  for (let i = 0; i < (options.passes ?? PASSES); i++) results.push(await run(options, options.seconds ?? PASS_SECONDS));
   const cpuSpent = (await Promise.all(servers.map(cpuMs))).reduce((a, b) => a + b, 0) - cpuBefore;
   const answered = results.reduce((sum, r) => sum + r.requests.total, 0);
   const rssMiB = await memory.stop();
@@ -255,7 +365,7 @@ export async function load(options: LoadOptions): Promise<autocannon.Result> {
   return chosen;
 }
 
-export function summarise(name: string, result: autocannon.Result, goal: { rps: number; p99: number; rssMiB?: number }): Measurement {
+export function summarise(name: string, result: LoadResult, goal: { rps: number; p99: number; rssMiB?: number }): Measurement {
   const passes = measured.get(result) ?? {
     rps: [result.requests.average],
     p50: [result.latency.p50],

@@ -15,10 +15,35 @@ export interface RestRequest {
 }
 
 /**
- * What a handler answers: data for the envelope; a raw body sent as is (the CTFtime feed); or an
- * envelope already serialised to JSON (hot cached reads).
+ * What a handler answers: data for the envelope; a raw body sent as is (the CTFtime feed); or a
+ * successful envelope already encoded as JSON bytes (hot reads: see `envelopeBytes`).
  */
-export type RestResult = { d: unknown; m?: string; status?: number } | { raw: unknown } | { json: string };
+export type RestResult = { d: unknown; m?: string; status?: number } | { raw: unknown } | { json: Buffer };
+
+const ENVELOPE_HEAD = Buffer.from('{"s":true,"m":"","d":');
+const ENVELOPE_TAIL = Buffer.from("}");
+
+/** A successful envelope around data already encoded as the chunks of one JSON value. */
+export function envelopeOf(chunks: readonly Buffer[]): { json: Buffer } {
+  return { json: Buffer.concat([ENVELOPE_HEAD, ...chunks, ENVELOPE_TAIL]) };
+}
+
+// Encoded envelopes of maintained read models (own profile and team views, board pages), per
+// object: such objects are replaced, never changed, when what they show changes.
+const encoded = new WeakMap<object, Buffer>();
+
+/**
+ * The successful envelope of an object that is only ever replaced, never changed (a maintained
+ * view), encoded once per object and then sent as the same bytes to every reader.
+ */
+export function envelopeBytes(d: object): { json: Buffer } {
+  let json = encoded.get(d);
+  if (json === undefined) {
+    json = Buffer.from(JSON.stringify({ s: true, m: "", d }));
+    encoded.set(d, json);
+  }
+  return { json };
+}
 
 export type RestHandler = (req: RestRequest) => Promise<RestResult> | RestResult;
 

@@ -135,23 +135,27 @@ describe("listing categories", () => {
 
 describe("the JSON listing", () => {
   it("parses to exactly the object listing, for players and staff", async () => {
+    const compare = async (user: TestUser) => {
+      const ctx = createInnerContext(world.services, user.actor);
+      expect(JSON.parse(Buffer.concat(await listCategoriesJson(ctx)).toString("utf8"))).toEqual(await listCategories(ctx));
+    };
     const category = await createCategory(world, { metadata: { category_slug: "json-cat" } });
     const first = await createChallenge(world, category.id, { challengeMetadata: { cserv_name: "srv", x: 1 }, hints: [{ name: "a", penalty: 5, text: "secret a" }, { name: "b", penalty: 1, text: "secret b" }], postScoreExplanation: "because" });
     await createChallenge(world, category.id, { unlockRequirements: `${first.id}`, challengeMetadata: { cserv_name: "srv2" } });
     await createChallenge(world, category.id, { hidden: true });
     const team = await createTeamWith(world, 2);
     const [a, b] = team.members as [TestUser, TestUser];
+    // Another team's player, who shares the answers kept as bytes with every team in the same state.
+    const [other] = (await createTeamWith(world, 1)).members as [TestUser];
+    await compare(other);
     const hint = await world.services.db.hint.findFirstOrThrow({ where: { challengeId: first.id }, orderBy: { id: "asc" } });
     await callerFor(world, a).hints.use({ id: hint.id });
-    const compare = async (user: TestUser) => {
-      const ctx = createInnerContext(world.services, user.actor);
-      expect(JSON.parse(await listCategoriesJson(ctx))).toEqual(await listCategories(ctx));
-    };
     await compare(b);
     await callerFor(world, a).challenges.submitFlag({ challenge: first.id, flag: "flag{right}" });
     await callerFor(world, b).challenges.vote({ challenge: first.id, positive: false });
     await compare(a);
     await compare(b);
+    await compare(other);
     await compare(staff);
   });
 });

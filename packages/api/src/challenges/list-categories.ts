@@ -2,7 +2,7 @@ import { AppError } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { requireChallengeAccess } from "./access.ts";
 import { findChallenge, getCatalog } from "./catalog.ts";
-import { playerListingJson } from "./listing-json.ts";
+import { playerListingChunks } from "./listing-json.ts";
 import { getPlayerState } from "./team-state.ts";
 import { type AnyChallengeView, type CategoryView, categoryView, challengeView } from "./views.ts";
 
@@ -15,15 +15,15 @@ export async function listCategories(ctx: Context): Promise<CategoryView[]> {
 }
 
 /**
- * The same listing as JSON text (the REST hot path): players' views are assembled from
- * pre-serialised fragments, staff's are serialised as usual.
+ * The same listing as the chunks of one JSON array (the REST hot path): players' views are
+ * assembled from pre-serialised fragments, staff's are serialised as usual.
  */
-export async function listCategoriesJson(ctx: Context): Promise<string> {
+export async function listCategoriesJson(ctx: Context): Promise<Buffer[]> {
   const access = await requireChallengeAccess(ctx);
   const { actor } = access.ctx;
   const [catalog, state] = await Promise.all([getCatalog(ctx), getPlayerState(ctx, actor.id, actor.teamId)]);
-  if (access.staff) return JSON.stringify(catalog.categories.map((category) => categoryView(category, state, true)));
-  return playerListingJson(catalog.categories, state);
+  if (access.staff) return [Buffer.from(JSON.stringify(catalog.categories.map((category) => categoryView(category, state, true))))];
+  return playerListingChunks(catalog.categories, state);
 }
 
 /** One challenge by id: the stub when locked, not_found when hidden from the caller. */

@@ -22,7 +22,7 @@ import {
   verifyEmail,
   verifyTwoFactor,
 } from "@flagship/api";
-import { type RestRoutes, pageBody } from "../adapter.ts";
+import { envelopeBytes, pageBody, type RestRoutes } from "../adapter.ts";
 
 /** The account paths of the REST contract; each handler only authorises and calls the domain. */
 export function authRoutes(rest: RestRoutes): void {
@@ -94,7 +94,8 @@ export function authRoutes(rest: RestRoutes): void {
   });
 
   rest.route("/member/self/", {
-    GET: async ({ ctx }) => ({ d: await getSelf(requireAuth(ctx)) }),
+    // The profile is a maintained view, replaced when it changes: encoded once per view.
+    GET: async ({ ctx }) => envelopeBytes(await getSelf(requireAuth(ctx))),
     PATCH: async ({ ctx, body }) => ({ d: await updateSelf(requireAuth(ctx), body) }),
     DELETE: async ({ ctx, body }) => {
       await deleteAccount(requireAuth(ctx), body);

@@ -18,7 +18,7 @@ import {
   voteChallenge,
 } from "@flagship/api";
 import { AppError } from "@flagship/shared";
-import type { RestRoutes } from "../adapter.ts";
+import { envelopeOf, type RestRoutes } from "../adapter.ts";
 
 /** A path id: digits only, anything else is simply not found. */
 export function pathId(value: string | undefined): number {
@@ -28,7 +28,7 @@ export function pathId(value: string | undefined): number {
 
 export function challengeRoutes(rest: RestRoutes): void {
   rest.route("/challenges/categories/", {
-    GET: async ({ ctx }) => ({ json: `{"s":true,"m":"","d":${await listCategoriesJson(ctx)}}` }),
+    GET: async ({ ctx }) => envelopeOf(await listCategoriesJson(ctx)),
     POST: async ({ ctx, body }) => ({ d: await createCategory(await requireStaff(ctx), body), status: 201 }),
   });
   rest.route("/challenges/categories/:id/", {

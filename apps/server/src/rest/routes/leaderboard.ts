@@ -5,7 +5,7 @@ import { pageBody, type RestResult, type RestRoutes } from "../adapter.ts";
 
 // Serialised envelopes of cached board pages, per page object and request URL (the links in
 // `next`/`previous` are absolute): a hot page costs no JSON work at all.
-const serialised = new WeakMap<object, Map<string, string>>();
+const serialised = new WeakMap<object, Map<string, Buffer>>();
 
 function pageEnvelope(request: FastifyRequest, page: Page<unknown>, input: PageInput): RestResult {
   let byUrl = serialised.get(page);
@@ -13,7 +13,7 @@ function pageEnvelope(request: FastifyRequest, page: Page<unknown>, input: PageI
   const key = `${request.host}${request.url}`;
   let json = byUrl.get(key);
   if (json === undefined) {
-    json = JSON.stringify({ s: true, m: "", d: pageBody(request, page, input) });
+    json = Buffer.from(JSON.stringify({ s: true, m: "", d: pageBody(request, page, input) }));
     if (byUrl.size < 64) byUrl.set(key, json);
   }
   return { json };

@@ -15,7 +15,7 @@ import {
   updateTeamAsStaff,
 } from "@flagship/api";
 import { AppError } from "@flagship/shared";
-import { pageBody, type RestRoutes } from "../adapter.ts";
+import { envelopeBytes, pageBody, type RestRoutes } from "../adapter.ts";
 
 /** A path id: digits only, anything else is simply not found. */
 export function pathId(value: string | undefined): number {
@@ -34,7 +34,8 @@ export function teamRoutes(rest: RestRoutes): void {
     GET: async ({ ctx }) => {
       const team = await getOwnTeam(requireAuth(ctx));
       if (!team) throw new AppError("not_found");
-      return { d: team };
+      // The team is a maintained view, replaced when it changes: encoded once per view.
+      return envelopeBytes(team);
     },
     PATCH: async ({ ctx, body }) => ({ d: await updateOwnTeam(requireAuth(ctx), body) }),
   });
