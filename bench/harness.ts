@@ -5,10 +5,24 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyMigrations, createDb, type Db, databaseUrl, ensureDatabase, freePort, startEmbeddedPostgres } from "@flagship/db";
+import { startRedis } from "@flagship/db/redis";
 import autocannon from "autocannon";
 import { serverNodeFlags } from "../scripts/server-flags.mjs";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/**
+ * The load generator. wrk (Debian's package `wrk`), written in C, when it is on the PATH: on a
+ * two-core machine shared by generator, server and database, autocannon (JavaScript) itself took
+ * a large part of a core at these rates, so the server was measured with less than the machine
+ * had to give. Without wrk (or with BENCH_LOADGEN=autocannon) autocannon is used; BENCHMARKS.md
+ * names the one that ran.
+ */
+export const GENERATOR: "wrk" | "autocannon" = process.env.BENCH_LOADGEN === "autocannon" || !onPath("wrk") ? "autocannon" : "wrk";
+
+function onPath(command: string): boolean {
+  return (process.env.PATH ?? "").split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, command)));
+}
 
 export interface Database {
   db: Db;
@@ -65,9 +79,13 @@ async function printStatements(): Promise<void> {
 }
 
 export interface Server {
+  /** The (first) copy's address. */
   baseUrl: string;
-  /** The server process, for its memory figures. */
+  /** The (first) copy's process, for its memory figures. */
   pid: number;
+  /** Every copy's address and process: one each for a single server. */
+  urls: string[];
+  pids: number[];
   stop(): Promise<void>;
 }
 
@@ -150,12 +168,39 @@ export async function startServer(url: string, env: Record<string, string> = {})
   return {
     baseUrl,
     pid,
+    urls: [baseUrl],
+    pids: [pid],
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
         child.once("exit", () => resolve());
         child.kill("SIGTERM");
       }),
+  };
+}
+
+/**
+ * Server copies measured together (BENCH_COPIES; by default one per core, at most two, when wrk
+ * generates the load): as an operator runs them on one machine, each its own process on the same
+ * PostgreSQL, with Redis carrying events between them. The load generator deals its connections
+ * out to the copies evenly, as a proxy in front of them would.
+ */
+export const COPIES = Math.max(1, Number(process.env.BENCH_COPIES ?? (GENERATOR === "wrk" ? Math.min(2, os.availableParallelism()) : 1)));
+
+export async function startCopies(url: string, count = COPIES): Promise<Server> {
+  if (count === 1) return startServer(url);
+  const redis = await startRedis();
+  if (!redis.url) throw new Error("BENCH_COPIES > 1 needs redis-server (Debian: apt-get install redis-server)");
+  const copies = await Promise.all(Array.from({ length: count }, () => startServer(url, { REDIS_URL: redis.url!, WORKERS: "0" })));
+  return {
+    baseUrl: copies[0]!.baseUrl,
+    pid: copies[0]!.pid,
+    urls: copies.map((c) => c.baseUrl),
+    pids: copies.map((c) => c.pid),
+    async stop() {
+      await Promise.all(copies.map((c) => c.stop()));
+      await redis.stop();
+    },
   };
 }
 
@@ -187,7 +232,8 @@ export const PASS_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 export const WARMUP_SECONDS = 3;
 
 export interface LoadOptions {
-  url: string;
+  /** The server, or its copies: the connections are dealt out to them evenly. */
+  url: string | string[];
   connections?: number;
   seconds?: number;
   warmupSeconds?: number;
@@ -227,19 +273,6 @@ export interface LoadResult {
 }
 
 /**
- * The load generator. wrk (Debian's package `wrk`), written in C, when it is on the PATH: on a
- * two-core machine shared by generator, server and database, autocannon (JavaScript) itself took
- * a large part of a core at these rates, so the server was measured with less than the machine
- * had to give. Without wrk (or with BENCH_LOADGEN=autocannon) autocannon is used; BENCHMARKS.md
- * names the one that ran.
- */
-export const GENERATOR: "wrk" | "autocannon" = process.env.BENCH_LOADGEN === "autocannon" || !onPath("wrk") ? "autocannon" : "wrk";
-
-function onPath(command: string): boolean {
-  return (process.env.PATH ?? "").split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, command)));
-}
-
-/**
  * wrk's script: reads the prepared requests (raw HTTP, each after a line with its length) and
  * sends them in turn, wrapping around; prints the figures as one JSON line when done.
  */
@@ -265,9 +298,10 @@ function request()
 end
 function done(summary, latency, requests)
   local e = summary.errors
-  io.write(string.format('{"requests":%d,"duration":%d,"p50":%.3f,"p99":%.3f,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d}\n',
-    summary.requests, summary.duration, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-    e.connect, e.read, e.write, e.status, e.timeout))
+  local quantiles = {}
+  for q = 1, 1000 do quantiles[q] = string.format("%.3f", latency:percentile(q / 10) / 1000) end
+  io.write(string.format('{"requests":%d,"duration":%d,"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d,"quantiles":[%s]}\n',
+    summary.requests, summary.duration, e.connect, e.read, e.write, e.status, e.timeout, table.concat(quantiles, ",")))
 end
 `;
 
@@ -276,55 +310,91 @@ const WRK_PREPARED_PER_SECOND = 20_000;
 
 let wrkDir: string | null = null;
 
-/** The raw HTTP requests a run sends, in the order autocannon's setupRequest would produce them. */
-function prepareRequests(options: LoadOptions, count: number): string {
-  const host = new URL(options.url).host;
-  const templates: autocannon.Request[] = options.requests ?? [{ method: options.method ?? "GET", path: new URL(options.url).pathname, ...(options.headers && { headers: options.headers }), ...(options.body && { body: options.body }) }];
-  const parts: string[] = [];
+/**
+ * The raw HTTP requests of a run, in the order autocannon's setupRequest would produce them, dealt
+ * out in turn to `targets` lists (one per server copy).
+ */
+function prepareRequests(options: LoadOptions, targets: string[], count: number): string[] {
+  const templates: autocannon.Request[] = options.requests ?? [{ method: options.method ?? "GET", path: new URL(targets[0]!).pathname, ...(options.headers && { headers: options.headers }), ...(options.body && { body: options.body }) }];
+  const parts: string[][] = targets.map(() => []);
   for (let i = 0; i < count; i++) {
     const template = templates[i % templates.length]!;
     const base = { method: template.method ?? options.method ?? "GET", path: template.path ?? "/", headers: { ...options.headers, ...template.headers }, body: template.body ?? options.body };
     const setup = template.setupRequest as ((req: autocannon.Request, context: object) => autocannon.Request) | undefined;
     const req = (setup ? setup(base as autocannon.Request, {}) : base) as { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer };
+    const target = i % targets.length;
     const body = req.body === undefined ? "" : String(req.body);
-    const headers = { host, ...req.headers, ...(body && { "content-length": String(Buffer.byteLength(body)) }) };
+    const headers = { host: new URL(targets[target]!).host, ...req.headers, ...(body && { "content-length": String(Buffer.byteLength(body)) }) };
     const raw = `${req.method ?? "GET"} ${req.path ?? "/"} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n${body}`;
-    parts.push(`${Buffer.byteLength(raw)}\n${raw}`);
+    parts[target]!.push(`${Buffer.byteLength(raw)}\n${raw}`);
   }
-  return parts.join("");
+  return parts.map((p) => p.join(""));
 }
 
-/** One wrk run of `seconds` over `connections` connections (one thread). */
+interface WrkFigures {
+  requests: number;
+  duration: number;
+  connect: number;
+  read: number;
+  write: number;
+  status: number;
+  timeout: number;
+  /** Latency (ms) at each tenth of a percent, 0.1 to 100. */
+  quantiles: number[];
+}
+
+/** The latency at `percent` of the requests of several runs together, from each run's quantiles weighted by its requests. */
+function mergedPercentile(runs: WrkFigures[], percent: number): number {
+  const points = runs.flatMap((r) => r.quantiles.map((latency) => ({ latency, weight: r.requests / r.quantiles.length }))).sort((a, b) => a.latency - b.latency);
+  const total = points.reduce((sum, p) => sum + p.weight, 0);
+  let seen = 0;
+  for (const point of points) {
+    seen += point.weight;
+    if (seen >= (total * percent) / 100 - 1e-9) return point.latency;
+  }
+  return points.at(-1)?.latency ?? 0;
+}
+
+/** One wrk run of `seconds` per server copy, all at once, the connections shared out (one thread each). */
 async function runWrk(options: LoadOptions, seconds: number): Promise<LoadResult> {
   wrkDir ??= await mkdtemp(path.join(os.tmpdir(), "flagship-wrk-"));
+  const targets = Array.isArray(options.url) ? options.url : [options.url];
   const script = path.join(wrkDir, "requests.lua");
-  const file = path.join(wrkDir, "requests.txt");
   await writeFile(script, WRK_SCRIPT);
-  await writeFile(file, prepareRequests(options, Math.max(1, Math.ceil(seconds * WRK_PREPARED_PER_SECOND))));
-  const stdout = await new Promise<string>((resolve, reject) =>
-    execFile(
-      "wrk",
-      ["-t1", `-c${options.connections ?? 100}`, `-d${seconds}s`, "--timeout", "10s", "-s", script, new URL(options.url).origin, "--", file],
-      { maxBuffer: 1 << 20 },
-      (error, out) => (error ? reject(error) : resolve(out)),
-    ),
+  const lists = prepareRequests(options, targets, Math.max(targets.length, Math.ceil(seconds * WRK_PREPARED_PER_SECOND)));
+  const connections = options.connections ?? 100;
+  const runs = await Promise.all(
+    targets.map(async (target, i) => {
+      const file = path.join(wrkDir!, `requests-${i}.txt`);
+      await writeFile(file, lists[i]!);
+      const share = Math.floor(connections / targets.length) + (i < connections % targets.length ? 1 : 0);
+      const stdout = await new Promise<string>((resolve, reject) =>
+        execFile(
+          "wrk",
+          ["-t1", `-c${share}`, `-d${seconds}s`, "--timeout", "10s", "-s", script, new URL(target).origin, "--", file],
+          { maxBuffer: 1 << 22 },
+          (error, out) => (error ? reject(error) : resolve(out)),
+        ),
+      );
+      return JSON.parse(stdout.trim().split("\n").at(-1)!) as WrkFigures;
+    }),
   );
-  const line = stdout.trim().split("\n").at(-1)!;
-  const r = JSON.parse(line) as { requests: number; duration: number; p50: number; p99: number; connect: number; read: number; write: number; status: number; timeout: number };
+  const sum = (f: (r: WrkFigures) => number) => runs.reduce((total, r) => total + f(r), 0);
   return {
-    requests: { average: r.requests / (r.duration / 1e6), total: r.requests },
-    latency: { p50: r.p50, p99: r.p99 },
-    errors: r.connect + r.read + r.write,
-    timeouts: r.timeout,
-    non2xx: r.status,
+    requests: { average: sum((r) => r.requests / (r.duration / 1e6)), total: sum((r) => r.requests) },
+    latency: { p50: mergedPercentile(runs, 50), p99: mergedPercentile(runs, 99) },
+    errors: sum((r) => r.connect + r.read + r.write),
+    timeouts: sum((r) => r.timeout),
+    non2xx: sum((r) => r.status),
   };
 }
 
 /** One run of the chosen generator. */
 export function run(options: LoadOptions, seconds: number): Promise<LoadResult> {
   if (GENERATOR === "wrk") return runWrk(options, seconds);
+  if (Array.isArray(options.url) && options.url.length > 1) throw new Error("autocannon measures one server copy: BENCH_COPIES=1");
   return autocannon({
-    url: options.url,
+    url: Array.isArray(options.url) ? options.url[0]! : options.url,
     connections: options.connections ?? 100,
     duration: seconds,
     ...(options.requests && { requests: options.requests }),

@@ -17,7 +17,7 @@ import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { memoryMiB, PASS_SECONDS, PASSES, ROOT, type Measurement, startDatabase, startServer, WARMUP_SECONDS } from "./harness.ts";
+import { COPIES, GENERATOR, memoryMiB, PASS_SECONDS, PASSES, ROOT, type Measurement, startCopies, startDatabase, WARMUP_SECONDS } from "./harness.ts";
 import { SEED, seededEvent, seedEvent, seedRecord, solvedNow, type SeedRecord, type Seeded } from "./seed.ts";
 import { benchChallengeServers, type TierResult } from "./scenarios/challenge-servers.ts";
 import { benchColdStart, type StartResult } from "./scenarios/cold-start.ts";
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     const game = await seeded(database.url);
     report.seed = game.counts;
     console.log(`Seeded in ${game.counts.seconds} s`);
-    const server = await startServer(database.url);
+    const server = await startCopies(database.url);
     try {
       for (const [key, run] of PER_REQUEST) {
         if (!runs(key)) continue;
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
         console.log("Soaking the mixed workload for 10 minutes...");
         report.soak = await benchSoak(server, game);
       }
-      report.peakRssMiB = await memoryMiB(server.pid, "VmHWM");
+      report.peakRssMiB = Math.max(...(await Promise.all(server.pids.map((pid) => memoryMiB(pid, "VmHWM")))));
     } finally {
       await server.stop();
     }
@@ -149,9 +149,11 @@ async function writeReport(report: Report, minutes: number): Promise<void> {
     "",
     `Written by \`npm run bench\`${SOAK ? " with `BENCH_SOAK=1`" : ""}${TENFOLD ? " with `BENCH_10X=1`" : ""} (${minutes} min). A fresh embedded PostgreSQL at its durable`,
     "defaults (fsync, synchronous_commit and full_page_writes on), the server in production mode",
-    "(`NODE_ENV=production`, `THROTTLE=off`) in its own process, and autocannon with 100 connections:",
+    COPIES > 1
+      ? `(\`NODE_ENV=production\`, \`THROTTLE=off\`) as ${COPIES} copies, one per core, each its own process on the same PostgreSQL with Redis carrying events between them (as an operator runs them on one machine), and ${GENERATOR} with 100 connections dealt out to the copies evenly:`
+      : `(\`NODE_ENV=production\`, \`THROTTLE=off\`) in its own process, and ${GENERATOR} with 100 connections:`,
     `a ${WARMUP_SECONDS}-second warm-up, then ${PASSES} passes of ${PASS_SECONDS} seconds; the table shows the medians of the passes,`,
-    "the errors of all passes and the server's peak resident memory while measuring. Load generator,",
+    "the errors of all passes and the peak resident memory of a server copy while measuring. Load generator,",
     "server and database share the machine.",
     "",
     "The event is seeded through the domain functions the server calls (register, create and join",
@@ -172,7 +174,7 @@ async function writeReport(report: Report, minutes: number): Promise<void> {
         `| ${m.name} | ${m.requestsPerSecond} | ${m.passes.join(" / ")} | ${m.p50} ms | ${m.p99} ms | ${m.errors + m.non2xx} | ${m.rssMiB} MiB | ${m.goal} | ${m.met ? "yes" : "no"} |`,
     ),
     "",
-    `Peak resident memory of the server over the whole run (VmHWM): ${report.peakRssMiB} MiB.`,
+    `Peak resident memory of a server copy over the whole run (VmHWM): ${report.peakRssMiB} MiB.`,
     "",
   ];
   if (report.burst || report.fanout) {

@@ -25,8 +25,10 @@ export async function benchSolveBurst(server: Server, seeded: Seeded, db: Db): P
   for (const p of teams) seeded.solved.get(p.teamId)!.add(challenge.id);
   // The second request of a team comes from its second member when it has one.
   const second = (teamId: number) => seeded.players.findLast((p) => p.teamId === teamId)!;
+  // Requests are dealt out to the server's copies in turn: a team's two requests go to different copies.
+  let dealt = 0;
   const send = async (token: string) => {
-    const response = await fetch(`${server.baseUrl}/api/v2/challenges/submit_flag/`, {
+    const response = await fetch(`${server.urls[dealt++ % server.urls.length]}/api/v2/challenges/submit_flag/`, {
       method: "POST",
       headers: { authorization: `Token ${token}`, "content-type": "application/json" },
       body: JSON.stringify({ challenge: challenge.id, flag: challenge.flag }),

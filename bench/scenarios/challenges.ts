@@ -7,7 +7,7 @@ export type { Seeded } from "../seed.ts";
 export async function benchCategoryListing(server: Server, seeded: Seeded): Promise<Measurement> {
   let n = 0;
   const result = await load({
-    url: server.baseUrl,
+    url: server.urls,
     requests: [
       {
         method: "GET",
@@ -22,7 +22,7 @@ export async function benchCategoryListing(server: Server, seeded: Seeded): Prom
 export async function benchIncorrectSubmission(server: Server, seeded: Seeded): Promise<Measurement> {
   let n = 0;
   const result = await load({
-    url: server.baseUrl,
+    url: server.urls,
     requests: [
       {
         method: "POST",

@@ -41,11 +41,12 @@ function connect(url: string): Promise<WebSocket> {
 /** 5000 sockets connected; one solve; the time until the last socket has event 1. */
 export async function benchFanout(server: Server, db: Db): Promise<FanoutResult> {
   const solver = await seedSolver(db);
-  const url = `${server.baseUrl.replace("http", "ws")}/api/v2/ws/`;
+  // The sockets are dealt out to the server's copies in turn; the solve reaches the others through Redis.
+  const urls = server.urls.map((base) => `${base.replace("http", "ws")}/api/v2/ws/`);
   const sockets: WebSocket[] = [];
   // Connect in batches so the listen backlog is not overrun.
   for (let i = 0; i < SOCKETS; i += 250) {
-    sockets.push(...(await Promise.all(Array.from({ length: Math.min(250, SOCKETS - i) }, () => connect(url)))));
+    sockets.push(...(await Promise.all(Array.from({ length: Math.min(250, SOCKETS - i) }, (_, j) => connect(urls[(i + j) % urls.length]!)))));
   }
   let remaining = sockets.length;
   let lastAt = 0;

@@ -6,7 +6,7 @@ function boardPages(server: Server, teams: number) {
   const pages = Math.ceil(teams / 100);
   let n = 0;
   return load({
-    url: server.baseUrl,
+    url: server.urls,
     requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: `/api/v2/leaderboard/team/?limit=100&offset=${(n++ % pages) * 100}` }) }],
   });
 }

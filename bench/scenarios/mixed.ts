@@ -78,14 +78,15 @@ interface Sockets {
   close(): void;
 }
 
-/** One websocket per player, each sending its token so it joins its team's channel. */
+/** One websocket per player, each sending its token so it joins its team's channel; dealt out to the server's copies in turn. */
 async function openSockets(server: Server, seeded: Seeded): Promise<Sockets> {
-  const url = `${server.baseUrl.replace("http", "ws")}/api/v2/ws/`;
+  const urls = server.urls.map((base) => `${base.replace("http", "ws")}/api/v2/ws/`);
+  let dealt = 0;
   const sockets: WebSocket[] = [];
   let received = 0;
   const connect = (token: string) =>
     new Promise<WebSocket>((resolve, reject) => {
-      const socket = new WebSocket(url);
+      const socket = new WebSocket(urls[dealt++ % urls.length]!);
       socket.once("message", () => {
         socket.send(JSON.stringify({ token }));
         socket.on("message", () => {
@@ -111,7 +112,7 @@ async function openSockets(server: Server, seeded: Seeded): Promise<Sockets> {
 export async function benchMixed(server: Server, seeded: Seeded): Promise<Measurement> {
   const sockets = await openSockets(server, seeded);
   try {
-    const result = await load({ url: server.baseUrl, requests: mixedRequests(seeded) });
+    const result = await load({ url: server.urls, requests: mixedRequests(seeded) });
     return summarise(
       `Mixed event workload (listings, wrong and correct flags, leaderboard pages, own profile and team; ${sockets.count} websockets; ${sockets.received()} events delivered)`,
       result,
@@ -144,8 +145,8 @@ export async function benchSoak(server: Server, seeded: Seeded, minutes = 10): P
   try {
     const requests = mixedRequests(seeded);
     for (let minute = 1; minute <= minutes; minute++) {
-      const memory = watchMemory([server.pid]);
-      const result = await run({ url: server.baseUrl, connections: 100, requests }, 60);
+      const memory = watchMemory(server.pids);
+      const result = await run({ url: server.urls, connections: 100, requests }, 60);
       rows.push({
         minute,
         requestsPerSecond: Math.round(result.requests.average),
@@ -165,7 +166,7 @@ export async function benchSoak(server: Server, seeded: Seeded, minutes = 10): P
   const latencyRatio = last.p99 / Math.max(base.p99, 1);
   const errors = rows.reduce((sum, r) => sum + r.errors, 0);
   const flat = rssGrowth <= Math.max(20, base.rssMiB * 0.1) && latencyRatio <= 1.5 && errors === 0;
-  const peak = await memoryMiB(server.pid, "VmHWM");
+  const peak = Math.max(...(await Promise.all(server.pids.map((pid) => memoryMiB(pid, "VmHWM")))));
   return {
     minutes: rows,
     flat,

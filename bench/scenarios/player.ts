@@ -5,7 +5,7 @@ import type { Seeded } from "../seed.ts";
 function asEachPlayer(server: Server, seeded: Seeded, path: string) {
   let n = 0;
   return load({
-    url: server.baseUrl,
+    url: server.urls,
     requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path, headers: { ...req.headers, authorization: `Token ${seeded.tokens[n++ % seeded.tokens.length]}` } }) }],
   });
 }

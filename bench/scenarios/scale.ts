@@ -1,4 +1,4 @@
-import { type Measurement, type Server, startDatabase, startServer } from "../harness.ts";
+import { type Measurement, type Server, startCopies, startDatabase } from "../harness.ts";
 import { SEED_10X, type Seeded, seedEvent } from "../seed.ts";
 import { benchCategoryListing, benchIncorrectSubmission } from "./challenges.ts";
 import { benchLeaderboard } from "./leaderboard.ts";
@@ -32,7 +32,7 @@ export async function benchTenfold(base: Map<string, Measurement>, log: (line: s
   try {
     log("Seeding the 10x event...");
     const seeded = await seedEvent(database.url, SEED_10X, log);
-    const server = await startServer(database.url);
+    const server = await startCopies(database.url);
     const rows: ScaleRow[] = [];
     try {
       for (const [key, run] of PER_REQUEST) {
