@@ -114,7 +114,7 @@ export async function benchMixed(server: Server, seeded: Seeded): Promise<Measur
   try {
     const result = await load({ url: server.urls, requests: mixedRequests(seeded) });
     return summarise(
-      `Mixed event workload (listings, wrong and correct flags, leaderboard pages, own profile and team; ${sockets.count} websockets; ${sockets.received()} events delivered)`,
+      `Mixed event workload (listings, wrong flags, correct flags (1 in 150 requests), leaderboard pages, own profile and team; ${sockets.count} websockets; ${sockets.received()} events delivered)`,
       result,
       { rps: 3000, p99: 100, rssMiB: 300 },
     );
