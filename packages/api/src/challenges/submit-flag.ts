@@ -111,7 +111,7 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
   if (recorded.kind === "limit") return { m: "attempt_limit_reached", d: { correct: false } };
   if (recorded.kind === "incorrect") {
     // The team's incorrect counts changed: here at once, in other copies on the event below.
-    invalidateOwnViews(ctx, { teamId });
+    invalidateOwnViews(ctx, { teamId, attempts: true });
     await ctx.events.publish({
       kind: "socket",
       audience: { teamId },

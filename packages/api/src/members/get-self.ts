@@ -49,7 +49,7 @@ export interface SelfView {
 
 /** GET /member/self/, from the maintained views (see own-views.ts). */
 export function getSelf(ctx: AuthedContext): Promise<SelfView> {
-  return ownViews(ctx).self(ctx.actor.id, ctx.actor.teamId, () => loadSelf(ctx));
+  return ownViews(ctx).self(ctx.actor.id, ctx.actor.teamId, () => loadSelf(ctx), () => ctx.db.incorrectAttempt.count({ where: { userId: ctx.actor.id } }));
 }
 
 /** The own account read fresh from the database: three queries whatever the event's size. */

@@ -9,9 +9,14 @@ import type { SelfView } from "./get-self.ts";
  * process so a player's repeated reads cost no query. Each is built by the very code that builds
  * it fresh, and dropped when something it shows changes:
  *
- * - a team's solve or wrong flag (its members' solves, points and incorrect counts) drops that
- *   team's entries: in this process at once, by the submitting code; in other server copies on the
- *   `solve` and `flag_rejected` events they publish anyway, so no extra message is sent;
+ * - a team's solve (its members' solves and points) drops that team's entries: in this process at
+ *   once, by the submitting code; in other server copies on the `solve` event it publishes anyway,
+ *   so no extra message is sent;
+ * - a team's wrong flag changes only its wrong-flag counts: the team's entries are marked for a
+ *   recount (here at once, elsewhere on the `flag_rejected` event), and their next read counts
+ *   the attempts again (one indexed count) instead of rebuilding the view (three to five queries).
+ *   Wrong flags are an event's commonest write; with every one dropping its team's views, the
+ *   profile and team reads of a busy event were mostly rebuilt;
  * - a solve that re-scores a decay challenge changes every earlier solver: all entries go, here
  *   at once and elsewhere on the `score_update` event;
  * - a hint use or any other player-state change of a team (`player_state_changed`) drops the team;
@@ -31,17 +36,25 @@ const expiry = () => Date.now() + TTL_MS * (0.8 + Math.random() * 0.4);
 export interface ViewChange {
   teamId?: number;
   all?: boolean;
+  /** Only the team's wrong-flag counts changed (a rejected flag): recount them, keep the rest. */
+  attempts?: boolean;
 }
+
+/** A view's wrong-flag count read again from the database. */
+export type Recount = () => Promise<number>;
 
 interface SelfEntry {
   teamId: number | null;
   expires: number;
   view: SelfView;
+  /** The wrong-flag count is out of date (a rejected flag since the view was read). */
+  recount: boolean;
 }
 
 interface TeamEntry {
   expires: number;
   view: TeamView;
+  recount: boolean;
 }
 
 export class OwnViews {
@@ -53,15 +66,22 @@ export class OwnViews {
   private readonly versions = new Map<number, number>();
   private generation = 0;
 
-  async self(userId: number, teamId: number | null, load: () => Promise<SelfView>): Promise<SelfView> {
+  async self(userId: number, teamId: number | null, load: () => Promise<SelfView>, recount: Recount): Promise<SelfView> {
     const entry = this.selves.get(userId);
-    if (entry && entry.teamId === teamId && Date.now() < entry.expires) return entry.view;
+    if (entry && entry.teamId === teamId && Date.now() < entry.expires) {
+      if (!entry.recount) return entry.view;
+      const stamp = this.stamp(teamId);
+      const view: SelfView = { ...entry.view, incorrect_solves: await recount() };
+      // Kept only when nothing changed while counting (a later wrong flag leaves it to be recounted).
+      if (this.unchangedSince(stamp, teamId) && this.selves.get(userId) === entry) this.selves.set(userId, { ...entry, view, recount: false });
+      return view;
+    }
     const stamp = this.stamp(teamId);
     const view = await load();
     if (this.unchangedSince(stamp, teamId)) {
       this.dropSelf(userId);
       if (this.selves.size >= MAX_SELF) this.dropSelf(this.selves.keys().next().value!);
-      this.selves.set(userId, { teamId, expires: expiry(), view });
+      this.selves.set(userId, { teamId, expires: expiry(), view, recount: false });
       if (teamId !== null) {
         let members = this.membersOf.get(teamId);
         if (!members) this.membersOf.set(teamId, (members = new Set()));
@@ -71,15 +91,21 @@ export class OwnViews {
     return view;
   }
 
-  async team(teamId: number, load: () => Promise<TeamView | null>): Promise<TeamView | null> {
+  async team(teamId: number, load: () => Promise<TeamView | null>, recount: Recount): Promise<TeamView | null> {
     const entry = this.teams.get(teamId);
-    if (entry && Date.now() < entry.expires) return entry.view;
+    if (entry && Date.now() < entry.expires) {
+      if (!entry.recount) return entry.view;
+      const stamp = this.stamp(teamId);
+      const view: TeamView = { ...entry.view, incorrect_solves: await recount() };
+      if (this.unchangedSince(stamp, teamId) && this.teams.get(teamId) === entry) this.teams.set(teamId, { ...entry, view, recount: false });
+      return view;
+    }
     const stamp = this.stamp(teamId);
     const view = await load();
     if (view && this.unchangedSince(stamp, teamId)) {
       this.teams.delete(teamId);
       if (this.teams.size >= MAX_TEAMS) this.teams.delete(this.teams.keys().next().value!);
-      this.teams.set(teamId, { expires: expiry(), view });
+      this.teams.set(teamId, { expires: expiry(), view, recount: false });
     }
     return view;
   }
@@ -96,6 +122,15 @@ export class OwnViews {
     if (change.teamId === undefined) return;
     const teamId = change.teamId;
     this.versions.set(teamId, (this.versions.get(teamId) ?? 0) + 1);
+    if (change.attempts) {
+      const team = this.teams.get(teamId);
+      if (team) team.recount = true;
+      for (const userId of this.membersOf.get(teamId) ?? []) {
+        const self = this.selves.get(userId);
+        if (self) self.recount = true;
+      }
+      return;
+    }
     this.teams.delete(teamId);
     const members = this.membersOf.get(teamId);
     if (members) {
@@ -135,7 +170,8 @@ function changeOf(event: AppEvent): ViewChange | null {
   }
   const { event_code: code, team } = event.payload;
   if (code === EVENT_CODES.scoreUpdate) return { all: true };
-  if ((code === EVENT_CODES.solve || code === EVENT_CODES.flagRejected) && typeof team === "number") return { teamId: team };
+  if (code === EVENT_CODES.solve && typeof team === "number") return { teamId: team };
+  if (code === EVENT_CODES.flagRejected && typeof team === "number") return { teamId: team, attempts: true };
   return null;
 }
 

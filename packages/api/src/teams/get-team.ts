@@ -12,7 +12,12 @@ import { buildTeamView, type TeamView } from "./team-view.ts";
 export async function getOwnTeam(ctx: AuthedContext): Promise<TeamView | null> {
   const teamId = ctx.actor.teamId;
   if (teamId !== null && !(await hasStaffPowers(ctx))) {
-    return ownViews(ctx).team(teamId, () => buildTeamView(ctx, teamId, { withSecret: true, ownTeam: true }));
+    // Its own members always see the team's progress, so its wrong-flag count is unfiltered.
+    return ownViews(ctx).team(
+      teamId,
+      () => buildTeamView(ctx, teamId, { withSecret: true, ownTeam: true }),
+      () => ctx.db.incorrectAttempt.count({ where: { teamId } }),
+    );
   }
   return loadOwnTeam(ctx);
 }
