@@ -23,7 +23,8 @@ const KEY_HEX_LENGTH = 13;
 /**
  * How long a team-creating transaction may still commit a team with a lower id than one already
  * read: the longest such transaction is a CTFd import (10 minutes), so ids read within the last
- * 11 minutes are read again; teams seen before are not derived again.
+ * 11 minutes are read again (all of them in a process's first 11 minutes); teams seen before
+ * are not derived again.
  */
 const SETTLE_MS = 11 * 60_000;
 
