@@ -209,7 +209,7 @@ export class EngineResources {
    * spare serves one instance and is removed with it. Spares are made only while `paused()` is
    * false (starting instances comes first); unused spares of workers that are gone are removed.
    */
-  async prepareSpares(options: { count: number; deployment: string; workerId: string; live: (workerId: string) => boolean; paused: () => boolean }): Promise<void> {
+  async prepareSpares(options: { count: number; deployment: string; workerId: string; live: () => Promise<(workerId: string) => boolean>; paused: () => boolean }): Promise<void> {
     // One at a time: a call waits for the one in progress, then brings the spares to its count.
     while (this.preparing) await this.preparing.catch(() => undefined);
     this.preparing = this.topUpSpares(options).finally(() => {
@@ -218,17 +218,22 @@ export class EngineResources {
     return this.preparing;
   }
 
-  private async topUpSpares({ count, deployment, workerId, live, paused }: { count: number; deployment: string; workerId: string; live: (workerId: string) => boolean; paused: () => boolean }): Promise<void> {
+  private async topUpSpares({ count, deployment, workerId, live, paused }: { count: number; deployment: string; workerId: string; live: () => Promise<(workerId: string) => boolean>; paused: () => boolean }): Promise<void> {
     if (!paused() || this.spareNames === null) {
       // Sweep: the unused spares of workers that are gone are removed (a worker that stops cleanly removes its own).
       const networks = await this.docker.listNetworks({ filters: { label: [`${LABELS.deployment}=${deployment}`, LABELS.spare] } });
       const containers = await this.docker.listContainers({ all: true, filters: { label: [`${LABELS.deployment}=${deployment}`] } });
       const used = new Set(containers.map((c) => c.HostConfig?.NetworkMode ?? ""));
+      // Who is live is read after the listing: a worker heartbeats before it makes spares, so one
+      // whose spares are listed here reads as live unless it has since gone quiet.
+      const isLive = await live();
       for (const network of networks) {
         const owner = network.Labels?.[LABELS.spare] ?? "";
-        if (owner !== workerId && !live(owner) && !used.has(network.Name)) await this.removeNetworkIfUnused(network.Name);
+        if (owner !== workerId && !isLive(owner) && !used.has(network.Name)) await this.removeNetworkIfUnused(network.Name);
       }
-      this.spareNames ??= networks.filter((n) => n.Labels?.[LABELS.spare] === workerId && !used.has(n.Name)).map((n) => n.Name);
+      // Spares another worker removed (this one went quiet for a while) are made again.
+      const listed = new Set(networks.map((n) => n.Name));
+      this.spareNames = this.spareNames?.filter((name) => listed.has(name)) ?? networks.filter((n) => n.Labels?.[LABELS.spare] === workerId && !used.has(n.Name)).map((n) => n.Name);
     }
     while (this.spareNames.length > count) await this.removeNetworkIfUnused(this.spareNames.pop()!);
     const labels = { [LABELS.deployment]: deployment, [LABELS.spare]: workerId };
