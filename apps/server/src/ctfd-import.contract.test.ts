@@ -1,32 +1,21 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { createUser, type TestUser } from "@flagship/api/testing";
+import type { TestUser } from "@flagship/api/testing";
 import { buildCtfdArchive, renameMember, sampleCtfdEvent } from "@flagship/api/testing/ctfd-archive";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer } from "./testing.ts";
+import { authHeader, createContractServer, type TestServer } from "./testing.ts";
 
 let server: TestServer;
 let staff: TestUser;
 let player: TestUser;
-let dataDir: string;
 let archive: Buffer;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), "flagship-ctfd-"));
-  server = await createTestServer({ DATA_DIR: dataDir });
-  staff = await createUser(server.world, { isStaff: true });
-  player = await createUser(server.world);
+  ({ server, staff, player } = await createContractServer());
   archive = await buildCtfdArchive(sampleCtfdEvent());
 });
-afterAll(async () => {
-  await server.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
-const auth = (user?: TestUser) => (user ? { authorization: `Token ${user.token}` } : {});
 const upload = (query: string, body: Buffer, user?: TestUser) =>
-  server.app.inject({ method: "POST", url: `/port/ctfd${query}`, headers: { "content-type": "application/zip", ...auth(user) }, payload: body });
+  server.app.inject({ method: "POST", url: `/port/ctfd${query}`, headers: { "content-type": "application/zip", ...authHeader(user) }, payload: body });
 const counts = async () => {
   const db = server.world.services.db;
   return { challenges: await db.challenge.count(), users: await db.user.count(), audits: await db.auditLog.count({ where: { action: "import_ctfd" } }) };

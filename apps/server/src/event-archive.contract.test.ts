@@ -1,30 +1,19 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { callerFor, createUser, type TestUser } from "@flagship/api/testing";
+import { callerFor, type TestUser } from "@flagship/api/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer } from "./testing.ts";
+import { authHeader, createContractServer, type TestServer } from "./testing.ts";
 
 let server: TestServer;
 let staff: TestUser;
 let player: TestUser;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), "flagship-archive-"));
-  server = await createTestServer({ DATA_DIR: dataDir });
-  staff = await createUser(server.world, { isStaff: true });
-  player = await createUser(server.world);
+  ({ server, staff, player } = await createContractServer());
 });
-afterAll(async () => {
-  await server.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
-const auth = (user?: TestUser) => (user ? { authorization: `Token ${user.token}` } : {});
-const download = (user?: TestUser) => server.app.inject({ method: "GET", url: "/port/event", headers: auth(user) });
-const upload = (body: Buffer, user?: TestUser) => server.app.inject({ method: "POST", url: "/port/event", headers: { "content-type": "application/gzip", ...auth(user) }, payload: body });
+const download = (user?: TestUser) => server.app.inject({ method: "GET", url: "/port/event", headers: authHeader(user) });
+const upload = (body: Buffer, user?: TestUser) => server.app.inject({ method: "POST", url: "/port/event", headers: { "content-type": "application/gzip", ...authHeader(user) }, payload: body });
 const audits = (action: string) => server.world.services.db.auditLog.count({ where: { action } });
 const setExperiments = (value: Record<string, boolean>) => callerFor(server.world, staff).config.set({ key: "experiments", value });
 

@@ -1,38 +1,28 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { createUser, type TestUser } from "@flagship/api/testing";
+import type { TestUser } from "@flagship/api/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer } from "./testing.ts";
+import { authHeader, createContractServer, type TestServer } from "./testing.ts";
 
 let server: TestServer;
 let staff: TestUser;
 let player: TestUser;
-let dataDir: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(os.tmpdir(), "flagship-files-"));
-  server = await createTestServer({ DATA_DIR: dataDir });
-  staff = await createUser(server.world, { isStaff: true });
-  player = await createUser(server.world);
+  ({ server, staff, player } = await createContractServer());
 });
-afterAll(async () => {
-  await server.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => server.close());
 
-function upload(name: string, body: Buffer | string, token?: string) {
+function upload(name: string, body: Buffer | string, user?: TestUser) {
   return server.app.inject({
     method: "POST",
     url: `/files/upload?name=${encodeURIComponent(name)}`,
-    headers: { "content-type": "application/octet-stream", ...(token && { authorization: `Token ${token}` }) },
+    headers: { "content-type": "application/octet-stream", ...authHeader(user) },
     payload: body,
   });
 }
 
 describe("POST /files/upload", () => {
   it("stores the bytes for staff (201) and serves them back as an attachment", async () => {
-    const res = await upload("../../etc/passwd notes.txt", "hello file", staff.token);
+    const res = await upload("../../etc/passwd notes.txt", "hello file", staff);
     expect(res.statusCode).toBe(201);
     const { d } = res.json() as { d: { name: string; url: string; size: number } };
     // Only the last path segment is kept: no way out of storage.
@@ -46,12 +36,12 @@ describe("POST /files/upload", () => {
   });
 
   it("refuses players (403) and anonymous callers (401)", async () => {
-    expect((await upload("a.txt", "x", player.token)).statusCode).toBe(403);
+    expect((await upload("a.txt", "x", player)).statusCode).toBe(403);
     expect((await upload("a.txt", "x")).statusCode).toBe(401);
   });
 
   it("needs a name", async () => {
-    const res = await server.app.inject({ method: "POST", url: "/files/upload", headers: { authorization: `Token ${staff.token}` }, payload: "x" });
+    const res = await server.app.inject({ method: "POST", url: "/files/upload", headers: authHeader(staff), payload: "x" });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toEqual({ s: false, m: "required", d: { name: ["This field is required"] } });
   });
@@ -59,7 +49,7 @@ describe("POST /files/upload", () => {
 
 describe("GET /files/{key}/{name}", () => {
   it("answers 404 for unknown keys, malformed keys and traversal attempts", async () => {
-    const stored = (await upload("real.bin", "data", staff.token)).json() as { d: { url: string } };
+    const stored = (await upload("real.bin", "data", staff)).json() as { d: { url: string } };
     const key = stored.d.url.split("/")[2]!;
     for (const url of [`/files/${"0".repeat(32)}/real.bin`, "/files/not-a-key/real.bin", `/files/${key}/..%2F..%2Fpostgres.port`, `/files/${key}/other.bin`]) {
       expect((await server.app.inject({ method: "GET", url })).statusCode).toBe(404);

@@ -1,7 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "@flagship/db";
-import { createTestWorld, type TestWorld } from "@flagship/api/testing";
+import { createTestWorld, createUser, type TestUser, type TestWorld } from "@flagship/api/testing";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { buildServer } from "./app.ts";
 import { loadEnv } from "./env.ts";
@@ -18,9 +21,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** The real server (REST, tRPC, static) on a fresh database, driven with fastify.inject. */
+/**
+ * The real server (REST, tRPC, static) on a fresh database, driven with fastify.inject. Unless
+ * `envOverrides` names a DATA_DIR, the server stores its files in a data folder of its own that
+ * `close()` removes.
+ */
 export async function createTestServer(envOverrides: Record<string, string> = {}): Promise<TestServer> {
-  const env = loadEnv({ THROTTLE: "off", LOG_LEVEL: "silent", DATA_DIR: "./data-test", ...envOverrides });
+  const ownDataDir = envOverrides.DATA_DIR === undefined ? await mkdtemp(path.join(os.tmpdir(), "flagship-server-")) : undefined;
+  const env = loadEnv({ THROTTLE: "off", LOG_LEVEL: "silent", ...(ownDataDir && { DATA_DIR: ownDataDir }), ...envOverrides });
   // The services follow the same settings a real server reads (mail transport, throttles).
   const world = await createTestWorld({
     ...(env.SMTP_URL && { smtpUrl: env.SMTP_URL }),
@@ -52,8 +60,32 @@ export async function createTestServer(envOverrides: Record<string, string> = {}
     async close() {
       await app.close();
       await world.close();
+      if (ownDataDir) await rm(ownDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** What most contract tests start from: a test server, a staff account and a player without a team. */
+export interface ContractServer {
+  server: TestServer;
+  staff: TestUser;
+  player: TestUser;
+}
+
+/**
+ * A test server with a staff account and a player. A contract test file takes these in its
+ * `beforeAll` and closes `server` in its `afterAll`; it states only what else is special about it.
+ */
+export async function createContractServer(envOverrides: Record<string, string> = {}): Promise<ContractServer> {
+  const server = await createTestServer(envOverrides);
+  const staff = await createUser(server.world, { isStaff: true });
+  const player = await createUser(server.world);
+  return { server, staff, player };
+}
+
+/** The authorization header for `user`'s token (none for an anonymous caller), for raw `app.inject` calls. */
+export function authHeader(user?: { token: string }): Record<string, string> {
+  return user ? { authorization: `Token ${user.token}` } : {};
 }
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));

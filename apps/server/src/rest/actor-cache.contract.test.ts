@@ -1,14 +1,13 @@
 import { mayChangeActors } from "@flagship/api";
 import { createUser, TEST_PASSWORD, type TestUser } from "@flagship/api/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer } from "../testing.ts";
+import { createContractServer, type TestServer } from "../testing.ts";
 
 let server: TestServer;
 let staff: TestUser;
 
 beforeAll(async () => {
-  server = await createTestServer();
-  staff = await createUser(server.world, { isStaff: true });
+  ({ server, staff } = await createContractServer());
 });
 afterAll(() => server.close());
 

@@ -1,6 +1,6 @@
-import { createUser, type TestUser } from "@flagship/api/testing";
+import type { TestUser } from "@flagship/api/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer } from "../testing.ts";
+import { createContractServer, type TestServer } from "../testing.ts";
 
 /**
  * RACTF's own web client, unchanged, against Flagship: each request below is the one that client
@@ -16,8 +16,7 @@ let challengeId: number;
 let groupId: number;
 
 beforeAll(async () => {
-  server = await createTestServer();
-  staff = await createUser(server.world, { isStaff: true });
+  ({ server, staff } = await createContractServer());
 });
 afterAll(() => server.close());
 

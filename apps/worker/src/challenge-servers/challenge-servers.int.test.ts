@@ -321,15 +321,27 @@ describe("challenge servers on a real Docker engine", () => {
     it("removes a worker's spare networks when it stops, and those of a crashed worker", async () => {
       const tidy = await startWorker(uniqueName("worker-tidy"), { networkSpares: 2 });
       const crashed = await startWorker(uniqueName("worker-crashed"), { networkSpares: 2 });
-      await until("both workers' spares made", async () => (await sparesOf(tidy.workerId)).length === 2 && (await sparesOf(crashed.workerId)).length === 2);
+      // The engine makes networks one at a time: on a busy machine four of them (beside the other
+      // workers' own) take a while.
+      await until("both workers' spares made", async () => (await sparesOf(tidy.workerId)).length === 2 && (await sparesOf(crashed.workerId)).length === 2, 60_000);
       await tidy.stop();
       running.splice(running.indexOf(tidy), 1);
       expect(await sparesOf(tidy.workerId)).toHaveLength(0);
       await crashed.kill();
       running.splice(running.indexOf(crashed), 1);
       await world.services.db.challengeServerWorker.update({ where: { id: crashed.workerId }, data: { lastSeen: new Date(0) } });
-      await until("the crashed worker's spares removed", async () => (await sparesOf(crashed.workerId)).length === 0);
-    }, 120_000);
+      await until("the crashed worker's spares removed", async () => (await sparesOf(crashed.workerId)).length === 0, 60_000);
+    }, 180_000);
+
+    it("makes again a spare network that went missing (swept while its worker was thought gone)", async () => {
+      await until("spare networks ready", async () => (await sparesOf(workerA.workerId)).length === SPARES, 60_000);
+      const [missing] = await sparesOf(workerA.workerId);
+      await docker.getNetwork(missing!.Id).remove();
+      await until("the missing spare made again", async () => {
+        const spares = await sparesOf(workerA.workerId);
+        return spares.length === SPARES && spares.every((n) => n.Name !== missing!.Name);
+      }, 60_000);
+    }, 150_000);
 
     it("gives parallel requests of one team one instance", async () => {
       const answers = await Promise.all(Array.from({ length: 8 }, () => getInstance(ctxOf(teams[3]!.members[0]!), dedicatedName)));

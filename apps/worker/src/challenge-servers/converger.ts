@@ -190,8 +190,13 @@ export class Converger {
       const dedicated = await this.db.$queryRaw<{ any: boolean }[]>`SELECT EXISTS (SELECT 1 FROM challenge_server_jobs WHERE dedicated) AS any`;
       const count = dedicated[0]?.any ? (this.options.networkSpares ?? 0) : 0;
       // In the background, and only while no unit is being started: a pass never waits for it.
+      // Liveness is read again when the spares are swept, which may be well after this pass.
+      const live = async () => {
+        const ids = await this.liveWorkerIds();
+        return (id: string) => ids.has(id);
+      };
       void this.deployer
-        .prepare(count, (id) => liveIds.has(id), () => this.stopped || this.deploys.activeCount + this.deploys.pendingCount > 0)
+        .prepare(count, live, () => this.stopped || this.deploys.activeCount + this.deploys.pendingCount > 0)
         .catch((error: unknown) => this.options.log.warn({ err: error }, "could not prepare spare networks"));
     }
   }

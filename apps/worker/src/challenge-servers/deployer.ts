@@ -56,10 +56,12 @@ export interface Deployer {
   restart(name: string, slot: number): Promise<void>;
   /**
    * Keeps `count` spare networks ready for dedicated instances (0: removes this worker's spares),
-   * making them while `paused()` is false, and removes unused spares of workers not `live`.
+   * making them while `paused()` is false, and removes unused spares of workers that are not live.
+   * `live()` is asked when the spares are swept, not before: a worker started since the caller
+   * last looked must not have its new spares taken for a dead worker's.
    * Optional: backends whose networks are cheap to make on demand leave it out.
    */
-  prepare?(count: number, live: (workerId: string) => boolean, paused: () => boolean): Promise<void>;
+  prepare?(count: number, live: () => Promise<(workerId: string) => boolean>, paused: () => boolean): Promise<void>;
 }
 
 /** Labels on everything the tier creates, so reconciling by labels never touches anything else. */

@@ -117,7 +117,7 @@ export class DockerDeployer implements Deployer {
     return container.inspect();
   }
 
-  prepare(count: number, live: (workerId: string) => boolean, paused: () => boolean): Promise<void> {
+  prepare(count: number, live: () => Promise<(workerId: string) => boolean>, paused: () => boolean): Promise<void> {
     return this.resources.prepareSpares({ count, deployment: this.options.deployment, workerId: this.options.workerId, live, paused });
   }
 

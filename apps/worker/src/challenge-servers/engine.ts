@@ -69,6 +69,15 @@ export function statusOf(error: unknown): number | undefined {
   return error && typeof error === "object" ? (error as { statusCode?: number }).statusCode : undefined;
 }
 
+/** What a worker's spare networks are brought to: see `Deployer.prepare`. */
+interface SpareOptions {
+  count: number;
+  deployment: string;
+  workerId: string;
+  live: () => Promise<(workerId: string) => boolean>;
+  paused: () => boolean;
+}
+
 /**
  * Image and network upkeep shared by both backends: images are pulled once per process at a time
  * (with the job's registry credentials), networks created once and found again after a restart.
@@ -85,7 +94,10 @@ export class EngineResources {
   private readonly pool: SubnetPool;
   /** This worker's unused spare networks (null until first looked up on the engine). */
   private spareNames: string[] | null = null;
+  /** Settles (never rejects) once the last spare top-up asked for is over; null when none is. */
   private preparing: Promise<void> | null = null;
+  /** The top-up waiting for the one in progress; later calls join it with their own options. */
+  private nextPrepare: { options: SpareOptions; done: Promise<void> } | null = null;
 
   constructor(
     private readonly docker: Docker,
@@ -209,26 +221,45 @@ export class EngineResources {
    * spare serves one instance and is removed with it. Spares are made only while `paused()` is
    * false (starting instances comes first); unused spares of workers that are gone are removed.
    */
-  async prepareSpares(options: { count: number; deployment: string; workerId: string; live: (workerId: string) => boolean; paused: () => boolean }): Promise<void> {
+  prepareSpares(options: SpareOptions): Promise<void> {
     // One at a time: a call waits for the one in progress, then brings the spares to its count.
-    while (this.preparing) await this.preparing.catch(() => undefined);
-    this.preparing = this.topUpSpares(options).finally(() => {
-      this.preparing = null;
+    // Calls made while one waits join it with their options (the latest win): a converge pass asks
+    // every few hundred milliseconds, and on a busy engine a sweep can take longer than that.
+    if (this.nextPrepare) {
+      this.nextPrepare.options = options;
+      return this.nextPrepare.done;
+    }
+    const next: { options: SpareOptions; done: Promise<void> } = { options, done: Promise.resolve() };
+    next.done = (this.preparing ?? Promise.resolve()).then(() => {
+      if (this.nextPrepare === next) this.nextPrepare = null;
+      return this.topUpSpares(next.options);
     });
-    return this.preparing;
+    this.nextPrepare = next;
+    const settled: Promise<void> = next.done
+      .catch(() => undefined)
+      .then(() => {
+        if (this.preparing === settled) this.preparing = null;
+      });
+    this.preparing = settled;
+    return next.done;
   }
 
-  private async topUpSpares({ count, deployment, workerId, live, paused }: { count: number; deployment: string; workerId: string; live: (workerId: string) => boolean; paused: () => boolean }): Promise<void> {
+  private async topUpSpares({ count, deployment, workerId, live, paused }: SpareOptions): Promise<void> {
     if (!paused() || this.spareNames === null) {
       // Sweep: the unused spares of workers that are gone are removed (a worker that stops cleanly removes its own).
       const networks = await this.docker.listNetworks({ filters: { label: [`${LABELS.deployment}=${deployment}`, LABELS.spare] } });
       const containers = await this.docker.listContainers({ all: true, filters: { label: [`${LABELS.deployment}=${deployment}`] } });
       const used = new Set(containers.map((c) => c.HostConfig?.NetworkMode ?? ""));
+      // Who is live is read after the listing: a worker heartbeats before it makes spares, so one
+      // whose spares are listed here reads as live unless it has since gone quiet.
+      const isLive = await live();
       for (const network of networks) {
         const owner = network.Labels?.[LABELS.spare] ?? "";
-        if (owner !== workerId && !live(owner) && !used.has(network.Name)) await this.removeNetworkIfUnused(network.Name);
+        if (owner !== workerId && !isLive(owner) && !used.has(network.Name)) await this.removeNetworkIfUnused(network.Name);
       }
-      this.spareNames ??= networks.filter((n) => n.Labels?.[LABELS.spare] === workerId && !used.has(n.Name)).map((n) => n.Name);
+      // Spares another worker removed (this one went quiet for a while) are made again.
+      const listed = new Set(networks.map((n) => n.Name));
+      this.spareNames = this.spareNames?.filter((name) => listed.has(name)) ?? networks.filter((n) => n.Labels?.[LABELS.spare] === workerId && !used.has(n.Name)).map((n) => n.Name);
     }
     while (this.spareNames.length > count) await this.removeNetworkIfUnused(this.spareNames.pop()!);
     const labels = { [LABELS.deployment]: deployment, [LABELS.spare]: workerId };

@@ -119,17 +119,23 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
   const scheduler = new Queue(QUEUES.challengeServers, queueOptions);
   await scheduler.upsertJobScheduler("reconcile", { every: options.reconcileMs ?? 5000 }, { name: "reconcile", data: { action: "reconcile" }, opts: { removeOnComplete: true, removeOnFail: 100 } });
 
-  const timers = [
-    setInterval(() => void announce().catch((error: unknown) => log.warn({ err: error }, "heartbeat failed")), options.heartbeatMs ?? 2000),
-    setInterval(() => void converger.run(), options.convergeMs ?? 2000),
-  ];
+  // Heartbeats in flight: stopping waits for them, or one landing after leave() (or after a
+  // crash) would mark the worker live again for the staleness window.
+  const heartbeats = new Set<Promise<void>>();
+  const beat = () => {
+    const pending: Promise<void> = announce()
+      .catch((error: unknown) => log.warn({ err: error }, "heartbeat failed"))
+      .finally(() => heartbeats.delete(pending));
+    heartbeats.add(pending);
+  };
+  const timers = [setInterval(beat, options.heartbeatMs ?? 2000), setInterval(() => void converger.run(), options.convergeMs ?? 2000)];
   void converger.run();
   log.info({ worker: workerId, backend: deployer.backend, deployment: options.deployment }, "challenge-server worker started");
 
   const halt = async () => {
     for (const timer of timers) clearInterval(timer);
     converger.halt();
-    await Promise.all([own.close(), cluster.close(), scheduler.close(), producer.close()]);
+    await Promise.all([own.close(), cluster.close(), scheduler.close(), producer.close(), ...heartbeats]);
   };
   return {
     workerId,
@@ -146,7 +152,8 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
       for (const unit of units) {
         if (unit.labels[LABELS.worker] === workerId) await deployer.remove(unit.name).catch(() => undefined);
       }
-      await deployer.prepare?.(0, () => true, () => true).catch((error: unknown) => log.warn({ err: error }, "could not remove this worker's spare networks"));
+      // Every other worker counts as live here: a stopping worker removes only its own spares.
+      await deployer.prepare?.(0, async () => () => true, () => true).catch((error: unknown) => log.warn({ err: error }, "could not remove this worker's spare networks"));
     },
     async kill() {
       await halt();

@@ -2,7 +2,8 @@ import { deriveTeamFlag } from "@flagship/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createInnerContext } from "../context.ts";
 import { createCaller } from "../root.ts";
-import { callerFor, createCategory, createTeamWith, createTestWorld, createUser, type TestTeam, type TestUser, type TestWorld } from "../testing/index.ts";
+import { callerFor, createCategory, createTeamWith, createTestWorld, createUser, type TestTeam, type TestUser, type TestWorld, uniqueName } from "../testing/index.ts";
+import { flagOwnerStats } from "./flag-owners.ts";
 
 let world: TestWorld;
 let staff: TestUser;
@@ -98,6 +99,39 @@ describe("flag-sharing detection", () => {
     await callerFor(world, bravo.members[0]!).challenges.submitFlag({ challenge: challenge.id, flag: `flag{${"0".repeat(32)}}` });
     await callerFor(world, bravo.members[0]!).challenges.submitFlag({ challenge: challenge.id, flag: "nope" });
     expect(await world.services.db.sharingIncident.count()).toBe(before);
+  });
+
+  it("finds the owner among many teams, a team created after the lookup table included, deriving each team's flag once", async () => {
+    const challenge = await dynamicChallenge("Crowded");
+    const { db } = world.services;
+    await db.team.createMany({ data: Array.from({ length: 300 }, () => ({ name: uniqueName("crowd"), password: "team-secret-1" })) });
+    const crowd = await db.team.findMany({ where: { name: { startsWith: "crowd" } }, select: { id: true }, orderBy: { id: "asc" } });
+    const submit = (flag: string) => callerFor(world, bravo.members[0]!).challenges.submitFlag({ challenge: challenge.id, flag });
+    const incidents = () => db.sharingIncident.findMany({ where: { challengeId: challenge.id }, select: { otherTeamId: true, teamId: true }, orderBy: { id: "asc" } });
+
+    // A guess of the team flag's shape builds the challenge's table once, with every team.
+    expect(await submit(`flag{${"0".repeat(32)}}`)).toMatchObject({ m: "incorrect_flag" });
+    const teams = await db.team.count();
+    expect(flagOwnerStats(db, challenge.id).entries).toBe(teams);
+
+    const middle = crowd[150]!.id;
+    expect(await submit(deriveTeamFlag(challenge.secret, middle, "flag"))).toEqual({ m: "incorrect_flag", d: { correct: false } });
+    expect(flagOwnerStats(db, challenge.id).entries).toBe(teams);
+
+    // A team created since: its flag is found too, and only its flag is added.
+    const late = await createTeamWith(world, 1);
+    expect(await submit(deriveTeamFlag(challenge.secret, late.id, "flag"))).toMatchObject({ m: "incorrect_flag" });
+    expect(flagOwnerStats(db, challenge.id).entries).toBe(teams + 1);
+
+    // A deleted team's flag is nobody's any more.
+    const gone = crowd[7]!.id;
+    await db.team.delete({ where: { id: gone } });
+    await submit(deriveTeamFlag(challenge.secret, gone, "flag"));
+
+    expect(await incidents()).toEqual([
+      { teamId: bravo.id, otherTeamId: middle },
+      { teamId: bravo.id, otherTeamId: late.id },
+    ]);
   });
 
   it("records the same wrong flag from two teams only when the heuristic is switched on", async () => {

@@ -9,11 +9,12 @@ import type { StaffContext } from "../guards.ts";
 import { updateTeamAsStaff } from "../teams/update-team.ts";
 import { findChallenge, type JsonObject } from "./catalog.ts";
 import { constantTimeEqual } from "./flag-match.ts";
+import { findFlagOwner } from "./flag-owners.ts";
 
 /**
  * Per-team (`dynamic`) flags and flag-sharing detection. A dynamic challenge keeps one secret in
  * its flag_metadata (generated when staff leave it out); each team's flag is derived from it, so
- * a flag that belongs to another team identifies that team.
+ * a flag that belongs to another team identifies that team (flag-owners.ts finds which).
  */
 
 /** flag_metadata with a generated secret when a dynamic challenge has none. */
@@ -100,9 +101,8 @@ export async function detectSharing(ctx: Context, submission: Submission): Promi
   const config = await ctx.config.all();
   const secret = secretOf(submission.challenge.flagMetadata);
   if (submission.challenge.flagType === "dynamic" && secret && looksLikeTeamFlag(submission.flag, config.flag_prefix)) {
-    const teams = await ctx.db.team.findMany({ where: { id: { not: submission.teamId } }, select: { id: true } });
-    const owner = teams.find((team) => constantTimeEqual(submission.flag, deriveTeamFlag(secret, team.id, config.flag_prefix)));
-    if (owner) return record(ctx, "team_flag", submission, owner.id);
+    const owner = await findFlagOwner(ctx.db, { id: submission.challenge.id, secret }, submission.flag, config.flag_prefix, submission.teamId);
+    if (owner !== null) return record(ctx, "team_flag", submission, owner);
   }
   const window = config.sharing_wrong_flag_window;
   if (window > 0) {

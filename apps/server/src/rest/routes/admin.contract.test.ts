@@ -1,15 +1,13 @@
-import { createUser, type TestUser } from "@flagship/api/testing";
+import type { TestUser } from "@flagship/api/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer } from "../../testing.ts";
+import { createContractServer, type TestServer } from "../../testing.ts";
 
 let server: TestServer;
 let staff: TestUser;
 let player: TestUser;
 
 beforeAll(async () => {
-  server = await createTestServer();
-  staff = await createUser(server.world, { isStaff: true });
-  player = await createUser(server.world);
+  ({ server, staff, player } = await createContractServer());
 });
 afterAll(() => server.close());
 

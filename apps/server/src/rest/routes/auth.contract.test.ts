@@ -3,15 +3,14 @@ import { createUser, heldHasher, TEST_PASSWORD, type TestUser, uniqueName } from
 import { startMailCatcher, type MailCatcher } from "@flagship/api/testing/mail-catcher";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createTestServer, type TestServer } from "../../testing.ts";
+import { createContractServer, createTestServer, type TestServer } from "../../testing.ts";
 
 const STRONG = "Tangerine-Quokka-Marble-91";
 let server: TestServer;
 let staff: TestUser;
 
 beforeAll(async () => {
-  server = await createTestServer();
-  staff = await createUser(server.world, { isStaff: true });
+  ({ server, staff } = await createContractServer());
 });
 afterAll(() => server.close());
 

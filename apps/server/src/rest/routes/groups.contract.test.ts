@@ -1,6 +1,6 @@
 import { createUser, recordSolve, seedChallenges, type TestUser, uniqueName } from "@flagship/api/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer } from "../../testing.ts";
+import { createContractServer, type TestServer } from "../../testing.ts";
 
 let server: TestServer;
 let staff: TestUser;
@@ -9,9 +9,7 @@ let students: { id: number; name: string };
 let staffOnly: { id: number; name: string };
 
 beforeAll(async () => {
-  server = await createTestServer();
-  staff = await createUser(server.world, { isStaff: true });
-  player = await createUser(server.world);
+  ({ server, staff, player } = await createContractServer());
 });
 afterAll(() => server.close());
 

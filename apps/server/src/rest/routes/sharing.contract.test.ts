@@ -1,7 +1,7 @@
-import { createTeamWith, createUser, type TestTeam, type TestUser } from "@flagship/api/testing";
+import { createTeamWith, type TestTeam, type TestUser } from "@flagship/api/testing";
 import { deriveTeamFlag } from "@flagship/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer } from "../../testing.ts";
+import { createContractServer, type TestServer } from "../../testing.ts";
 
 let server: TestServer;
 let staff: TestUser;
@@ -12,8 +12,7 @@ let plainId: number;
 let secret: string;
 
 beforeAll(async () => {
-  server = await createTestServer();
-  staff = await createUser(server.world, { isStaff: true });
+  ({ server, staff } = await createContractServer());
   alpha = await createTeamWith(server.world);
   bravo = await createTeamWith(server.world);
   const category = await server.api("POST", "/challenges/categories/", { token: staff.token, body: { name: "Shared", contained_type: "jeopardy", description: "" } });

@@ -10,6 +10,15 @@ describe("the challenge editor's draft", () => {
     expect(fields).toMatchObject({ name: "Warm up", flag_metadata: { flag: "flag{x}" }, unlock_requirements: "3 4 AND", attempt_limit: null, tags: [{ type: "tag", text: "web" }] });
   });
 
+  it("builds exactly the fields the API takes: hints, files and the code fields stay out", () => {
+    const draft = { ...base(), challenge_type: "code", code_language: "ruby", code_default: "puts 1", hints: [{ name: "h", penalty: 1, text: "t" }], files: [{ name: "f", url: "/f", size: 1 }] };
+    const { fields } = fieldsOf(draft);
+    expect(Object.keys(fields).sort()).toEqual(
+      ["attempt_limit", "author", "challenge_metadata", "challenge_type", "description", "flag_metadata", "flag_type", "hidden", "maintenance", "name", "points_type", "post_score_explanation", "score", "tags", "tiebreaker", "unlock_requirements"],
+    );
+    expect(fields).toMatchObject({ challenge_metadata: { code_language: "ruby", code_default: "puts 1" }, attempt_limit: null, score: 50, points_type: "basic", tiebreaker: true, hidden: false });
+  });
+
   it("parses flag metadata text as JSON: invalid JSON is refused, empty becomes {}", () => {
     expect(Object.keys(fieldsOf({ ...base(), flag_metadata: "{oops" }).errors)).toEqual(["flag_metadata"]);
     expect(fieldsOf({ ...base(), flag_metadata: "" }).fields.flag_metadata).toEqual({});

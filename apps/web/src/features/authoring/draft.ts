@@ -69,24 +69,15 @@ export function draftFrom(source: ChallengeView | Loose): ChallengeDraft {
   };
 }
 
-/** The challenge's fields as the API takes them (hints and files aside). */
-export type ChallengeFields = {
-  name: string;
-  description: string;
-  challenge_type: string;
+/**
+ * The challenge's fields as the API takes them (hints and files aside): the draft's fields, but
+ * JSON fields as objects, code language and default code inside challenge_metadata, and no
+ * attempt limit as null.
+ */
+export type ChallengeFields = Omit<ChallengeDraft, "challenge_metadata" | "code_language" | "code_default" | "flag_metadata" | "attempt_limit" | "hints" | "files"> & {
   challenge_metadata: Record<string, unknown>;
-  flag_type: string;
   flag_metadata: Record<string, unknown>;
-  score: number;
-  points_type: string;
-  author: string;
-  tags: { type: string; text: string }[];
-  hidden: boolean;
-  maintenance: boolean;
-  tiebreaker: boolean;
   attempt_limit: number | null;
-  post_score_explanation: string;
-  unlock_requirements: string;
 };
 
 /**
