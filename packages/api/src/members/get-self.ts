@@ -1,4 +1,4 @@
-import type { Prisma } from "@flagship/db";
+import type { Db, Prisma } from "@flagship/db";
 import type { AuthedContext } from "../guards.ts";
 import { SOLVE_VIEW_SELECT, type SolveView, toSolveView } from "../teams/solve-view.ts";
 import { ownViews } from "./own-views.ts";
@@ -49,7 +49,19 @@ export interface SelfView {
 
 /** GET /member/self/, from the maintained views (see own-views.ts). */
 export function getSelf(ctx: AuthedContext): Promise<SelfView> {
-  return ownViews(ctx).self(ctx.actor.id, ctx.actor.teamId, () => loadSelf(ctx), () => ctx.db.incorrectAttempt.count({ where: { userId: ctx.actor.id } }));
+  return ownViews(ctx).self(ctx.actor.id, ctx.actor.teamId, () => loadSelf(ctx), () => countWrongFlags(ctx.db, "user_id", ctx.actor.id));
+}
+
+/**
+ * The wrong flags of a user or a team, for an own view's recount after a wrong flag: one statement
+ * (an index-only count), written as SQL since the query builder cost twice its CPU on this path.
+ */
+export async function countWrongFlags(db: Db, column: "user_id" | "team_id", id: number): Promise<number> {
+  const rows =
+    column === "user_id"
+      ? await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM incorrect_attempts WHERE user_id = ${id}`
+      : await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM incorrect_attempts WHERE team_id = ${id}`;
+  return rows[0]?.n ?? 0;
 }
 
 /** The own account read fresh from the database: three queries whatever the event's size. */

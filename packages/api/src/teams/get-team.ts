@@ -1,6 +1,7 @@
 import { AppError } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { type AuthedContext, hasStaffPowers } from "../guards.ts";
+import { countWrongFlags } from "../members/get-self.ts";
 import { ownViews } from "../members/own-views.ts";
 import { buildTeamView, type TeamView } from "./team-view.ts";
 
@@ -16,7 +17,7 @@ export async function getOwnTeam(ctx: AuthedContext): Promise<TeamView | null> {
     return ownViews(ctx).team(
       teamId,
       () => buildTeamView(ctx, teamId, { withSecret: true, ownTeam: true }),
-      () => ctx.db.incorrectAttempt.count({ where: { teamId } }),
+      () => countWrongFlags(ctx.db, "team_id", teamId),
     );
   }
   return loadOwnTeam(ctx);
