@@ -273,11 +273,12 @@ export interface LoadResult {
 }
 
 /**
- * wrk's script: reads the prepared requests (raw HTTP, each after a line with its length) and
- * sends them in turn, wrapping around; prints the figures as one JSON line when done.
+ * wrk's script: reads the prepared requests (raw HTTP, each after a line with its length, and
+ * " once" for a request that may be sent only once, such as a correct flag) and sends them in
+ * turn, wrapping around without the once-only ones; prints the figures as one JSON line when done.
  */
 const WRK_SCRIPT = String.raw`
-local requests, count, next = {}, 0, 0
+local requests, once, count, next, wrapped = {}, {}, 0, 0, false
 function init(args)
   local file = assert(io.open(args[1], "rb"))
   local data = file:read("*a")
@@ -285,15 +286,19 @@ function init(args)
   local at = 1
   while at <= #data do
     local newline = string.find(data, "\n", at, true)
-    local length = tonumber(string.sub(data, at, newline - 1))
+    local header = string.sub(data, at, newline - 1)
+    local length = tonumber(string.match(header, "^%d+"))
     count = count + 1
     requests[count] = string.sub(data, newline + 1, newline + length)
+    once[count] = string.find(header, " once", 1, true) ~= nil
     at = newline + 1 + length
   end
 end
 function request()
-  next = next + 1
-  if next > count then next = 1 end
+  repeat
+    next = next + 1
+    if next > count then next, wrapped = 1, true end
+  until not (wrapped and once[next])
   return requests[next]
 end
 function done(summary, latency, requests)
@@ -305,8 +310,9 @@ function done(summary, latency, requests)
 end
 `;
 
-/** Requests prepared per second of a wrk run: more than any scenario reaches here, so consumable requests (correct flags) are not sent twice. */
+/** Requests prepared per second of a wrk run (more than any scenario reaches here), up to a bound for long runs, after which wrk wraps around. */
 const WRK_PREPARED_PER_SECOND = 20_000;
+const WRK_PREPARED_MAX = 200_000;
 
 let wrkDir: string | null = null;
 
@@ -321,12 +327,12 @@ function prepareRequests(options: LoadOptions, targets: string[], count: number)
     const template = templates[i % templates.length]!;
     const base = { method: template.method ?? options.method ?? "GET", path: template.path ?? "/", headers: { ...options.headers, ...template.headers }, body: template.body ?? options.body };
     const setup = template.setupRequest as ((req: autocannon.Request, context: object) => autocannon.Request) | undefined;
-    const req = (setup ? setup(base as autocannon.Request, {}) : base) as { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer };
+    const req = (setup ? setup(base as autocannon.Request, {}) : base) as { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer; once?: boolean };
     const target = i % targets.length;
     const body = req.body === undefined ? "" : String(req.body);
     const headers = { host: new URL(targets[target]!).host, ...req.headers, ...(body && { "content-length": String(Buffer.byteLength(body)) }) };
     const raw = `${req.method ?? "GET"} ${req.path ?? "/"} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n${body}`;
-    parts[target]!.push(`${Buffer.byteLength(raw)}\n${raw}`);
+    parts[target]!.push(`${Buffer.byteLength(raw)}${req.once ? " once" : ""}\n${raw}`);
   }
   return parts.map((p) => p.join(""));
 }
@@ -361,7 +367,7 @@ async function runWrk(options: LoadOptions, seconds: number): Promise<LoadResult
   const targets = Array.isArray(options.url) ? options.url : [options.url];
   const script = path.join(wrkDir, "requests.lua");
   await writeFile(script, WRK_SCRIPT);
-  const lists = prepareRequests(options, targets, Math.max(targets.length, Math.ceil(seconds * WRK_PREPARED_PER_SECOND)));
+  const lists = prepareRequests(options, targets, Math.max(targets.length, Math.min(WRK_PREPARED_MAX, Math.ceil(seconds * WRK_PREPARED_PER_SECOND))));
   const connections = options.connections ?? 100;
   const runs = await Promise.all(
     targets.map(async (target, i) => {
