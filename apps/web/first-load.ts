@@ -15,15 +15,27 @@ import { gzipSync } from "node:zlib";
 export const BUDGET = { js: 150 * 1024, css: 30 * 1024 };
 
 /**
- * What the first-load test holds the build to while the JS budget above is not met: no route's
- * first load may grow past these (measured at the last cut, with a little room for noise), so a
- * change that adds a heavy library to the shell or a page fails. Lower them as pages shrink.
+ * The routes whose first load is still over the JS budget, and the most each may weigh (measured
+ * at the last cut, with a little room for noise). The first-load test holds every other route to
+ * BUDGET.js, so a change that adds a heavy library to the shell or a page fails. Lower or remove
+ * an entry when its page shrinks.
  */
-export const CEILING = {
-  /** Any route's JS. */
-  js: 320 * 1024,
-  /** The home page's JS: the shell (React, the router, queries, i18n, Mantine's core) and little else. */
-  home: 222 * 1024,
+export const CEILING: Record<string, number> = {
+  "/login": 172 * 1024,
+  "/register": 189 * 1024,
+  "/campaign": 200 * 1024,
+  "/campaign/{category} (jeopardy)": 209 * 1024,
+  "/campaign/{category} (campaign)": 224 * 1024,
+  "/campaign/{category}/{challenge}": 239 * 1024,
+  "/leaderboard": 161 * 1024,
+  "/largeLeaderboard": 157 * 1024,
+  "/users": 163 * 1024,
+  "/teams": 161 * 1024,
+  "/profile/{user}": 218 * 1024,
+  "/team/{team}": 215 * 1024,
+  "/settings": 207 * 1024,
+  "/admin/config": 242 * 1024,
+  "/admin/statistics": 160 * 1024,
 };
 
 /** Each route and the source module of its page (the lazy chunk the route draws). */
