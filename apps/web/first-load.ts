@@ -22,7 +22,7 @@ export const BUDGET = { js: 150 * 1024, css: 30 * 1024 };
  */
 export const CEILING: Record<string, number> = {
   "/login": 172 * 1024,
-  "/register": 189 * 1024,
+  "/register": 162 * 1024,
   "/campaign": 200 * 1024,
   "/campaign/{category} (jeopardy)": 209 * 1024,
   "/campaign/{category} (campaign)": 224 * 1024,
@@ -31,10 +31,10 @@ export const CEILING: Record<string, number> = {
   "/largeLeaderboard": 157 * 1024,
   "/users": 163 * 1024,
   "/teams": 161 * 1024,
-  "/profile/{user}": 218 * 1024,
-  "/team/{team}": 215 * 1024,
-  "/settings": 207 * 1024,
-  "/admin/config": 242 * 1024,
+  "/profile/{user}": 192 * 1024,
+  "/team/{team}": 189 * 1024,
+  "/settings": 181 * 1024,
+  "/admin/config": 216 * 1024,
   "/admin/statistics": 160 * 1024,
 };
 

@@ -16,6 +16,9 @@ test("no route's first load carries the charts, the code editor, the map or pass
     expect(load.packages.filter((p) => HEAVY.includes(p) || MARKDOWN_EXTRAS.includes(p)), load.route).toEqual([]);
     if (!load.route.includes("{challenge}")) expect(load.packages.filter((p) => MARKDOWN.includes(p)), load.route).toEqual([]);
     expect(load.cssBytes, load.route).toBeLessThanOrEqual(BUDGET.css);
+    // Pages use the shared package's plain helpers, not its schemas: zod loads only with the
+    // editors and forms that validate with it.
+    expect(load.packages, load.route).not.toContain("zod");
   }
 });
 
@@ -28,7 +31,7 @@ test("every route's first load is within the JS budget, or its ceiling while it 
   // loads with the pages that use them. React runs on Preact's React layer, and the texts need no
   // i18n library.
   const home = loads.find((l) => l.route === "/")!;
-  expect(home.packages.filter((p) => p.startsWith("@floating-ui/") || ["zod", "react-dom", "i18next"].includes(p))).toEqual([]);
+  expect(home.packages.filter((p) => p.startsWith("@floating-ui/") || ["react-dom", "i18next"].includes(p))).toEqual([]);
   // Tables and dialogs (Mantine's ScrollArea) do not bring the floating-position library either.
   for (const route of ["/leaderboard", "/users", "/teams", "/login"]) {
     expect(loads.find((l) => l.route === route)!.packages.filter((p) => p.startsWith("@floating-ui/")), route).toEqual([]);
