@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LOGIN_PROVIDERS } from "./config-keys.ts";
 
 /**
  * Every configuration key of the specs, with its type and the default on a fresh server.
@@ -7,13 +8,6 @@ import { z } from "zod";
 const time = z.number().int().nonnegative().nullable();
 const bool = z.boolean();
 const text = z.string().max(10_000);
-/**
- * The login and registration providers the server knows: `basic_auth` (the password screens,
- * named as RACTF's own client registers them; `basic`, our earlier default, is read as that alias)
- * and `oidc` (single sign-on with OpenID Connect). Any other name is refused.
- */
-export const LOGIN_PROVIDERS = ["basic_auth", "oidc"] as const;
-export type LoginProvider = (typeof LOGIN_PROVIDERS)[number];
 const provider = z
   .string()
   .transform((name) => (name === "basic" ? "basic_auth" : name))
@@ -113,14 +107,6 @@ export const STAFF_ONLY_CONFIG_KEYS: ReadonlySet<ConfigKey> = new Set([
   "firstblood_webhook",
   "enable_force_admin_2fa",
   "sharing_wrong_flag_window",
-]);
-
-export const TIME_CONFIG_KEYS: ReadonlySet<ConfigKey> = new Set([
-  "register_start_time",
-  "register_end_time",
-  "start_time",
-  "end_time",
-  "scoreboard_freeze_time",
 ]);
 
 export function isConfigKey(key: string): key is ConfigKey {

@@ -69,3 +69,7 @@ export function entitySlug(entity: { id: number; name: string; metadataSlug?: un
   if (typeof entity.metadataSlug === "string" && entity.metadataSlug.length > 0) return entity.metadataSlug;
   return slugify(entity.name) || String(entity.id);
 }
+
+/** The kinds of live notification a player can turn on or off. */
+export const NOTIFICATION_KINDS = ["all_solves", "flag_reject", "hint_used", "team_join"] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];

@@ -2,7 +2,7 @@ import { Typography } from "@mantine/core";
 import { lazy, Suspense, use } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
-import i18next from "i18next";
+import { i18n } from "./i18n.ts";
 import "./markdown.css";
 import "./markdown-texts.ts";
 
@@ -31,7 +31,7 @@ const COMPONENTS: Components = {
   a: ({ node: _node, ...props }) => <a {...props} target={props.href?.startsWith("#") ? undefined : "_blank"} rel="noopener noreferrer nofollow" />,
   // A task list's box is named for what it shows (it is never editable).
   input: ({ node: _node, ...props }) =>
-    props.type === "checkbox" ? <input {...props} aria-label={i18next.t(props.checked ? "markdown.task_done" : "markdown.task_open")} /> : <input {...props} />,
+    props.type === "checkbox" ? <input {...props} aria-label={i18n.t(props.checked ? "markdown.task_done" : "markdown.task_open")} /> : <input {...props} />,
   code: ({ node: _node, className, children, ...props }) => {
     const language = /(?:^|\s)language-([\w+#-]+)/.exec(className ?? "")?.[1];
     if (!language || typeof children !== "string") return <code className={className} {...props}>{children}</code>;

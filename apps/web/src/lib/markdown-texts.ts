@@ -1,4 +1,4 @@
-import i18next from "i18next";
+import { i18n } from "./i18n.ts";
 
 /** English texts of rendered markdown. */
 export const markdownTexts = {
@@ -8,4 +8,4 @@ export const markdownTexts = {
   },
 };
 
-i18next.addResourceBundle("en", "translation", markdownTexts, true, false);
+i18n.addTexts(markdownTexts);

@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { Link, Navigate } from "@tanstack/react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../lib/i18n.ts";
 import { useAppData } from "../shell/useAppData.ts";
 
 const TOPICS = ["osint", "crypto", "web", "pwn", "linux"] as const;

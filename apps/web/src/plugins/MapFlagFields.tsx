@@ -1,5 +1,5 @@
 import { Group, NumberInput } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../lib/i18n.ts";
 import type { FlagTypeFieldsProps } from "./extensions.tsx";
 
 /** The map flag's fields in the challenge editor: the target's latitude and longitude and the radius. */

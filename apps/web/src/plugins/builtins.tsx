@@ -1,6 +1,5 @@
 import { Stack, Text } from "@mantine/core";
-import i18next from "i18next";
-import { useTranslation } from "react-i18next";
+import { i18n, useTranslation } from "../lib/i18n.ts";
 import { deferred } from "../lib/deferred.tsx";
 import { flagTypes, loginProviders, type PopupProps, popups } from "./extensions.tsx";
 import "../features/sharing/texts.ts";
@@ -39,9 +38,9 @@ function MedalPopup({ title, data }: PopupProps) {
     <Stack gap={2}>
       <Text fw={600}>
         {icon ? <span aria-hidden>{icon} </span> : null}
-        {title ?? i18next.t("plugins.medal")}
+        {title ?? i18n.t("plugins.medal")}
       </Text>
-      <Text size="sm">{icon ? i18next.t(`plugins.medal_${medal}`) : i18next.t("plugins.unknown_medal")}</Text>
+      <Text size="sm">{icon ? i18n.t(`plugins.medal_${medal}`) : i18n.t("plugins.unknown_medal")}</Text>
     </Stack>
   );
 }

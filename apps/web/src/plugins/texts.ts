@@ -1,4 +1,4 @@
-import i18next from "i18next";
+import { i18n } from "../lib/i18n.ts";
 
 export const pluginTexts = {
   plugins: {
@@ -14,4 +14,4 @@ export const pluginTexts = {
   },
 };
 
-i18next.addResourceBundle("en", "translation", pluginTexts, true, false);
+i18n.addTexts(pluginTexts);

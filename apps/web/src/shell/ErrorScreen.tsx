@@ -1,6 +1,6 @@
 import { Alert, Button, Code, Collapse, CopyButton, Group, Stack, Text, Title } from "@mantine/core";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../lib/i18n.ts";
 
 function describe(error: unknown): string {
   if (error instanceof Error) return `${error.name}: ${error.message}${error.stack ? `\n\n${error.stack}` : ""}`;

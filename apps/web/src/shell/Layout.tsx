@@ -21,7 +21,7 @@ import { AnnouncementsBell } from "../features/realtime/AnnouncementsInbox.tsx";
 import { ConnectionBanner } from "../features/realtime/ConnectionBanner.tsx";
 import { RealtimeProvider } from "../features/realtime/RealtimeProvider.tsx";
 import { useQuery } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../lib/i18n.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { runtime } from "../lib/runtime.ts";
 import { RouteFocus } from "./RouteFocus.tsx";

@@ -1,7 +1,7 @@
 import { Center, Loader, Stack, Text } from "@mantine/core";
 import { TIMINGS } from "@flagship/shared";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../lib/i18n.ts";
 
 /** Full-area spinner; after 5 seconds it adds a warning that loading is slow. */
 export function LoadingScreen() {

@@ -1,5 +1,5 @@
 import { Alert } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../lib/i18n.ts";
 
 /** Shown where a category, challenge, editor (or other plugin) type has no registered renderer. */
 export function MissingRenderer({ kind, type }: { kind: "category" | "challenge" | "editor" | "flag" | "login provider"; type: string }) {

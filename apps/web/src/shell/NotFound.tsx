@@ -1,6 +1,6 @@
 import { Button, Stack, Text, Title } from "@mantine/core";
 import { Link } from "@tanstack/react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../lib/i18n.ts";
 
 export function NotFoundPage() {
   const { t } = useTranslation();

@@ -1,7 +1,7 @@
 import { VisuallyHidden } from "@mantine/core";
 import { useRouterState } from "@tanstack/react-router";
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../lib/i18n.ts";
 
 /**
  * After an in-app navigation, moves focus to the new page's heading (the main landmark's h1) and

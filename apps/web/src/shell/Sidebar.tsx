@@ -16,7 +16,7 @@ import {
   IconUsersGroup,
   type Icon,
 } from "@tabler/icons-react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../lib/i18n.ts";
 import { useAppData } from "./useAppData.ts";
 import { ADMIN_PAGES } from "../features/admin/registry.tsx";
 import { CampaignNav } from "../features/challenges/CampaignNav.tsx";

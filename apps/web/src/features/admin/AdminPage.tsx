@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Skeleton, Stack, Text, Title } from "@mantine/core";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { errorText } from "../auth/errors.ts";
 
 /** The frame of every admin page: a heading, an optional intro and actions, then the content. */

@@ -2,7 +2,7 @@ import { Badge, Button, Code, Group, Select, Stack, Table, Text, TextInput } fro
 import { useDebouncedValue } from "@mantine/hooks";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { AdminPage, EmptyState, QueryState } from "./AdminPage.tsx";
 import type { AuditEntry } from "./types.ts";

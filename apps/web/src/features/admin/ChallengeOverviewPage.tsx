@@ -2,7 +2,7 @@ import { Anchor, Badge, Group, Table, Text, UnstyledButton } from "@mantine/core
 import { ratingPercent } from "@flagship/shared";
 import { Link } from "@tanstack/react-router";
 import { useMemo, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useCategories } from "../challenges/useCategories.ts";
 import { challengeKey, isFull } from "../challenges/types.ts";
 import type { CategoryView, ChallengeView } from "../challenges/types.ts";

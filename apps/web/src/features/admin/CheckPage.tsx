@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Card, Group, Stack, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useCategories } from "../challenges/useCategories.ts";
 import { isFull } from "../challenges/types.ts";

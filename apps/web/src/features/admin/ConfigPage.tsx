@@ -1,7 +1,7 @@
 import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
 import { type Config, type ConfigKey, EVENT_TIME_FORMAT, formatEventTime, LOGIN_PROVIDERS, parseEventTime, TIME_CONFIG_KEYS } from "@flagship/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { AdminPage, QueryState } from "./AdminPage.tsx";

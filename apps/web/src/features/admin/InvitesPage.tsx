@@ -1,7 +1,7 @@
 import { Badge, Button, Card, Code, CopyButton, Group, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Table, TextInput, Title } from "@mantine/core";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { useTRPCClient } from "../../lib/trpc.ts";
 import { AdminPage, EmptyState, QueryState } from "./AdminPage.tsx";

@@ -1,6 +1,6 @@
 import { Input, Paper, Tabs, Textarea, type TextareaProps } from "@mantine/core";
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 
 /** A markdown text area with a Write / Preview switch; the preview renders as players will see it. */

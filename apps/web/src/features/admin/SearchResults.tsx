@@ -2,7 +2,7 @@ import { Alert, Stack, Table, Text, TextInput, UnstyledButton } from "@mantine/c
 import { useDebouncedValue } from "@mantine/hooks";
 import type { ReactNode } from "react";
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { QueryState } from "./AdminPage.tsx";
 
 /** How many results an admin search shows; more than this asks for a narrower search. */

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Stack } from "@mantine/core";
 import { formatCountdown, STAFF_WARNING_LEVEL, type StaffWarning, staffWarnings } from "@flagship/shared";
 import { useLocalStorage } from "@mantine/hooks";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { useCountdown } from "../countdown/useCountdown.ts";
 import "./texts.ts";

@@ -3,7 +3,7 @@ import { percentOf, pointDistribution } from "@flagship/shared";
 import { useQuery } from "@tanstack/react-query";
 import type { EChartsCoreOption } from "echarts/core";
 import { useCallback, useMemo } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { ChartCard } from "../profiles/ChartCard.tsx";
 import { isFull } from "../challenges/types.ts";

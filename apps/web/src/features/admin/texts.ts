@@ -1,4 +1,4 @@
-import i18next from "i18next";
+import { i18n } from "../../lib/i18n.ts";
 
 /** English texts of the staff console, merged into the app's translation bundle. */
 export const adminTexts = {
@@ -307,4 +307,4 @@ export const adminTexts = {
   },
 };
 
-i18next.addResourceBundle("en", "translation", adminTexts, true, false);
+i18n.addTexts(adminTexts);

@@ -1,7 +1,7 @@
 import { Box, Group, Text } from "@mantine/core";
 import type { PasswordStrength as Strength } from "@flagship/shared/password";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 
 type Checker = (password: string, inputs?: string[]) => Strength;
 let checker: Promise<Checker> | undefined;

@@ -1,7 +1,7 @@
 import { Alert, Button, Stack, Text, TextInput, ThemeIcon } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { AuthCard } from "./AuthCard.tsx";
 import { errorText } from "./errors.ts";

@@ -1,7 +1,7 @@
 import { notifications } from "@mantine/notifications";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { session } from "../../lib/session.ts";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { useSwitchSession } from "./useSession.ts";

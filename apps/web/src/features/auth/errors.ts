@@ -1,22 +1,22 @@
 import { errorCode } from "../../lib/trpc.ts";
-import i18next from "i18next";
+import { i18n } from "../../lib/i18n.ts";
 import { TRPCClientError } from "@trpc/client";
 
 /** The user-facing message of a failed call: the catalogue's text for its code, else a generic one. */
 export function errorText(error: unknown): string {
   const code = errorCode(error);
-  if (code === "throttled") return i18next.t("generic.throttled");
-  if (code && i18next.exists(`errors.${code}`)) {
+  if (code === "throttled") return i18n.t("generic.throttled");
+  if (code && i18n.exists(`errors.${code}`)) {
     // Field messages from the server are more specific than the code's text (e.g. zxcvbn advice).
     const fields = fieldErrors(error);
     const first = Object.values(fields)[0];
-    return first ?? i18next.t(`errors.${code}`);
+    return first ?? i18n.t(`errors.${code}`);
   }
   if (error instanceof TRPCClientError && !error.data) {
     const cause = error.cause as { name?: string } | undefined;
-    return i18next.t(cause?.name === "TimeoutError" ? "generic.timeout" : "generic.network");
+    return i18n.t(cause?.name === "TimeoutError" ? "generic.timeout" : "generic.network");
   }
-  return i18next.t("generic.unknown");
+  return i18n.t("generic.unknown");
 }
 
 /** The server's field map (`{field: message}`), flattened to the first message of each field. */

@@ -2,7 +2,7 @@ import { Alert, Button, Group, NumberInput, Select, SimpleGrid, Stack, Textarea,
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { errorText, fieldErrors } from "../auth/errors.ts";
 import { registeredCategoryTypes } from "../challenges/registry.tsx";

@@ -4,7 +4,7 @@ import { notifications } from "@mantine/notifications";
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { errorText, fieldErrors } from "../auth/errors.ts";
 import { editorRenderer, registeredChallengeTypes } from "../challenges/registry.tsx";

@@ -1,7 +1,7 @@
 import { Select, Stack, Textarea, TextInput } from "@mantine/core";
 import { flagTypes } from "../../plugins/extensions.tsx";
 import { MissingRenderer } from "../../shell/MissingRenderer.tsx";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { parseJsonObject } from "./MarkdownField.tsx";
 
 /**

@@ -1,7 +1,7 @@
 import { formatFileSize } from "@flagship/shared";
 import { ActionIcon, Button, Card, FileButton, Group, NumberInput, Stack, Text, Textarea, TextInput } from "@mantine/core";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { session } from "../../lib/session.ts";
 
 export interface HintDraft {

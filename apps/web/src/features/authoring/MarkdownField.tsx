@@ -1,6 +1,6 @@
 import { Stack, Tabs, Text, Textarea } from "@mantine/core";
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 
 /** A markdown text area with a Preview tab rendering exactly what players will see. */

@@ -1,6 +1,6 @@
 import { Alert } from "@mantine/core";
 import { useMemo } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import type { CategoryView } from "../challenges/types.ts";
 import { ChallengeEditor } from "./ChallengeEditor.tsx";
 import { prefillFromHash } from "./draft.ts";

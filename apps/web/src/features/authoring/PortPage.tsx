@@ -3,7 +3,7 @@ import { Alert, Badge, Button, Card, Checkbox, FileInput, Group, List, Paper, Se
 import { notifications } from "@mantine/notifications";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { session } from "../../lib/session.ts";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";

@@ -1,6 +1,6 @@
 import { CODE_LANGUAGES } from "@flagship/shared";
 import { NumberInput, Select, SimpleGrid, Stack, Textarea } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import type { EditorRendererProps } from "../challenges/registry.tsx";
 import { parseJsonObject } from "./MarkdownField.tsx";
 

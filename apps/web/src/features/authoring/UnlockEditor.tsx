@@ -1,7 +1,7 @@
 import { unlockError } from "@flagship/shared";
 import { Button, Group, Select, Stack, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { describeUnlock } from "./draft.ts";
 
 export interface UnlockOption {

@@ -1,5 +1,5 @@
 import { CODE_LANGUAGES, parseFlagMetadata, parseUnlock, unlockError } from "@flagship/shared";
-import i18next from "i18next";
+import { i18n } from "../../lib/i18n.ts";
 import type { ChallengeView } from "../challenges/types.ts";
 import type { FileDraft, HintDraft } from "./HintsFilesEditors.tsx";
 import { parseJsonObject } from "./MarkdownField.tsx";
@@ -85,7 +85,7 @@ export type ChallengeFields = Omit<ChallengeDraft, "challenge_metadata" | "code_
  * when it is text; an invalid one gives the invalid flag JSON message, an empty one is empty.
  */
 export function fieldsOf(draft: ChallengeDraft): { fields: ChallengeFields; errors: Record<string, string> } {
-  const t = i18next.t.bind(i18next);
+  const t = i18n.t;
   const errors: Record<string, string> = {};
   if (draft.name.trim() === "") errors.name = t("generic.required");
   const metadata = parseJsonObject(draft.challenge_metadata);

@@ -1,4 +1,4 @@
-import i18next from "i18next";
+import { i18n } from "../../lib/i18n.ts";
 
 /** English texts of the staff editors, import/export, the theme builder and the terminal. */
 export const authoringTexts = {
@@ -257,4 +257,4 @@ export const authoringTexts = {
   },
 };
 
-i18next.addResourceBundle("en", "translation", authoringTexts, true, false);
+i18n.addTexts(authoringTexts);

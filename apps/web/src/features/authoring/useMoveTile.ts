@@ -1,6 +1,6 @@
 import { notifications } from "@mantine/notifications";
 import { useQueryClient } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { errorText } from "../auth/errors.ts";
 import type { TileMove } from "../challenges/registry.tsx";

@@ -3,7 +3,7 @@ import { Accordion, Button, Group, PasswordInput, Select, SimpleGrid, Stack, Swi
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { fieldErrors } from "../auth/errors.ts";
 import type { JobStatusView } from "./types.ts";

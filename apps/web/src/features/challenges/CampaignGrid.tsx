@@ -3,7 +3,7 @@ import { CAMPAIGN_COLUMNS, placeTiles, tileLinks, type TileInput } from "@flagsh
 import { Button, Group, Modal, Stack, Text } from "@mantine/core";
 import { useNavigate } from "@tanstack/react-router";
 import { useMemo, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { CampaignViewport } from "./CampaignViewport.tsx";
 import { ChallengeBody } from "./ChallengeBody.tsx";
 import { LockedTile, MaintenanceMark } from "./LockedTile.tsx";

@@ -2,7 +2,7 @@ import { ActionIcon, Group, Tooltip } from "@mantine/core";
 import { useElementSize } from "@mantine/hooks";
 import { IconZoomIn, IconZoomOut, IconZoomReset } from "@tabler/icons-react";
 import { useRef, useState, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { TransformComponent, TransformWrapper, type ReactZoomPanPinchRef } from "react-zoom-pan-pinch";
 
 /** The zoom bounds of a large campaign map, and the step of the zoom buttons. */

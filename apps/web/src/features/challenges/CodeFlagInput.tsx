@@ -9,7 +9,7 @@ import { ruby } from "@codemirror/legacy-modes/mode/ruby";
 import { Input, Stack, useComputedColorScheme } from "@mantine/core";
 import CodeMirror from "@uiw/react-codemirror";
 import { useEffect, useMemo } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { CodeLanguage } from "./FlagInputs.tsx";
 import type { FlagInputProps } from "./registry.tsx";
 

@@ -2,7 +2,7 @@ import { formatUnlockIn } from "@flagship/shared";
 import { Card, Stack, Text, ThemeIcon, Title } from "@mantine/core";
 import { LockIcon } from "./icons.tsx";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useCountdown } from "../countdown/useCountdown.ts";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
 import { useAppData } from "../../shell/useAppData.ts";

@@ -1,6 +1,6 @@
 import { flagPartialOk } from "@flagship/shared";
 import { Badge, Group, Stack, Text, Textarea, TextInput } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import type { FlagInputProps } from "./registry.tsx";
 import type { ChallengeView } from "./types.ts";

@@ -2,7 +2,7 @@ import { difficultyLabel, ratingPercent } from "@flagship/shared";
 import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Switch, Text, TextInput } from "@mantine/core";
 import { useNavigate } from "@tanstack/react-router";
 import { useMemo, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { LockIcon } from "./icons.tsx";
 import type { CategoryRendererProps } from "./registry.tsx";
 import { matchesFilter } from "./TagFilter.tsx";

@@ -1,5 +1,5 @@
 import { Popover, Text, VisuallyHidden } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { LockIcon } from "./icons.tsx";
 import type { AnyChallengeView } from "./types.ts";
 import { useUnlockText } from "./UnlockHint.tsx";

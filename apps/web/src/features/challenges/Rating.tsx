@@ -2,7 +2,7 @@ import { ActionIcon, Group, Text, Tooltip } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ratingPercent } from "@flagship/shared";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { ThumbDownIcon, ThumbUpIcon } from "./icons.tsx";
 import type { ChallengeView } from "./types.ts";

@@ -1,5 +1,5 @@
 import { Button, Group, TextInput } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { type AnyChallengeView, isFull } from "./types.ts";
 
 /** Tag counts over the challenges a player can read (locked stubs carry no tags). */

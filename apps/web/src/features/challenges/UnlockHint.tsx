@@ -1,7 +1,7 @@
 import { unlockTree } from "@flagship/shared";
 import { Text, type TextProps } from "@mantine/core";
 import { useMemo } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { describeUnlock, type Seen, type UnlockWords } from "./unlock-text.ts";
 import { isFull } from "./types.ts";
 import { useCategories } from "./useCategories.ts";

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useHash, useStaffEditing } from "../authoring/editing.ts";
 import { CategoryStaffBar, ChallengeEditor, NewChallengeEditor } from "../authoring/lazy.tsx";
 import { useMoveTile } from "../authoring/useMoveTile.ts";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { errorCode } from "../../lib/trpc.ts";
 import { PageFailedScreen } from "../../shell/ErrorScreen.tsx";

@@ -1,4 +1,4 @@
-import i18next from "i18next";
+import { i18n } from "../../lib/i18n.ts";
 
 /** English texts of the campaign, category and challenge screens. */
 export const challengeTexts = {
@@ -100,4 +100,4 @@ export const challengeTexts = {
   },
 };
 
-i18next.addResourceBundle("en", "translation", challengeTexts, true, false);
+i18n.addTexts(challengeTexts);

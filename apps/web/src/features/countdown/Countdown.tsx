@@ -1,6 +1,6 @@
 import { Badge, Group, Text } from "@mantine/core";
 import { countdownHint, formatCountdown } from "@flagship/shared";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useSynthwave } from "../theming/themeState.ts";
 import { useCountdown } from "./useCountdown.ts";
 

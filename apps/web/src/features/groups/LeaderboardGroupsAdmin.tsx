@@ -3,7 +3,7 @@ import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX } from "@flagship/shared";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { errorText, serverFieldErrors } from "../teams/forms.ts";
 import "./texts.ts";

@@ -1,4 +1,4 @@
-import i18next from "i18next";
+import { i18n } from "../../lib/i18n.ts";
 
 /** English texts of leaderboard groups (divisions): the picker, the board tabs and staff management. */
 export const groupTexts = {
@@ -32,4 +32,4 @@ export const groupTexts = {
   },
 };
 
-i18next.addResourceBundle("en", "translation", groupTexts, true, false);
+i18n.addTexts(groupTexts);

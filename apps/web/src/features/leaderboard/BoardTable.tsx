@@ -1,6 +1,6 @@
 import { Anchor, Button, Center, Stack, Table, Text } from "@mantine/core";
 import { Link } from "@tanstack/react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 
 export interface BoardRow {
   id: number;

@@ -2,7 +2,7 @@ import { Box, Group, Stack, Table, Text, Title } from "@mantine/core";
 import { TIMINGS } from "@flagship/shared";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { Countdown } from "../countdown/Countdown.tsx";
 import { useAppData } from "../../shell/useAppData.ts";

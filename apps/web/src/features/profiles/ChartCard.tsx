@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Center, Text, Title, useComputedColorScheme } from "@mantine/core";
 import type { EChartsCoreOption } from "echarts/core";
 import { useMemo } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { Chart } from "../../lib/Chart.tsx";
 
 /** A titled chart card; an empty state instead of a blank chart when there is nothing to draw. */

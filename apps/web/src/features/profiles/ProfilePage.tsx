@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import dayjs from "dayjs";
 import { useCallback } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { ImpersonateButton } from "../auth/ImpersonateButton.tsx";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { SomethingWentWrong } from "../../shell/ErrorScreen.tsx";

@@ -1,6 +1,6 @@
 import { Anchor, CloseButton, Group, Paper, Text } from "@mantine/core";
 import { useLocalStorage, useResizeObserver } from "@mantine/hooks";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { useToken } from "../../lib/session.ts";
 import { setInboxOpen, useAnnouncementList, useReadAnnouncements } from "./inbox.ts";

@@ -1,6 +1,6 @@
 import { ActionIcon, Indicator } from "@mantine/core";
 import { useEffect, useMemo, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { deferred } from "../../lib/deferred.tsx";
 import { useToken } from "../../lib/session.ts";
 import { setInboxOpen, useAnnouncementList, useInboxOpen, useReadAnnouncements } from "./inbox.ts";

@@ -1,6 +1,6 @@
 import { Alert } from "@mantine/core";
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useRealtimeState } from "./RealtimeProvider.tsx";
 
 /** 'Lost connection. Reconnecting in Ns...' while the websocket is down (after it first connected). */

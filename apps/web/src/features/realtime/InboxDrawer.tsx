@@ -1,5 +1,5 @@
 import { Alert, Badge, Drawer, Group, Loader, Stack, Text, Title } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { setInboxOpen } from "./inbox.ts";
 import "@mantine/core/styles/Drawer.css";

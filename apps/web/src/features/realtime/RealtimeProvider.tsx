@@ -2,7 +2,7 @@ import { notifications } from "@mantine/notifications";
 import { type NotificationPreferences, TIMINGS } from "@flagship/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { session, useToken } from "../../lib/session.ts";
 import { useTRPC } from "../../lib/trpc.ts";

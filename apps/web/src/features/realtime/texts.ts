@@ -1,4 +1,4 @@
-import i18next from "i18next";
+import { i18n } from "../../lib/i18n.ts";
 
 /** English texts of the announcement bar and the announcements inbox. */
 export const inboxTexts = {
@@ -16,4 +16,4 @@ export const inboxTexts = {
   },
 };
 
-i18next.addResourceBundle("en", "translation", inboxTexts, true, false);
+i18n.addTexts(inboxTexts);

@@ -1,7 +1,7 @@
 import { Badge, Button, Card, Code, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { AdminPage, EmptyState, QueryState } from "../admin/AdminPage.tsx";
 import { ConfirmButton } from "../admin/ConfirmButton.tsx";

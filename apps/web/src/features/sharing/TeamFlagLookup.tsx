@@ -2,7 +2,7 @@ import { Alert, Button, Code, type ComboboxItem, CopyButton, Group, Select, Stac
 import { useDebouncedValue } from "@mantine/hooks";
 import { useQuery } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import "./texts.ts";
 

@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Center, Group, Loader, Skeleton, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { type ReactNode, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 
 export const PAGE_SIZE = 50;
 

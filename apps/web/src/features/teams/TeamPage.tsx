@@ -5,7 +5,7 @@ import { Link, useParams } from "@tanstack/react-router";
 import { RedirectTo } from "./guards.tsx";
 import dayjs from "dayjs";
 import { useCallback } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { NotFoundPage } from "../../shell/NotFound.tsx";
 import { SomethingWentWrong } from "../../shell/ErrorScreen.tsx";

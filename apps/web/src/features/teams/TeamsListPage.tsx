@@ -1,7 +1,7 @@
 import { Anchor, Badge } from "@mantine/core";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { nextOffset, PAGE_SIZE, PagedList, useSearch } from "./PagedList.tsx";
 

@@ -1,5 +1,5 @@
 import { Switch } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import "../authoring/texts.ts";
 import { setSynthwave, useSynthwave } from "./themeState.ts";
 

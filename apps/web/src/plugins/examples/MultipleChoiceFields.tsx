@@ -1,5 +1,5 @@
 import { Radio, Stack, Textarea } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../lib/i18n.ts";
 import type { EditorRendererProps, FlagInputProps } from "../../features/challenges/registry.tsx";
 import { choicesOf } from "./choices.ts";
 

@@ -1,6 +1,6 @@
 import { useAppData } from "../../../shell/useAppData.ts";
 import { Stack, Text, Title } from "@mantine/core";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../../lib/i18n.ts";
 import { localPreference } from "../localPreferences.ts";
 import { DangerCard, NotificationsCard, PasswordCard, ProfileCard, TwoFactorCard, UsernameCard } from "./AccountCards.tsx";
 import { registerSettingsCard, SETTINGS_ORDER, settingsCards } from "./registry.ts";

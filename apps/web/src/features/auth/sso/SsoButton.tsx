@@ -3,7 +3,7 @@ import { errorMessage } from "@flagship/shared";
 import { notifications } from "@mantine/notifications";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../../lib/i18n.ts";
 import { session } from "../../../lib/session.ts";
 import { useTRPC } from "../../../lib/trpc.ts";
 
