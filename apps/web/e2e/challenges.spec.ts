@@ -199,6 +199,48 @@ test("campaign map: zoom buttons, drag to pan, tiles still open by click and Ent
   await expectNoAxeViolations(page);
 });
 
+test("campaign map: a map that fits is drawn plainly without the pan-and-zoom code; on a phone it pans inside its box", async ({ page, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const team = await seedTeam();
+  await signIn(page, team.members[0]!);
+  const category = await seedCategory(request, staff, { name: unique("Harbour "), contained_type: "campaign" });
+  const first = await seedChallenge(request, staff, { category: category.id, name: "Pier", score: 50, flag_metadata: { flag: "flag{pier}" }, challenge_metadata: { x: 0, y: 0 } });
+  await seedChallenge(request, staff, { category: category.id, name: "Lighthouse", score: 100, flag_metadata: { flag: "flag{light}" }, challenge_metadata: { x: 6, y: 1 }, unlock_requirements: `${first.id}` });
+  const panZoomChunks: string[] = [];
+  page.on("request", (r) => {
+    if (/\/assets\/CampaignPanZoom-[^/]*\.js$/.test(r.url())) panZoomChunks.push(r.url());
+  });
+  const viewport = page.getByTestId("campaign-viewport");
+  const zoom = page.getByRole("group", { name: "Map zoom" });
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+  // Two rows of seven fit a desktop box: no controls, and the library is never fetched.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/campaign/${category.slug}`);
+  await expect(page.getByRole("button", { name: "Pier, Unlocked" })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  await expect(viewport).toHaveAttribute("data-large", "false");
+  await expect(zoom).toHaveCount(0);
+  expect(panZoomChunks).toEqual([]);
+
+  // On a phone the seven columns are wider than the box: the library loads, the map pans inside
+  // its box and the page is no wider than the window.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(viewport).toHaveAttribute("data-large", "true");
+  await expect(zoom).toBeVisible();
+  expect(panZoomChunks).toHaveLength(1);
+  const box = (await viewport.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(390);
+  expect(await overflow()).toBe(0);
+  await expect(page.getByRole("button", { name: "Pier, Unlocked" })).toBeInViewport();
+
+  // Opened on a phone from the start, too.
+  await page.reload();
+  await expect(zoom).toBeVisible();
+  expect(await overflow()).toBe(0);
+  await expectNoAxeViolations(page);
+});
+
 test("map challenge: solved by clicking the map", async ({ page, request }) => {
   const staff = await seedUser({ isStaff: true });
   const team = await seedTeam();

@@ -64,8 +64,41 @@ test("the large leaderboard is a full-screen board without the shell", async ({ 
   await expect(rows.nth(2).getByTestId("projector-medal")).toHaveText("Bronze");
   await expect(rows.nth(3).getByTestId("projector-medal")).toHaveCount(0);
   await expect(rows.nth(3).getByTestId("projector-rank")).toHaveText("4");
-  // A chart sized for a projector.
-  const chart = await page.getByRole("img", { name: "Score over time of the top ten" }).boundingBox();
+  // A chart sized for a projector: axis labels and legend readable from the back of the room, in
+  // the UI's typeface.
+  const graph = page.getByRole("img", { name: "Score over time of the top ten" });
+  const chart = await graph.boundingBox();
   expect(chart!.height).toBeGreaterThanOrEqual(500);
+  await expect(graph.locator("svg text").first()).toBeAttached();
+  const labels = await graph.locator("svg text").evaluateAll((texts) => texts.map((t) => getComputedStyle(t)).map((s) => ({ size: parseFloat(s.fontSize), font: s.fontFamily })));
+  expect(labels.length).toBeGreaterThan(0);
+  for (const label of labels) {
+    expect(label.size).toBeGreaterThanOrEqual(22);
+    expect(label.font).toContain("Inter");
+  }
+  const legend = page.getByTestId("graph-legend").getByRole("button");
+  await expect(legend).toHaveCount(10);
+  for (const size of await legend.evaluateAll((items) => items.map((i) => parseFloat(getComputedStyle(i).fontSize)))) expect(size).toBeGreaterThanOrEqual(24);
   await page.screenshot({ path: "test-results/large-leaderboard.png" });
+});
+
+test("on a phone the leaderboard fits the window and the graph's legend shows every competitor", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto("/leaderboard");
+  await expect(page.getByRole("table", { name: "Teams" }).getByRole("row").nth(1)).toBeVisible();
+  await expect(page.getByRole("img", { name: "Score over time of the top ten" }).locator("svg path").first()).toBeAttached();
+  // No pages of legend: every name of the top ten is on screen (wrapped), none cut off.
+  const legend = page.getByTestId("graph-legend").getByRole("button");
+  await expect(legend).toHaveCount(10);
+  for (const box of await legend.evaluateAll((items) => items.map((i) => i.getBoundingClientRect().toJSON() as DOMRect))) {
+    expect(box.left).toBeGreaterThanOrEqual(0);
+    expect(box.right).toBeLessThanOrEqual(390);
+  }
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+  // A legend entry hides and shows its competitor's line.
+  await legend.first().click();
+  await expect(legend.first()).toHaveAttribute("aria-pressed", "false");
+  await legend.first().click();
+  await expect(legend.first()).toHaveAttribute("aria-pressed", "true");
+  await page.screenshot({ path: "test-results/leaderboard-phone.png", fullPage: true });
 });

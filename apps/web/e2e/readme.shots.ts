@@ -11,7 +11,13 @@ import { database, type SeededUser, seedUser, setConfig } from "./support/db.ts"
  */
 
 const OUT = path.resolve(import.meta.dirname, "../../../docs/screenshots");
-const SIZES = { desktop: { width: 1440, height: 900 }, phone: { width: 390, height: 844 } } as const;
+/** The sizes every screen is taken at; on a phone the sidebar slides away before the picture. */
+const VIEWPORTS = [
+  { name: "desktop", size: { width: 1440, height: 900 }, slidingSidebar: false },
+  { name: "phone", size: { width: 390, height: 844 }, slidingSidebar: true },
+] as const;
+
+type Viewport = (typeof VIEWPORTS)[number];
 
 type Scheme = "light" | "dark";
 
@@ -184,15 +190,21 @@ test.beforeAll(async ({ request }) => {
   demo = { staff, player: teams[1]!.members[0]!, web: web.slug, campaign: campaign.slug, challenge: `${web.slug}/${panel.slug}` };
 });
 
-/** Opens `url` at both sizes in fresh browser contexts and saves `<name>-desktop.png` and `<name>-phone.png`. */
-async function capture(browser: Browser, name: string, url: string, options: { user?: SeededUser; scheme: Scheme; ready: (page: Page) => Promise<void> }): Promise<void> {
+interface Shot {
+  user?: SeededUser;
+  scheme: Scheme;
+  ready: (page: Page) => Promise<void>;
+}
+
+/** Opens `url` at each viewport in a fresh browser context and saves `<name>-<viewport>.png`. */
+async function capture(browser: Browser, name: string, url: string, shot: Shot): Promise<void> {
   mkdirSync(OUT, { recursive: true });
-  for (const [size, viewport] of Object.entries(SIZES)) {
+  for (const viewport of VIEWPORTS) {
     // Chromium drops a page's requests when the host's network changes (Docker adding a network
     // on a busy machine is enough): such a load is simply taken again, twice at most.
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await shoot(browser, path.join(OUT, `${name}-${size}.png`), url, viewport, size === "phone", options);
+        await photograph(browser, path.join(OUT, `${name}-${viewport.name}.png`), url, viewport, shot);
         break;
       } catch (error) {
         if (attempt === 3) throw error;
@@ -201,29 +213,21 @@ async function capture(browser: Browser, name: string, url: string, options: { u
   }
 }
 
-async function shoot(
-  browser: Browser,
-  file: string,
-  url: string,
-  viewport: { width: number; height: number },
-  phone: boolean,
-  options: { user?: SeededUser; scheme: Scheme; ready: (page: Page) => Promise<void> },
-): Promise<void> {
-  const context = await browser.newContext({ viewport, colorScheme: options.scheme, reducedMotion: "reduce" });
+async function photograph(browser: Browser, file: string, url: string, viewport: Viewport, shot: Shot): Promise<void> {
+  const context = await browser.newContext({ viewport: viewport.size, colorScheme: shot.scheme, reducedMotion: "reduce" });
   try {
     await context.addInitScript(({ token, scheme }) => {
       if (window.location.origin === "null") return;
       window.localStorage.setItem("flagship.color-scheme", scheme);
       if (token) window.localStorage.setItem("flagship.token", token);
-    }, { token: options.user?.token ?? null, scheme: options.scheme });
+    }, { token: shot.user?.token ?? null, scheme: shot.scheme });
     const page = await context.newPage();
     await page.goto(url);
-    await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", options.scheme);
+    await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", shot.scheme);
     await expect(page.locator("main h1").first()).toBeVisible();
-    await options.ready(page);
+    await shot.ready(page);
     await page.waitForLoadState("networkidle");
-    // On a phone the sidebar slides away; photograph once it has gone.
-    if (phone) await expect(page.locator("#app-navbar")).not.toBeInViewport();
+    if (viewport.slidingSidebar) await expect(page.locator("#app-navbar")).not.toBeInViewport();
     await page.mouse.move(0, 0);
     await page.screenshot({ path: file, animations: "disabled" });
   } finally {
@@ -236,7 +240,8 @@ test("the README's screenshots", async ({ browser }) => {
   await capture(browser, "challenges", `/campaign/${demo.web}`, {
     user: demo.player,
     scheme: "light",
-    ready: (page) => expect(page.getByText("Template Trouble").first()).toBeVisible(),
+    // A card's name (the announcement bar names Template Trouble before the list has loaded).
+    ready: (page) => expect(page.getByText("Cache Poisoning")).toBeVisible(),
   });
   await capture(browser, "campaign-dark", `/campaign/${demo.campaign}`, {
     user: demo.player,

@@ -21,7 +21,7 @@ test("staff build a theme with a live preview and save it for everyone; players 
     // The dark preset previews at once, before anything is saved.
     await builder.getByRole("button", { name: "Dark preset" }).click();
     await expect(page.getByTestId("event-theme")).toBeAttached();
-    await expect.poll(() => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--fs-primary").trim())).toBe("#4493f8");
+    await expect.poll(() => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--fs-primary").trim())).toBe("#2dd4bf");
     expect(await configValue("theme")).toEqual(before.theme);
 
     await builder.getByTestId("theme-primary").fill("#8a2be2");
@@ -29,16 +29,16 @@ test("staff build a theme with a live preview and save it for everyone; players 
     await expect.poll(() => page.evaluate(() => document.documentElement.dataset.sidebar)).toBe("primary");
     await builder.getByRole("button", { name: "Save theme" }).click();
     await expect(page.getByText("Theme saved")).toBeVisible();
-    expect(await configValue("theme")).toMatchObject({ primary: "#8a2be2", dark: "#0d1117", light: "#e6edf3", sidebarType: "primary" });
+    expect(await configValue("theme")).toMatchObject({ primary: "#8a2be2", dark: "#101827", light: "#e2e8f0", sidebarType: "primary" });
 
     // Another browser: the saved theme applies; the player's own dark choice swaps the page colours.
     const other = await browser.newPage();
     await signIn(other, player);
     await other.goto("/leaderboard");
     await expect.poll(() => other.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--fs-primary").trim())).toBe("#8a2be2");
-    await expect.poll(() => other.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(230, 237, 243)");
+    await expect.poll(() => other.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(226, 232, 240)");
     await other.getByRole("button", { name: "Toggle dark mode" }).click();
-    await expect.poll(() => other.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(13, 17, 23)");
+    await expect.poll(() => other.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(16, 24, 39)");
     await other.screenshot({ path: "test-results/theme-player-dark.png" });
     await other.close();
 

@@ -1,48 +1,68 @@
 import { type CSSVariablesResolver, createTheme, DEFAULT_THEME, darken, type MantineColorsTuple } from "@mantine/core";
 
-/** The specs' palette: named colours for the light default and the dark preset. */
+/**
+ * Flagship's palette: a deep ink navy (the logo mark's ground) with the mark's signal teal as the
+ * accent, for the light default and the dark preset. The page colours are the schemes' bodies.
+ */
 export const PALETTES = {
   light: {
-    primary: "#1f6feb",
-    secondary: "#6e7781",
-    success: "#1a7f37",
-    info: "#0969da",
-    warning: "#9a6700",
-    danger: "#cf222e",
-    dark: "#1f2328",
-    light: "#f6f8fa",
+    primary: "#0f766e",
+    secondary: "#52607a",
+    success: "#15803d",
+    info: "#0369a1",
+    warning: "#a15c07",
+    danger: "#c81e3a",
+    dark: "#0b1220",
+    light: "#f3f6fa",
   },
   dark: {
-    primary: "#4493f8",
-    secondary: "#8b949e",
-    success: "#3fb950",
-    info: "#58a6ff",
-    warning: "#d29922",
-    danger: "#f85149",
-    dark: "#0d1117",
-    light: "#e6edf3",
+    primary: "#2dd4bf",
+    secondary: "#94a3b8",
+    success: "#4ade80",
+    info: "#38bdf8",
+    warning: "#fbbf24",
+    danger: "#fb7185",
+    dark: "#101827",
+    light: "#e2e8f0",
   },
 } as const;
 
 export type PaletteName = keyof (typeof PALETTES)["light"];
 
+/** The signal teal, from a pale wash to near-ink; shade 4 is the logo's accent, shade 7 the filled one (white text at 5.5:1). */
 const flagship: MantineColorsTuple = [
-  "#e7f0ff",
-  "#cedfff",
-  "#9dbdfb",
-  "#6899f7",
-  "#3d7bf3",
-  "#2367f1",
-  "#1f6feb",
-  "#0b4dd6",
-  "#0044c0",
-  "#003aaa",
+  "#e6fcf7",
+  "#c2f5ea",
+  "#8eebd8",
+  "#5cdcc6",
+  "#2dd4bf",
+  "#14b8a6",
+  "#0d9488",
+  "#0f766e",
+  "#115e59",
+  "#123f3c",
+];
+
+/** Ink navy for the dark scheme's surfaces (Mantine's neutral greys otherwise): 7 the page, 6 cards and inputs, 9 the logo's ground. */
+const ink: MantineColorsTuple = [
+  "#d7dee9",
+  "#a9b4c6",
+  "#7d8aa1",
+  "#5b6880",
+  "#37445b",
+  "#2a3548",
+  "#1a2335",
+  PALETTES.dark.dark,
+  "#0b1220",
+  "#070c16",
 ];
 
 export const theme = createTheme({
   primaryColor: "flagship",
-  colors: { flagship },
-  primaryShade: { light: 6, dark: 6 },
+  colors: { flagship, dark: ink },
+  primaryShade: { light: 7, dark: 7 },
+  // Text is the logo's ink rather than pure black.
+  black: PALETTES.light.dark,
   defaultRadius: "md",
   fontFamily:
     "'Inter Variable', Inter, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', sans-serif",
@@ -73,6 +93,7 @@ function lightVariantText(color: string): string {
  */
 const CONTRAST = {
   light: {
+    "--mantine-color-body": PALETTES.light.light,
     "--mantine-color-dimmed": "var(--mantine-color-gray-7)",
     "--mantine-color-anchor": "var(--mantine-color-flagship-8)",
     "--mantine-color-error": "var(--mantine-color-red-8)",

@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "react";
  * Series colours told apart with any colour vision (Okabe and Ito's palette), each at least 3:1
  * against the scheme's background.
  */
-const SERIES = {
+export const SERIES_COLOURS = {
   light: ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#a36b00", "#3a7ca5", "#6f4e7c", "#1f2328"],
   dark: ["#56b4e9", "#e69f00", "#2fc09b", "#e08fc0", "#f0e442", "#ff8a5b", "#b8a1ff", "#e6edf3"],
 };
@@ -39,7 +39,7 @@ export function Chart({ option, height = 320, label, scheme: forced }: { option:
     if (!lib || !ref.current) return;
     const chart = lib.echarts.init(ref.current, scheme === "dark" ? "dark" : undefined, { renderer: "svg" });
     // The UI's typeface and the accessible series colours, unless the chart sets its own.
-    chart.setOption({ backgroundColor: "transparent", animationDuration: 300, textStyle: { fontFamily }, color: SERIES[scheme === "dark" ? "dark" : "light"], ...option });
+    chart.setOption({ backgroundColor: "transparent", animationDuration: 300, textStyle: { fontFamily }, color: SERIES_COLOURS[scheme === "dark" ? "dark" : "light"], ...option });
     const observer = new ResizeObserver(() => chart.resize());
     observer.observe(ref.current);
     return () => {

@@ -122,7 +122,7 @@ function Shell() {
             />
             <UnstyledButton component={Link} to="/" aria-label={eventName}>
               <Group gap={8} wrap="nowrap">
-                <img src="/favicon.svg" alt="" width={28} height={28} />
+                <img src="/favicon.svg" alt="" width={28} height={28} className="header-mark" />
                 {/* Logo only on the narrowest phones, so the countdown badge keeps its room. */}
                 <Text fw={700} size="lg" truncate="end" maw={{ base: 180, sm: 400 }} visibleFrom="xs">
                   {eventName}

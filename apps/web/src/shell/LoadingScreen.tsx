@@ -17,7 +17,7 @@ export function LoadingScreen() {
         <Loader size="lg" aria-hidden />
         <Text c="dimmed">{t("generic.loading")}</Text>
         {slow && (
-          <Text c="orange" size="sm" maw={360} ta="center" data-testid="loading-warning">
+          <Text c="var(--mantine-color-orange-light-color)" size="sm" maw={360} ta="center" data-testid="loading-warning">
             {t("generic.loading_slow")}
           </Text>
         )}

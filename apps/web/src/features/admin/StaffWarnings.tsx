@@ -22,7 +22,7 @@ export function StaffWarnings() {
   if (active.length === 0) return null;
   const isFolded = (tab: Tab) => folded.includes(tab);
   const toggle = (tab: Tab) => setFolded((list) => (list.includes(tab) ? list.filter((x) => x !== tab) : [...list, tab]));
-  const color = (tab: Tab) => (tab === "countdown" ? "blue" : STAFF_WARNING_LEVEL[tab] === "danger" ? "red" : "yellow");
+  const color = (tab: Tab) => (tab === "countdown" ? "flagship" : STAFF_WARNING_LEVEL[tab] === "danger" ? "red" : "yellow");
   const text = (tab: Tab) =>
     tab === "countdown" && target
       ? t(target.kind === "start" ? "staff_warnings.countdown_start" : "staff_warnings.countdown_end", { time: formatCountdown(target.remaining) })

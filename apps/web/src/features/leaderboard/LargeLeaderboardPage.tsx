@@ -90,7 +90,7 @@ export function LargeLeaderboardPage() {
         </Table>
         {series.length > 0 && (
           <Stack miw={320}>
-            <ScoreGraph series={series} label={t("leaderboard.graph_label")} startTime={config?.start_time ?? null} height={560} scheme="dark" />
+            <ScoreGraph series={series} label={t("leaderboard.graph_label")} startTime={config?.start_time ?? null} height={560} scheme="dark" size="projector" />
           </Stack>
         )}
       </Group>

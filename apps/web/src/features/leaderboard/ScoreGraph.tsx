@@ -1,20 +1,33 @@
 import { graphStart } from "@flagship/shared";
 import type { EChartsCoreOption } from "echarts/core";
-import { useMemo } from "react";
-import { Chart } from "../../lib/Chart.tsx";
+import { Group, Stack, UnstyledButton, useComputedColorScheme } from "@mantine/core";
+import { useMemo, useState } from "react";
+import { Chart, SERIES_COLOURS } from "../../lib/Chart.tsx";
+import "./leaderboard.css";
 
 export interface Series {
   name: string;
   points: { points: number; timestamp: string }[];
 }
 
-/** Running totals over time, one line per competitor, from the start time (when set). */
+/** Axis and legend type: the page's own, or large enough to read from the back of a room. */
+const TYPE = {
+  page: { axis: 12, legend: "sm" },
+  projector: { axis: 22, legend: 24 },
+} as const;
+
+/**
+ * Running totals over time, one line per competitor, from the start time (when set). The legend
+ * sits under the chart as a list of toggles that wraps to as many lines as it needs (a phone
+ * shows every name, not pages of them); a competitor keeps its colour when others are hidden.
+ */
 export function ScoreGraph({
   series,
   label,
   startTime = null,
   height,
-  scheme,
+  scheme: forced,
+  size = "page",
 }: {
   series: Series[];
   label: string;
@@ -23,7 +36,13 @@ export function ScoreGraph({
   height?: number;
   /** A scheme the chart keeps whatever the visitor chose (the projector board is always dark). */
   scheme?: "light" | "dark";
+  /** "projector": axis labels and legend sized for a projector. */
+  size?: keyof typeof TYPE;
 }) {
+  const computed = useComputedColorScheme("light");
+  const colours = SERIES_COLOURS[forced ?? computed];
+  const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
+  const type = TYPE[size];
   const option = useMemo<EChartsCoreOption>(() => {
     // Every line runs from the start (at 0) to now (at its total), so a competitor with one solve
     // still draws a line rather than a lone point. The start is the event's start time when it is
@@ -31,22 +50,44 @@ export function ScoreGraph({
     const times = series.flatMap((s) => s.points.map((p) => Date.parse(p.timestamp)));
     const first = graphStart(times, startTime) ?? Date.now();
     const now = Date.now();
+    const axisLabel = { fontSize: type.axis };
     return {
-      tooltip: { trigger: "axis" },
-      legend: { type: "scroll", top: 0 },
-      grid: { left: 48, right: 24, top: 48, bottom: 32 },
-      xAxis: { type: "time", axisLabel: { hideOverlap: true } },
-      yAxis: { type: "value", minInterval: 1 },
-      series: series.map((s) => {
+      tooltip: { trigger: "axis", textStyle: { fontSize: type.axis } },
+      grid: { left: 16, right: 24, top: 16, bottom: 8, containLabel: true },
+      xAxis: { type: "time", axisLabel: { ...axisLabel, hideOverlap: true } },
+      yAxis: { type: "value", minInterval: 1, axisLabel },
+      series: series.flatMap((s, i) => {
+        if (hidden.has(s.name)) return [];
         let total = 0;
         const data: [number, number][] = [[first, 0]];
         for (const p of s.points) data.push([Date.parse(p.timestamp), (total += p.points)]);
         data.push([Math.max(now, data.at(-1)![0]), total]);
-        return { name: s.name, type: "line", step: "end", showSymbol: false, data };
+        const color = colours[i % colours.length];
+        return [{ name: s.name, type: "line", step: "end", showSymbol: false, data, lineStyle: { color, width: size === "projector" ? 3 : 2 }, itemStyle: { color } }];
       }),
     };
-  }, [series, startTime]);
-  return <Chart option={option} label={label} {...(height !== undefined && { height })} {...(scheme && { scheme })} />;
+  }, [series, startTime, hidden, colours, type, size]);
+  const toggle = (name: string) =>
+    setHidden((before) => {
+      const next = new Set(before);
+      if (!next.delete(name)) next.add(name);
+      return next;
+    });
+  return (
+    <Stack gap="xs">
+      <Chart option={option} label={label} {...(height !== undefined && { height })} {...(forced && { scheme: forced })} />
+      <Group component="ul" gap={size === "projector" ? "md" : "xs"} className="graph-legend" data-testid="graph-legend">
+        {series.map((s, i) => (
+          <li key={s.name}>
+            <UnstyledButton className="graph-legend-item" aria-pressed={!hidden.has(s.name)} onClick={() => toggle(s.name)} fz={type.legend}>
+              <span className="graph-legend-swatch" style={{ background: colours[i % colours.length] }} aria-hidden />
+              {s.name}
+            </UnstyledButton>
+          </li>
+        ))}
+      </Group>
+    </Stack>
+  );
 }
 
 /** Groups graph points by competitor, in board order. */

@@ -7,13 +7,13 @@ type Scheme = "light" | "dark";
 /** Text and line colours that read well on either background. */
 function ink(scheme: Scheme) {
   return scheme === "dark"
-    ? { text: "#c9d1d9", muted: "#8b949e", grid: "rgba(240,246,252,0.12)" }
-    : { text: "#1f2328", muted: "#59636e", grid: "rgba(31,35,40,0.12)" };
+    ? { text: "#d7dee9", muted: "#a9b4c6", grid: "rgba(226,232,240,0.12)" }
+    : { text: "#0b1220", muted: "#52607a", grid: "rgba(11,18,32,0.12)" };
 }
 
 const tooltip = (scheme: Scheme) => ({
-  backgroundColor: scheme === "dark" ? "#161b22" : "#ffffff",
-  borderColor: scheme === "dark" ? "#30363d" : "#d0d7de",
+  backgroundColor: scheme === "dark" ? "#1a2335" : "#ffffff",
+  borderColor: scheme === "dark" ? "#37445b" : "#d0d7de",
   textStyle: { color: ink(scheme).text },
 });
 
@@ -29,7 +29,7 @@ export function attemptsPie(correct: number, incorrect: number, labels: { correc
         radius: ["45%", "70%"],
         center: ["50%", "45%"],
         avoidLabelOverlap: true,
-        itemStyle: { borderColor: scheme === "dark" ? "#2e2e2e" : "#ffffff", borderWidth: 2 },
+        itemStyle: { borderColor: scheme === "dark" ? "#1a2335" : "#ffffff", borderWidth: 2 },
         label: { color: ink(scheme).text, formatter: "{c}" },
         data: [
           { name: labels.correct, value: correct, itemStyle: { color: palette.success } },
@@ -57,7 +57,7 @@ export function categoryBars(categories: CategoryProgress[], labels: { solved: s
         type: "bar",
         stack: "total",
         data: categories.map((x) => Math.max(x.total - x.solved, 0)),
-        itemStyle: { color: scheme === "dark" ? "#30363d" : "#d0d7de" },
+        itemStyle: { color: scheme === "dark" ? "#37445b" : "#d0d7de" },
         barMaxWidth: 22,
       },
     ],
@@ -74,7 +74,7 @@ export function categoryPie(categories: CategoryProgress[], scheme: Scheme): ECh
         type: "pie",
         radius: ["0%", "65%"],
         center: ["50%", "45%"],
-        itemStyle: { borderColor: scheme === "dark" ? "#2e2e2e" : "#ffffff", borderWidth: 2 },
+        itemStyle: { borderColor: scheme === "dark" ? "#1a2335" : "#ffffff", borderWidth: 2 },
         label: { color: ink(scheme).text },
         data: categories.filter((x) => x.points > 0).map((x) => ({ name: x.name, value: x.points })),
       },
