@@ -1,7 +1,6 @@
 import {
   ActionIcon,
   Anchor,
-  AppShell,
   Badge,
   Burger,
   Group,
@@ -29,6 +28,7 @@ import { Sidebar } from "./Sidebar.tsx";
 import { EventTheme } from "../features/theming/EventTheme.tsx";
 import { deferred } from "../lib/deferred.tsx";
 import "../features/theming/theming.css";
+import "./shell.css";
 import { useAppData } from "./useAppData.ts";
 
 // The terminal easter egg loads with its first use of the page, not with the app.
@@ -97,18 +97,14 @@ function Shell() {
   const eventName = config?.event_name ?? "Flagship";
 
   return (
-    // "alt": the sidebar runs the full height of the window, the header sits beside it.
-    <AppShell
-      layout="alt"
-      header={{ height: 56 }}
-      navbar={{ width: 240, breakpoint: "sm", collapsed: { mobile: !opened } }}
-      padding="md"
-    >
+    // The sidebar runs the full height of the window with the header beside it; below the "sm"
+    // breakpoint it is a panel the menu button opens under the header (shell.css).
+    <div className="app-shell" data-nav-open={opened || undefined}>
       <RouteFocus />
       <a href="#main" className="skip-link">
         {t("nav.skip_to_content")}
       </a>
-      <AppShell.Header>
+      <header className="app-header">
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
@@ -137,11 +133,11 @@ function Shell() {
             <ThemeToggle />
           </Group>
         </Group>
-      </AppShell.Header>
-      <AppShell.Navbar id={NAVBAR_ID}>
+      </header>
+      <div id={NAVBAR_ID} className="app-navbar">
         <Sidebar onNavigate={close} />
-      </AppShell.Navbar>
-      <AppShell.Main id="main" tabIndex={-1} style={{ display: "flex", flexDirection: "column" }}>
+      </div>
+      <main id="main" tabIndex={-1} className="app-main">
         <div style={{ flex: 1 }}>
           <ConnectionBanner />
           <AccountBanners />
@@ -157,8 +153,8 @@ function Shell() {
           </div>
         </div>
         <Footer eventName={eventName} />
-      </AppShell.Main>
-    </AppShell>
+      </main>
+    </div>
   );
 }
 

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Skeleton, Stack, Text, Title } from "@mantine/cor
 import type { ReactNode } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { errorText } from "../auth/errors.ts";
+import "./texts.ts";
 
 /** The frame of every admin page: a heading, an optional intro and actions, then the content. */
 export function AdminPage({ title, intro, actions, children }: { title: string; intro?: ReactNode; actions?: ReactNode; children: ReactNode }) {

@@ -9,6 +9,7 @@ import { errorText } from "../auth/errors.ts";
 import { AdminPage, EmptyState, QueryState } from "./AdminPage.tsx";
 import { ConfirmButton } from "./ConfirmButton.tsx";
 import { MarkdownField } from "./MarkdownField.tsx";
+import "./texts.ts";
 
 /** /admin/announcements: post to every player (live popup and the list), or remove. */
 export function AnnouncementsPage() {

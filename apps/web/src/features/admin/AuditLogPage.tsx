@@ -6,6 +6,7 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { AdminPage, EmptyState, QueryState } from "./AdminPage.tsx";
 import type { AuditEntry } from "./types.ts";
+import "./texts.ts";
 
 const PAGE = 50;
 

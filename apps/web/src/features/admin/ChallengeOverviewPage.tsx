@@ -7,6 +7,7 @@ import { useCategories } from "../challenges/useCategories.ts";
 import { challengeKey, isFull } from "../challenges/types.ts";
 import type { CategoryView, ChallengeView } from "../challenges/types.ts";
 import { AdminPage, EmptyState, QueryState } from "./AdminPage.tsx";
+import "./texts.ts";
 
 interface Row {
   challenge: ChallengeView;

@@ -8,6 +8,7 @@ import { isFull } from "../challenges/types.ts";
 import type { CategoryView, ChallengeView } from "../challenges/types.ts";
 import { AdminPage, QueryState } from "./AdminPage.tsx";
 import { editorLink } from "./ChallengeOverviewPage.tsx";
+import "./texts.ts";
 
 /** /admin/check: what is wrong with each challenge before the event starts, with links to fix it. */
 export function CheckPage() {

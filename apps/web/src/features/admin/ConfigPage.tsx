@@ -5,6 +5,7 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { AdminPage, QueryState } from "./AdminPage.tsx";
+import "./texts.ts";
 
 type Kind = "switch" | "number" | "text" | "time" | "provider";
 

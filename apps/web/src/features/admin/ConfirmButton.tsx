@@ -1,6 +1,7 @@
 import { Button, type ButtonProps, Group, Modal, Stack, Text } from "@mantine/core";
 import { type ReactNode, useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
+import "./texts.ts";
 
 /** A button that asks first: a dialog with the question, Cancel and the action. */
 export function ConfirmButton({

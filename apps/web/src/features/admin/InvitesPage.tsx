@@ -5,6 +5,7 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { useTRPCClient } from "../../lib/trpc.ts";
 import { AdminPage, EmptyState, QueryState } from "./AdminPage.tsx";
+import "./texts.ts";
 
 /** The spec's list page sizes and quick amounts; a generated list above this many codes opens full height. */
 const PAGE_SIZES = ["10", "100", "500", "1000"];

@@ -2,6 +2,7 @@ import { Input, Paper, Tabs, Textarea, type TextareaProps } from "@mantine/core"
 import { useId } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
+import "./texts.ts";
 
 /** A markdown text area with a Write / Preview switch; the preview renders as players will see it. */
 export function MarkdownField({ value, minRows = 8, ...props }: TextareaProps & { value: string }) {

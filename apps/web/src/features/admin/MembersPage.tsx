@@ -13,6 +13,7 @@ import { AdminPage, QueryState } from "./AdminPage.tsx";
 import { ConfirmButton } from "./ConfirmButton.tsx";
 import type { AdminMember } from "./types.ts";
 import { SEARCH_LIMIT, SearchBox, SearchResults, useAdminSearch } from "./SearchResults.tsx";
+import "./texts.ts";
 
 const FLAGS = ["is_staff", "is_active", "is_visible", "email_verified", "has_team"] as const;
 type Flag = (typeof FLAGS)[number];

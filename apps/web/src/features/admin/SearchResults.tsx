@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { QueryState } from "./AdminPage.tsx";
+import "./texts.ts";
 
 /** How many results an admin search shows; more than this asks for a narrower search. */
 export const SEARCH_LIMIT = 25;

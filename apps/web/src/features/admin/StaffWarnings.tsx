@@ -4,7 +4,7 @@ import { useLocalStorage } from "@mantine/hooks";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { useCountdown } from "../countdown/useCountdown.ts";
-import "./texts.ts";
+import "./staff-warnings-texts.ts";
 
 type Tab = StaffWarning | "countdown";
 

@@ -10,6 +10,7 @@ import { isFull } from "../challenges/types.ts";
 import { useCategories } from "../challenges/useCategories.ts";
 import { AdminPage, QueryState } from "./AdminPage.tsx";
 import type { FullStats } from "./types.ts";
+import "./texts.ts";
 
 /** /admin/statistics: accounts, teams, addresses, points and how each challenge is going. */
 export function StatisticsPage() {

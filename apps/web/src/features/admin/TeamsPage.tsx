@@ -12,6 +12,7 @@ import { AdminPage, QueryState } from "./AdminPage.tsx";
 import { ConfirmButton } from "./ConfirmButton.tsx";
 import { SEARCH_LIMIT, SearchBox, SearchResults, useAdminSearch } from "./SearchResults.tsx";
 import type { AdminTeam } from "./types.ts";
+import "./texts.ts";
 
 /** /admin/teams: find a team by name, edit it, hand it to another member or remove members. */
 export function TeamsPage() {

@@ -1,5 +1,4 @@
 import type { ComponentType } from "react";
-import "./texts.ts";
 import { deferred } from "../../lib/deferred.tsx";
 
 const OutboxPage = deferred(() => import("../auth/OutboxPage.tsx").then((m) => m.OutboxPage));

@@ -6,6 +6,7 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { AdminPage, EmptyState, QueryState } from "../admin/AdminPage.tsx";
 import { ConfirmButton } from "../admin/ConfirmButton.tsx";
 import "./texts.ts";
+import "../admin/texts.ts";
 
 const PAGE = 25;
 

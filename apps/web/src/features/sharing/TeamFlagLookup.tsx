@@ -5,6 +5,7 @@ import { useMemo, useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import "./texts.ts";
+import "../admin/texts.ts";
 
 /** The server already searched: every option it sent is shown. */
 const keepAll = ({ options }: { options: ComboboxItem[] | unknown[] }) => options as ComboboxItem[];
