@@ -79,6 +79,10 @@ test("the large leaderboard is a full-screen board without the shell", async ({ 
   const legend = page.getByTestId("graph-legend").getByRole("button");
   await expect(legend).toHaveCount(10);
   for (const size of await legend.evaluateAll((items) => items.map((i) => parseFloat(getComputedStyle(i).fontSize)))) expect(size).toBeGreaterThanOrEqual(24);
+  // Ten lines told apart on an eight-colour palette: the ninth and tenth repeat a colour, dashed.
+  const swatches = await legend.locator(".graph-legend-swatch").evaluateAll((spans) => spans.map((s) => `${getComputedStyle(s).borderTopColor} ${getComputedStyle(s).borderTopStyle}`));
+  expect(new Set(swatches).size).toBe(10);
+  expect(swatches.slice(8).every((s) => s.endsWith("dashed"))).toBe(true);
   await page.screenshot({ path: "test-results/large-leaderboard.png" });
 });
 

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { shootBoth } from "./support/axe.ts";
+import { expectNoAxeViolations, shootBoth, toggleDark } from "./support/axe.ts";
 import { database, seedUser, setConfig, signIn } from "./support/db.ts";
 
 async function configValue(key: string): Promise<unknown> {
@@ -23,6 +23,12 @@ test("staff build a theme with a live preview and save it for everyone; players 
     await expect(page.getByTestId("event-theme")).toBeAttached();
     await expect.poll(() => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--fs-primary").trim())).toBe("#2dd4bf");
     expect(await configValue("theme")).toEqual(before.theme);
+    // The preset's light teal carries white button text only darkened to 4.5:1: the builder (its
+    // filled Save button, links, light badges) passes axe in both schemes with it applied.
+    await expectNoAxeViolations(page);
+    await toggleDark(page);
+    await expectNoAxeViolations(page);
+    await toggleDark(page);
 
     await builder.getByTestId("theme-primary").fill("#8a2be2");
     await builder.getByText("Primary colour").click();
@@ -40,6 +46,7 @@ test("staff build a theme with a live preview and save it for everyone; players 
     await other.getByRole("button", { name: "Toggle dark mode" }).click();
     await expect.poll(() => other.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(16, 24, 39)");
     await other.screenshot({ path: "test-results/theme-player-dark.png" });
+    await expectNoAxeViolations(other);
     await other.close();
 
     // The synthwave countdown is this browser's choice.

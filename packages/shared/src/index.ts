@@ -25,3 +25,4 @@ export * from "./staff-warnings.ts";
 export * from "./nul.ts";
 export * from "./port.ts";
 export * from "./ctfd.ts";
+export * from "./colour.ts";

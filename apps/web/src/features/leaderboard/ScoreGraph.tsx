@@ -3,6 +3,7 @@ import type { EChartsCoreOption } from "echarts/core";
 import { Group, Stack, UnstyledButton, useComputedColorScheme } from "@mantine/core";
 import { useMemo, useState } from "react";
 import { Chart, SERIES_COLOURS } from "../../lib/Chart.tsx";
+import { type SeriesStyle, seriesStyle } from "../../lib/series-style.ts";
 import "./leaderboard.css";
 
 export interface Series {
@@ -62,8 +63,8 @@ export function ScoreGraph({
         const data: [number, number][] = [[first, 0]];
         for (const p of s.points) data.push([Date.parse(p.timestamp), (total += p.points)]);
         data.push([Math.max(now, data.at(-1)![0]), total]);
-        const color = colours[i % colours.length];
-        return [{ name: s.name, type: "line", step: "end", showSymbol: false, data, lineStyle: { color, width: size === "projector" ? 3 : 2 }, itemStyle: { color } }];
+        const { color, dash } = seriesStyle(i, colours);
+        return [{ name: s.name, type: "line", step: "end", showSymbol: false, data, lineStyle: { color, type: dash, width: size === "projector" ? 3 : 2 }, itemStyle: { color } }];
       }),
     };
   }, [series, startTime, hidden, colours, type, size]);
@@ -80,7 +81,7 @@ export function ScoreGraph({
         {series.map((s, i) => (
           <li key={s.name}>
             <UnstyledButton className="graph-legend-item" aria-pressed={!hidden.has(s.name)} onClick={() => toggle(s.name)} fz={type.legend}>
-              <span className="graph-legend-swatch" style={{ background: colours[i % colours.length] }} aria-hidden />
+              <span className="graph-legend-swatch" style={swatch(seriesStyle(i, colours))} aria-hidden />
               {s.name}
             </UnstyledButton>
           </li>
@@ -88,6 +89,11 @@ export function ScoreGraph({
       </Group>
     </Stack>
   );
+}
+
+/** A legend swatch drawn like its line: the colour, and the dash where colours repeat. */
+function swatch({ color, dash }: SeriesStyle) {
+  return { borderTop: `0.3em ${dash} ${color}` };
 }
 
 /** Groups graph points by competitor, in board order. */
