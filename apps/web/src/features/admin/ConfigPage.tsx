@@ -1,8 +1,9 @@
-import { Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
+import { Button, Card, Group, NativeSelect, SimpleGrid, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
 import { type Config, type ConfigKey, EVENT_TIME_FORMAT, formatEventTime, LOGIN_PROVIDERS, parseEventTime, TIME_CONFIG_KEYS } from "@flagship/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "../../lib/i18n.ts";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
+import { IntegerInput } from "../../lib/IntegerInput.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { AdminPage, QueryState } from "./AdminPage.tsx";
 import "./texts.ts";
@@ -118,7 +119,7 @@ function ConfigForm({ config }: { config: Partial<Config> }) {
       case "switch":
         return <Switch key={key} label={label} description={description} {...form.getInputProps(key, { type: "checkbox" })} />;
       case "number":
-        return <NumberInput key={key} label={label} description={description} min={0} allowDecimal={false} {...form.getInputProps(key)} />;
+        return <IntegerInput key={key} label={label} description={description} min={0} {...form.getInputProps(key)} />;
       case "time":
         return (
           <TextInput
@@ -131,12 +132,11 @@ function ConfigForm({ config }: { config: Partial<Config> }) {
         );
       case "provider":
         return (
-          <Select
+          <NativeSelect
             key={key}
             label={label}
             description={description}
             data={LOGIN_PROVIDERS.map((value) => ({ value, label: t(`config.providers.${value}`) }))}
-            allowDeselect={false}
             {...form.getInputProps(key)}
           />
         );

@@ -1,7 +1,8 @@
-import { ActionIcon, Group, Tooltip } from "@mantine/core";
+import { ActionIcon, Group } from "@mantine/core";
 import { IconZoomIn, IconZoomOut, IconZoomReset } from "@tabler/icons-react";
 import { useRef, type ReactNode } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
+import { Tip } from "../../lib/Tip.tsx";
 import { TransformComponent, TransformWrapper, type ReactZoomPanPinchRef } from "react-zoom-pan-pinch";
 /** The zoom bounds, and the step of the zoom buttons. */
 const MIN_ZOOM = 0.4;
@@ -60,21 +61,21 @@ export default function CampaignPanZoom({
       {({ zoomIn, zoomOut, resetTransform }) => (
         <>
           <Group gap={4} className="campaign-zoom" role="group" aria-label={t("challenges.map_controls")}>
-            <Tooltip label={t("challenges.zoom_in")}>
+            <Tip label={t("challenges.zoom_in")}>
               <ActionIcon variant="default" size="lg" aria-label={t("challenges.zoom_in")} onClick={() => zoomIn(ZOOM_STEP)} disabled={scale >= MAX_ZOOM - 0.001}>
                 <IconZoomIn size={18} aria-hidden />
               </ActionIcon>
-            </Tooltip>
-            <Tooltip label={t("challenges.zoom_out")}>
+            </Tip>
+            <Tip label={t("challenges.zoom_out")}>
               <ActionIcon variant="default" size="lg" aria-label={t("challenges.zoom_out")} onClick={() => zoomOut(ZOOM_STEP)} disabled={scale <= MIN_ZOOM + 0.001}>
                 <IconZoomOut size={18} aria-hidden />
               </ActionIcon>
-            </Tooltip>
-            <Tooltip label={t("challenges.zoom_reset")}>
+            </Tip>
+            <Tip label={t("challenges.zoom_reset")}>
               <ActionIcon variant="default" size="lg" aria-label={t("challenges.zoom_reset")} onClick={() => resetTransform()}>
                 <IconZoomReset size={18} aria-hidden />
               </ActionIcon>
-            </Tooltip>
+            </Tip>
           </Group>
           <TransformComponent
             wrapperClass="campaign-pan"

@@ -1,18 +1,28 @@
 import { difficultyLabel, formatFileSize } from "@flagship/shared";
-import { Alert, Anchor, Badge, Button, Card, Divider, Group, Stack, Text, Textarea, Title } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Card, Divider, Group, Loader, Stack, Text, Textarea, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
+import { deferred } from "../../lib/deferred.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { DialogTitle, FlagForm, type Solved, SolvedDialog } from "./FlagForm.tsx";
-import { InstancePanel } from "../challenge-servers/InstancePanel.tsx";
 import { HintList } from "./HintList.tsx";
 import { Rating } from "./Rating.tsx";
 import type { ChallengeView } from "./types.ts";
+
+// The challenge-server card loads only for a challenge that has a server (or for staff, who can
+// add one): a challenge without one carries neither it nor its tooltip's positioning library.
+const InstancePanel = deferred(() => import("../challenge-servers/InstancePanel.tsx").then((m) => m.InstancePanel), <Loader size="sm" />);
+
+/** Whether the challenge view shows the challenge-server card, as InstancePanel decides. */
+function showsInstancePanel(challenge: ChallengeView, isStaff: boolean): boolean {
+  const name = challenge.challenge_metadata.cserv_name;
+  return isStaff || (typeof name === "string" && name !== "");
+}
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -103,7 +113,7 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
         </Stack>
       )}
 
-      <InstancePanel challenge={challenge} />
+      {showsInstancePanel(challenge, me?.isStaff === true) && <InstancePanel challenge={challenge} />}
 
       <HintList challenge={challenge} canUse={hasTeam && !challenge.solved} />
 

@@ -1,8 +1,9 @@
-import { ActionIcon, Group, Text, Tooltip } from "@mantine/core";
+import { ActionIcon, Group, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ratingPercent } from "@flagship/shared";
 import { useTranslation } from "../../lib/i18n.ts";
+import { Tip } from "../../lib/Tip.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { ThumbDownIcon, ThumbUpIcon } from "./icons.tsx";
 import type { ChallengeView } from "./types.ts";
@@ -33,7 +34,7 @@ export function Rating({ challenge, canVote, size = "md" }: { challenge: Challen
     <Group gap="xs" wrap="nowrap">
       {canVote && (
         <>
-          <Tooltip label={t("challenges.rate_up")}>
+          <Tip label={t("challenges.rate_up")}>
             <ActionIcon
               size={size}
               variant={self === true ? "filled" : "light"}
@@ -45,8 +46,8 @@ export function Rating({ challenge, canVote, size = "md" }: { challenge: Challen
             >
               <ThumbUpIcon />
             </ActionIcon>
-          </Tooltip>
-          <Tooltip label={t("challenges.rate_down")}>
+          </Tip>
+          <Tip label={t("challenges.rate_down")}>
             <ActionIcon
               size={size}
               variant={self === false ? "filled" : "light"}
@@ -58,7 +59,7 @@ export function Rating({ challenge, canVote, size = "md" }: { challenge: Challen
             >
               <ThumbDownIcon />
             </ActionIcon>
-          </Tooltip>
+          </Tip>
         </>
       )}
       <Text size="sm" c="dimmed" data-testid="rating">
