@@ -1,6 +1,7 @@
 // What the build gives modules that import "react": Preact's React layer (a tenth of react-dom's
 // size), and the one React 19 component it lacks, Activity, which Mantine draws around content it
 // keeps mounted while hidden (a collapsed Collapse, a kept tab panel).
+import { options } from "preact";
 import { createElement, type ReactNode } from "preact/compat";
 
 // Preact's typings declare the module with `export =`; the build re-exports its named exports all the same.
@@ -15,3 +16,26 @@ export { default } from "preact/compat";
 export function Activity({ mode = "visible", children }: { mode?: "visible" | "hidden"; children?: ReactNode }) {
   return createElement("div", { style: { display: mode === "hidden" ? "none" : "contents" } }, children);
 }
+
+// React focuses an element drawn with autoFocus when it is inserted; Preact only sets the
+// attribute, which browsers honour at page load alone. A ref on such elements focuses each one
+// once, when it first enters the page (a sign-in form's username, a dialog's first field).
+const autoFocused = new WeakSet<HTMLElement>();
+type Ref = ((el: HTMLElement | null) => void | (() => void)) | { current: HTMLElement | null } | null | undefined;
+const previousVnodeHook = options.vnode;
+options.vnode = (vnode) => {
+  const props = vnode.props as { autoFocus?: boolean; ref?: Ref } | null;
+  if (typeof vnode.type === "string" && props?.autoFocus) {
+    const original = (vnode as { ref?: Ref }).ref;
+    (vnode as { ref?: Ref }).ref = (el: HTMLElement | null) => {
+      if (el && !autoFocused.has(el)) {
+        autoFocused.add(el);
+        el.focus();
+      }
+      // The original ref's cleanup (a React 19 ref may return one) is handed back to Preact.
+      if (typeof original === "function") return original(el);
+      if (original) original.current = el;
+    };
+  }
+  previousVnodeHook?.(vnode);
+};
