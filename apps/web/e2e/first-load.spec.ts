@@ -5,9 +5,9 @@ import { BUDGET, CEILING, formatTable, measureFirstLoad } from "../first-load.ts
 
 // Used only where a page needs them: never part of a route's first load.
 const HEAVY = ["echarts", "zrender", "@codemirror/view", "@uiw/react-codemirror", "leaflet", "react-leaflet", "zxcvbn", "qrcode", "re2js"];
-const MARKDOWN = ["react-markdown", "micromark", "rehype-sanitize"];
-// Loaded only by markdown that uses them: the code highlighter and the GitHub extension.
-const MARKDOWN_EXTRAS = ["lowlight", "highlight.js", "remark-gfm"];
+const MARKDOWN = ["marked", "marked-footnote"];
+// Loaded only by markdown that uses it: the code highlighter.
+const MARKDOWN_EXTRAS = ["lowlight", "highlight.js"];
 
 test("no route's first load carries the charts, the code editor, the map or password strength; CSS is in budget", async () => {
   const loads = measureFirstLoad();

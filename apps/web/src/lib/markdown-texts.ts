@@ -5,6 +5,8 @@ export const markdownTexts = {
   markdown: {
     task_done: "Done",
     task_open: "Not done",
+    footnotes: "Footnotes",
+    back_to_reference: "Back to reference {{reference}}",
   },
 };
 
