@@ -1,7 +1,7 @@
 import { Text } from "@mantine/core";
 import { lazy, Suspense } from "react";
 
-// The markdown parser and sanitiser are large: they load the first time any markdown is shown.
+// The markdown parser and renderer load the first time any markdown is shown, not with the shell.
 const MarkdownRenderer = lazy(() => import("./MarkdownRenderer.tsx"));
 
 /** Untrusted markdown (challenge text, announcements, pages), rendered through a tag whitelist. */
