@@ -77,6 +77,11 @@ test("jeopardy: a player uses a hint, submits a wrong then a right flag, and rat
   await dialog.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByTestId("already-solved")).toContainText("You have already solved this challenge!");
   await expect(page.getByText("The session cookie was not signed.")).toBeVisible();
+  // The solved challenge's page, its "Solved" badge included, passes axe in both schemes.
+  await expectNoAxeViolations(page);
+  await toggleDark(page);
+  await expectNoAxeViolations(page);
+  await toggleDark(page);
 
   // The solved card stands apart from the open ones.
   await page.goto(`/campaign/${category.slug}`);

@@ -68,7 +68,7 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
         </Group>
         <Group gap="xs">
           {difficulty && <Badge variant="dot">{difficulty}</Badge>}
-          {challenge.solved && <Badge color="green">{t("challenges.solved")}</Badge>}
+          {challenge.solved && <Badge color="green" variant="light" leftSection={<span aria-hidden>✓</span>}>{t("challenges.solved")}</Badge>}
           {challenge.hidden && <Badge color="gray">{t("challenges.hidden")}</Badge>}
           {challenge.tags.map((tag) => (
             <Badge key={`${tag.type}:${tag.text}`} variant="outline" color="gray">
