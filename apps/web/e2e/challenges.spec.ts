@@ -51,9 +51,15 @@ test("jeopardy: a player uses a hint, submits a wrong then a right flag, and rat
   await expect(page.getByText("Medium")).toBeVisible();
   await expect(page.getByRole("link", { name: /server\.js/ })).toContainText("2 KB");
 
-  await page.getByRole("button", { name: "Use hint" }).click();
+  const useHint = page.getByRole("button", { name: "Use hint" });
+  await useHint.click();
   const confirm = page.getByRole("dialog", { name: "Use this hint?" });
   await expect(confirm).toContainText("costs your team 25 points");
+  // A click on the backdrop closes the dialog without using the hint; its button has focus again.
+  await page.mouse.click(5, 300);
+  await expect(confirm).toBeHidden();
+  await expect(useHint).toBeFocused();
+  await useHint.click();
   await confirm.getByRole("button", { name: "Use hint" }).click();
   await expect(page.getByText("Look at document.cookie")).toBeVisible();
 

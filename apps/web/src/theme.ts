@@ -71,10 +71,9 @@ export const theme = createTheme({
   cursorType: "pointer",
   focusRing: "auto",
   components: {
-    // Close buttons are named, so screen readers can say what they do. Plain objects rather than
-    // Modal.extend(...): importing the components here would put them in every page's first load.
+    // Close buttons are named, so screen readers can say what they do. A plain object rather than
+    // Notification.extend(...): importing the component here would put it in every page's first load.
     Notification: { defaultProps: { closeButtonProps: { "aria-label": "Close" } } },
-    Modal: { defaultProps: { closeButtonProps: { "aria-label": "Close" } } },
   },
 });
 

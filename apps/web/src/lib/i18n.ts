@@ -22,6 +22,7 @@ export const en = {
     loading_slow: "This is taking longer than expected. Check your connection, or try reloading the page.",
     copy: "Copy",
     copied: "Copied",
+    close: "Close",
     view_details: "View details",
     hide_details: "Hide details",
     reload: "Reload",

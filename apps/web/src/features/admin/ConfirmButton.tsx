@@ -1,5 +1,6 @@
-import { Button, type ButtonProps, Group, Modal, Stack, Text } from "@mantine/core";
+import { Button, type ButtonProps, Group, Stack, Text } from "@mantine/core";
 import { type ReactNode, useState } from "react";
+import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import "./texts.ts";
 
@@ -28,7 +29,7 @@ export function ConfirmButton({
       <Button color={color} {...button} onClick={() => setOpened(true)}>
         {children}
       </Button>
-      <Modal opened={opened} onClose={() => setOpened(false)} title={title} centered>
+      <Dialog opened={opened} onClose={() => setOpened(false)} title={title} centered>
         <Stack>
           {body && <Text size="sm">{body}</Text>}
           <Group justify="flex-end">
@@ -47,7 +48,7 @@ export function ConfirmButton({
             </Button>
           </Group>
         </Stack>
-      </Modal>
+      </Dialog>
     </>
   );
 }

@@ -1,8 +1,9 @@
-import { Alert, Badge, Button, Card, Group, Modal, PasswordInput, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title, UnstyledButton } from "@mantine/core";
+import { Alert, Badge, Button, Card, Group, PasswordInput, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title, UnstyledButton } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useRevealOnOpen } from "./SearchResults.tsx";
+import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
@@ -229,7 +230,7 @@ function OwnerConfirm({
 }) {
   const { t } = useTranslation();
   return (
-    <Modal opened={member !== null} onClose={onCancel} title={t("teams_admin.transfer_title", { username: member?.username ?? "", team })} centered>
+    <Dialog opened={member !== null} onClose={onCancel} title={t("teams_admin.transfer_title", { username: member?.username ?? "", team })} centered>
       <Stack>
         <Text size="sm">{t("teams_admin.transfer_body")}</Text>
         <Group justify="flex-end">
@@ -241,6 +242,6 @@ function OwnerConfirm({
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

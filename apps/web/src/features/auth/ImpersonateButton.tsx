@@ -1,8 +1,9 @@
-import { Button, Group, Modal, Stack, Text } from "@mantine/core";
+import { Button, Group, Stack, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { useCallback, useState } from "react";
+import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
@@ -46,7 +47,7 @@ export function ImpersonateButton({ user, size = "xs" }: { user: { id: number; u
       <Button size={size} variant="light" color="orange" onClick={() => setOpened(true)}>
         {t("impersonation.start")}
       </Button>
-      <Modal opened={opened} onClose={() => setOpened(false)} title={t("impersonation.confirm_title", { username: user.username })} centered>
+      <Dialog opened={opened} onClose={() => setOpened(false)} title={t("impersonation.confirm_title", { username: user.username })} centered>
         <Stack>
           <Text size="sm">{t("impersonation.confirm_body")}</Text>
           <Group justify="flex-end">
@@ -58,7 +59,7 @@ export function ImpersonateButton({ user, size = "xs" }: { user: { id: number; u
             </Button>
           </Group>
         </Stack>
-      </Modal>
+      </Dialog>
     </>
   );
 }

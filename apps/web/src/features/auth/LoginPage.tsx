@@ -1,9 +1,10 @@
-import { Alert, Anchor, Button, Collapse, Divider, Group, Loader, Modal, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
+import { Alert, Anchor, Button, Collapse, Divider, Group, Loader, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { errorMessage } from "@flagship/shared";
 import { notifications } from "@mantine/notifications";
 import { useMutation } from "@tanstack/react-query";
 import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
@@ -189,7 +190,7 @@ export function LoginPage({ primary = "password" }: { primary?: "password" | "oi
         </Stack>
       )}
 
-      <Modal opened={tfaOpen} onClose={cancelTfa} title={t("account.tfa_prompt_title")} centered>
+      <Dialog opened={tfaOpen} onClose={cancelTfa} title={t("account.tfa_prompt_title")} centered>
         <form
           onSubmit={(e) => {
             e.preventDefault();
@@ -221,7 +222,7 @@ export function LoginPage({ primary = "password" }: { primary?: "password" | "oi
             </Group>
           </Stack>
         </form>
-      </Modal>
+      </Dialog>
       <RequestResetModal opened={resetOpen} onClose={() => setResetOpen(false)} />
     </AuthCard>
   );

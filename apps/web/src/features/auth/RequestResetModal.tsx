@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from "@mantine/core";
+import { Alert, Button, Group, Stack, Text, TextInput } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
+import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { errorText } from "./errors.ts";
@@ -29,7 +30,7 @@ export function RequestResetModal({ opened, onClose }: { opened: boolean; onClos
   };
 
   return (
-    <Modal opened={opened} onClose={close} title={t("account.reset_request_title")} centered>
+    <Dialog opened={opened} onClose={close} title={t("account.reset_request_title")} centered>
       {request.isSuccess ? (
         <Stack>
           <Alert color="green" variant="light" data-testid="reset-sent">
@@ -57,6 +58,6 @@ export function RequestResetModal({ opened, onClose }: { opened: boolean; onClos
           </Stack>
         </form>
       )}
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,8 +1,9 @@
-import { Alert, Button, Card, Group, Modal, Stack, Switch, Text, Title } from "@mantine/core";
+import { Alert, Button, Card, Group, Stack, Switch, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
+import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
@@ -67,7 +68,7 @@ export function CategoryStaffBar({ category, editing, showLocked, onShowLocked }
           </Button>
         </Group>
       </Stack>
-      <Modal opened={details} onClose={() => setDetails(false)} title={t("editor.edit_category")} size="lg">
+      <Dialog opened={details} onClose={() => setDetails(false)} title={t("editor.edit_category")} size="lg">
         <CategoryForm
           category={category}
           onCancel={() => setDetails(false)}
@@ -76,8 +77,8 @@ export function CategoryStaffBar({ category, editing, showLocked, onShowLocked }
             if (saved.slug !== category.slug) void navigate({ to: `/campaign/${saved.slug}`, hash: "edit" });
           }}
         />
-      </Modal>
-      <Modal opened={removing} onClose={() => setRemoving(false)} title={t("editor.remove_category")}>
+      </Dialog>
+      <Dialog opened={removing} onClose={() => setRemoving(false)} title={t("editor.remove_category")}>
         <Stack>
           <Text>{t("editor.remove_category_confirm", { name: category.name })}</Text>
           <Group justify="flex-end">
@@ -89,7 +90,7 @@ export function CategoryStaffBar({ category, editing, showLocked, onShowLocked }
             </Button>
           </Group>
         </Stack>
-      </Modal>
+      </Dialog>
     </Card>
   );
 }

@@ -1,9 +1,10 @@
 import { POINTS_TYPES } from "@flagship/shared";
-import { Alert, Button, Card, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Switch, TagsInput, Text, Textarea, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Card, Group, NumberInput, Select, SimpleGrid, Stack, Switch, TagsInput, Text, Textarea, TextInput, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
+import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { errorText, fieldErrors } from "../auth/errors.ts";
@@ -231,7 +232,7 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
           </Button>
         </Group>
       </Stack>
-      <Modal opened={removing} onClose={() => setRemoving(false)} title={t("editor.remove_challenge")}>
+      <Dialog opened={removing} onClose={() => setRemoving(false)} title={t("editor.remove_challenge")}>
         <Stack>
           <Text>{t("editor.remove_challenge_confirm", { name: challenge?.name })}</Text>
           <Group justify="flex-end">
@@ -243,7 +244,7 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
             </Button>
           </Group>
         </Stack>
-      </Modal>
+      </Dialog>
     </form>
   );
 }

@@ -1,8 +1,9 @@
-import { Alert, Anchor, Button, Card, Code, CopyButton, Group, Loader, Modal, Stack, Text, Title, Tooltip } from "@mantine/core";
+import { Alert, Anchor, Button, Card, Code, CopyButton, Group, Loader, Stack, Text, Title, Tooltip } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
+import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
@@ -47,9 +48,9 @@ export function InstancePanel({ challenge }: { challenge: ChallengeView }) {
         {cservName && (me?.teamId !== null || me?.isStaff) && <Instance name={cservName} />}
       </Stack>
       {me?.isStaff && (
-        <Modal opened={editing} onClose={() => setEditing(false)} title={t("cserv.form_title")} size="lg" closeButtonProps={{ "aria-label": t("cserv.close") }}>
+        <Dialog opened={editing} onClose={() => setEditing(false)} title={t("cserv.form_title")} size="lg" closeLabel={t("cserv.close")}>
           <StaffJobForm challengeId={challenge.id} name={cservName} onDone={() => setEditing(false)} />
-        </Modal>
+        </Dialog>
       )}
     </Card>
   );
@@ -152,7 +153,7 @@ function Instance({ name }: { name: string }) {
 export function ConfirmModal(props: { opened: boolean; title: string; body: string; confirm: string; onConfirm: () => void; onCancel: () => void }) {
   const { t } = useTranslation();
   return (
-    <Modal opened={props.opened} onClose={props.onCancel} title={props.title} centered closeButtonProps={{ "aria-label": t("cserv.close") }}>
+    <Dialog opened={props.opened} onClose={props.onCancel} title={props.title} centered closeLabel={t("cserv.close")}>
       <Stack>
         <Text size="sm">{props.body}</Text>
         <Group justify="flex-end">
@@ -164,6 +165,6 @@ export function ConfirmModal(props: { opened: boolean; title: string; body: stri
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </Dialog>
   );
 }

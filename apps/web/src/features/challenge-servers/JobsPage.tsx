@@ -1,9 +1,10 @@
 import { type JobState } from "@flagship/shared";
-import { Alert, Anchor, Badge, Button, Card, Code, Group, List, Modal, Stack, Table, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Card, Code, Group, List, Stack, Table, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useMemo, useState } from "react";
+import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
@@ -80,9 +81,9 @@ export function JobsPage() {
         </Stack>
       )}
 
-      <Modal opened={adding} onClose={() => setAdding(false)} title={t("cserv.form_title")} size="lg" closeButtonProps={{ "aria-label": t("cserv.close") }}>
+      <Dialog opened={adding} onClose={() => setAdding(false)} title={t("cserv.form_title")} size="lg" closeLabel={t("cserv.close")}>
         <JobForm challenges={challengeOptions} onDone={() => setAdding(false)} />
-      </Modal>
+      </Dialog>
     </Stack>
   );
 }
@@ -194,9 +195,9 @@ function JobCard({ job }: { job: JobStatusView }) {
           </Table.ScrollContainer>
         )}
       </Stack>
-      <Modal opened={editing} onClose={() => setEditing(false)} title={t("cserv.form_title")} size="lg" closeButtonProps={{ "aria-label": t("cserv.close") }}>
+      <Dialog opened={editing} onClose={() => setEditing(false)} title={t("cserv.form_title")} size="lg" closeLabel={t("cserv.close")}>
         <JobForm job={job} onDone={() => setEditing(false)} />
-      </Modal>
+      </Dialog>
       <ConfirmModal
         opened={removing}
         title={t("cserv.remove_title", { name: job.name })}

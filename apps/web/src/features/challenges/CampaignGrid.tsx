@@ -1,8 +1,9 @@
 import "./challenges.css";
 import { CAMPAIGN_COLUMNS, placeTiles, tileLinks, type TileInput } from "@flagship/shared";
-import { Button, Group, Modal, Stack, Text } from "@mantine/core";
+import { Button, Group, Stack, Text } from "@mantine/core";
 import { useNavigate } from "@tanstack/react-router";
 import { useMemo, useState } from "react";
+import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { CampaignViewport } from "./CampaignViewport.tsx";
 import { ChallengeBody } from "./ChallengeBody.tsx";
@@ -126,7 +127,7 @@ export function CampaignGrid({ category, editing }: CategoryRendererProps) {
           })}
         </div>
       </CampaignViewport>
-      <Modal opened={open !== undefined && isFull(open)} onClose={() => setOpenId(null)} size="xl" withCloseButton={false} padding="lg">
+      <Dialog opened={open !== undefined && isFull(open)} onClose={() => setOpenId(null)} size="xl" withCloseButton={false} padding="lg">
         {open && isFull(open) && (
           <Stack>
             <Group>
@@ -137,7 +138,7 @@ export function CampaignGrid({ category, editing }: CategoryRendererProps) {
             <ChallengeBody challenge={open} inDialog />
           </Stack>
         )}
-      </Modal>
+      </Dialog>
     </Stack>
   );
 }

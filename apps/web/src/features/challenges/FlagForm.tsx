@@ -1,6 +1,7 @@
-import { Alert, Button, Group, Modal, Stack, Text, ThemeIcon } from "@mantine/core";
+import { Alert, Button, Group, Stack, Text, ThemeIcon } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
+import { Dialog, DialogTitle as NamingTitle } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
@@ -78,7 +79,7 @@ export function FlagForm({ challenge, onSolved }: { challenge: ChallengeView; on
   );
 }
 
-/** How Mantine's `<Title order={2}>` looks, for a heading that must be a Modal.Title. */
+/** How Mantine's `<Title order={2}>` looks, for the heading that names a dialog. */
 const H2_STYLE: React.CSSProperties = {
   margin: 0,
   fontFamily: "var(--mantine-font-family-headings)",
@@ -88,19 +89,16 @@ const H2_STYLE: React.CSSProperties = {
   textWrap: "var(--mantine-heading-text-wrap)",
 };
 
-/**
- * A dialog's visible h2 that also names the dialog: Modal.Title registers itself as the dialog's
- * aria-labelledby (Mantine sets that attribute only for its own title). Only inside a Modal.
- */
+/** A dialog's visible h2, in the content rather than a header, that also names the dialog. */
 export function DialogTitle({ children, style }: { children: React.ReactNode; style?: React.CSSProperties }) {
-  return <Modal.Title style={{ ...H2_STYLE, ...style }}>{children}</Modal.Title>;
+  return <NamingTitle style={{ ...H2_STYLE, ...style }}>{children}</NamingTitle>;
 }
 
 /** 'Flag correct!' with the post-score explanation and a rating prompt. */
 export function SolvedDialog({ challenge, solved, onClose }: { challenge: ChallengeView; solved: Solved | null; onClose(): void }) {
   const { t } = useTranslation();
   return (
-    <Modal opened={solved !== null} onClose={onClose} centered withCloseButton={false} size="md">
+    <Dialog opened={solved !== null} onClose={onClose} centered withCloseButton={false} size="md">
       {solved && (
         <Stack align="center" ta="center" gap="md" py="sm">
           <ThemeIcon size={72} radius="xl" color="green" variant="light">
@@ -120,7 +118,7 @@ export function SolvedDialog({ challenge, solved, onClose }: { challenge: Challe
           </Button>
         </Stack>
       )}
-    </Modal>
+    </Dialog>
   );
 }
 

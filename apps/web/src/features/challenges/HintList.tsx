@@ -1,7 +1,8 @@
-import { Badge, Button, Card, Group, Modal, Stack, Text } from "@mantine/core";
+import { Badge, Button, Card, Group, Stack, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
@@ -56,7 +57,7 @@ export function HintList({ challenge, canUse }: { challenge: ChallengeView; canU
           </Group>
         </Card>
       ))}
-      <Modal opened={confirming !== null} onClose={() => setConfirming(null)} title={t("challenges.hint_confirm_title")} centered>
+      <Dialog opened={confirming !== null} onClose={() => setConfirming(null)} title={t("challenges.hint_confirm_title")} centered>
         {confirming && (
           <Stack>
             <Text>{t("challenges.hint_confirm_body", { name: confirming.name, penalty: confirming.penalty })}</Text>
@@ -70,7 +71,7 @@ export function HintList({ challenge, canUse }: { challenge: ChallengeView; canU
             </Group>
           </Stack>
         )}
-      </Modal>
+      </Dialog>
     </Stack>
   );
 }

@@ -1,8 +1,9 @@
-import { Alert, Button, Card, Group, Modal, Skeleton, Stack, Switch, Table, Text, Textarea, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Card, Group, Skeleton, Stack, Switch, Table, Text, Textarea, TextInput, Title } from "@mantine/core";
 import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX } from "@flagship/shared";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, useState } from "react";
+import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { errorText, serverFieldErrors } from "../teams/forms.ts";
@@ -18,22 +19,6 @@ export interface LeaderboardGroup {
 
 type Draft = Omit<LeaderboardGroup, "id">;
 
-/** A centred dialog whose header is not a page banner landmark (there is one banner: the app's). */
-function Dialog({ opened, onClose, title, children }: { opened: boolean; onClose: () => void; title: string; children: ReactNode }) {
-  const { t } = useTranslation();
-  return (
-    <Modal.Root opened={opened} onClose={onClose} centered>
-      <Modal.Overlay />
-      <Modal.Content>
-        <Modal.Header component="div">
-          <Modal.Title>{title}</Modal.Title>
-          <Modal.CloseButton aria-label={t("groups.cancel")} />
-        </Modal.Header>
-        <Modal.Body>{children}</Modal.Body>
-      </Modal.Content>
-    </Modal.Root>
-  );
-}
 const EMPTY: Draft = { name: "", description: "", is_self_assignable: true, has_own_leaderboard: true };
 
 /** The create/edit dialog: one form for both, the server's field errors under their fields. */
@@ -187,10 +172,10 @@ export function LeaderboardGroupsAdmin() {
       <Card withBorder padding="md">
         {body}
       </Card>
-      <Dialog opened={editing !== null} onClose={() => setEditing(null)} title={t(editing === "new" ? "groups.add_title" : "groups.edit_title")}>
+      <Dialog opened={editing !== null} onClose={() => setEditing(null)} title={t(editing === "new" ? "groups.add_title" : "groups.edit_title")} centered closeLabel={t("groups.cancel")}>
         {editing !== null && <GroupForm key={editing === "new" ? "new" : editing.id} editing={editing} onClose={() => setEditing(null)} />}
       </Dialog>
-      <Dialog opened={deleting !== null} onClose={() => setDeleting(null)} title={t("groups.delete_title")}>
+      <Dialog opened={deleting !== null} onClose={() => setDeleting(null)} title={t("groups.delete_title")} centered closeLabel={t("groups.cancel")}>
         <Stack gap="md">
           <Text>{t("groups.delete_confirm", { name: deleting?.name ?? "" })}</Text>
           <Group justify="flex-end">

@@ -1,8 +1,8 @@
-import { Alert, Badge, Drawer, Group, Loader, Stack, Text, Title } from "@mantine/core";
+import { Alert, Badge, Group, Loader, Stack, Text, Title } from "@mantine/core";
+import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { setInboxOpen } from "./inbox.ts";
-import "@mantine/core/styles/Drawer.css";
 import "./texts.ts";
 
 interface AnnouncementView {
@@ -25,17 +25,7 @@ interface InboxDrawerProps {
 export function InboxDrawer({ opened, announcements, fresh, isPending, isError }: InboxDrawerProps) {
   const { t } = useTranslation();
   return (
-    // Composed by hand for a plain header row: the stock one is a <header>, a second banner landmark.
-    <Drawer.Root opened={opened} onClose={() => setInboxOpen(false)} position="right" size="md">
-      <Drawer.Overlay />
-      <Drawer.Content>
-        <Group justify="space-between" wrap="nowrap" p="md" className="inbox-header">
-          <Drawer.Title fz="h4" fw={700}>
-            {t("inbox.title")}
-          </Drawer.Title>
-          <Drawer.CloseButton aria-label={t("inbox.close")} />
-        </Group>
-        <Drawer.Body>
+    <Dialog opened={opened} onClose={() => setInboxOpen(false)} position="right" size="md" title={t("inbox.title")} closeLabel={t("inbox.close")}>
       {isPending ? (
         <Group justify="center" py="xl">
           <Loader size="sm" aria-label={t("inbox.title")} />
@@ -70,8 +60,6 @@ export function InboxDrawer({ opened, announcements, fresh, isPending, isError }
           ))}
         </Stack>
       )}
-        </Drawer.Body>
-      </Drawer.Content>
-    </Drawer.Root>
+    </Dialog>
   );
 }

@@ -1,9 +1,10 @@
-import { Alert, Badge, Button, Card, Group, Modal, PasswordInput, Stack, Text, Textarea, TextInput, Title, UnstyledButton } from "@mantine/core";
+import { Alert, Badge, Button, Card, Group, PasswordInput, Stack, Text, Textarea, TextInput, Title, UnstyledButton } from "@mantine/core";
 import { LIMITS, TEAM_DESCRIPTION_MAX } from "@flagship/shared";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useState } from "react";
+import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
@@ -182,7 +183,7 @@ function TeamCard({ team }: { team: OwnTeam }) {
         </Group>
       </Stack>
       </form>
-      <Modal opened={leaving} onClose={() => setLeaving(false)} title={t("teams.leave_confirm_title")} centered>
+      <Dialog opened={leaving} onClose={() => setLeaving(false)} title={t("teams.leave_confirm_title")} centered>
         <Stack>
           <Text>{t(lastMember ? "teams.leave_confirm_last" : "teams.leave_confirm", { team: team.name })}</Text>
           {leave.isError && (
@@ -199,7 +200,7 @@ function TeamCard({ team }: { team: OwnTeam }) {
             </Button>
           </Group>
         </Stack>
-      </Modal>
+      </Dialog>
     </Card>
   );
 }
@@ -257,7 +258,7 @@ function MembersCard({ team }: { team: OwnTeam }) {
           );
         })}
       </Stack>
-      <Modal opened={target !== null} onClose={() => setTarget(null)} title={t("teams.transfer_title")} centered>
+      <Dialog opened={target !== null} onClose={() => setTarget(null)} title={t("teams.transfer_title")} centered>
         <Stack>
           <Text>{t("teams.transfer_confirm", { username: target?.username, team: team.name })}</Text>
           {transfer.isError && (
@@ -274,7 +275,7 @@ function MembersCard({ team }: { team: OwnTeam }) {
             </Button>
           </Group>
         </Stack>
-      </Modal>
+      </Dialog>
     </Card>
   );
 }

@@ -1,6 +1,7 @@
-import { Box, Modal, ScrollArea, Text, TextInput } from "@mantine/core";
+import { Box, ScrollArea, Text, TextInput } from "@mantine/core";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
+import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
@@ -118,7 +119,7 @@ export function FakeTerminal() {
   }
 
   return (
-    <Modal opened={open} onClose={() => setOpen(false)} title={t("terminal.title")} size="lg" classNames={{ body: "fake-terminal" }}>
+    <Dialog opened={open} onClose={() => setOpen(false)} title={t("terminal.title")} size="lg" bodyClassName="fake-terminal">
       <ScrollArea h={300} type="auto">
         <Box component="pre" className="fake-terminal-output" data-testid="terminal-output" aria-live="polite">
           {lines.join("\n")}
@@ -139,6 +140,6 @@ export function FakeTerminal() {
           data-testid="terminal-input"
         />
       </form>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,9 +1,10 @@
-import { Alert, Badge, Button, Group, Modal, PasswordInput, SimpleGrid, Skeleton, Stack, Switch, Text, Textarea, TextInput } from "@mantine/core";
+import { Alert, Badge, Button, Group, PasswordInput, SimpleGrid, Skeleton, Stack, Switch, Text, Textarea, TextInput } from "@mantine/core";
 import { LIMITS, NOTIFICATION_KINDS, type NotificationKind } from "@flagship/shared";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useState } from "react";
+import { Dialog } from "../../../lib/Dialog.tsx";
 import { useTranslation } from "../../../lib/i18n.ts";
 import { useTRPC } from "../../../lib/trpc.ts";
 import { useAppData } from "../../../shell/useAppData.ts";
@@ -208,7 +209,7 @@ export function TwoFactorCard() {
           </Button>
         )}
       </Group>
-      <Modal opened={mode === "remove"} onClose={close} title={t("settings.tfa_remove")} centered>
+      <Dialog opened={mode === "remove"} onClose={close} title={t("settings.tfa_remove")} centered>
         <form onSubmit={submitRemove}>
           <Stack>
             <Text size="sm">{t("settings.tfa_remove_prompt")}</Text>
@@ -223,8 +224,8 @@ export function TwoFactorCard() {
             </Group>
           </Stack>
         </form>
-      </Modal>
-      <Modal opened={mode === "codes" && codes !== null} onClose={close} title={t("settings.tfa_regenerate")} centered>
+      </Dialog>
+      <Dialog opened={mode === "codes" && codes !== null} onClose={close} title={t("settings.tfa_regenerate")} centered>
         <Stack>
           <Text size="sm">{t("tfa.done_intro")}</Text>
           <BackupCodes codes={codes ?? []} />
@@ -232,7 +233,7 @@ export function TwoFactorCard() {
             <Button onClick={close}>{t("tfa.finish")}</Button>
           </Group>
         </Stack>
-      </Modal>
+      </Dialog>
     </SettingsSection>
   );
 }
@@ -398,7 +399,7 @@ export function DangerCard() {
           {t("settings.delete")}
         </Button>
       </Group>
-      <Modal opened={opened} onClose={() => setOpened(false)} title={t("settings.delete")} centered>
+      <Dialog opened={opened} onClose={() => setOpened(false)} title={t("settings.delete")} centered>
         <form onSubmit={submit} noValidate>
           <Stack>
             <Alert color="red" variant="light">
@@ -415,7 +416,7 @@ export function DangerCard() {
             </Group>
           </Stack>
         </form>
-      </Modal>
+      </Dialog>
     </SettingsSection>
   );
 }
