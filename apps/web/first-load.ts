@@ -14,32 +14,6 @@ import { gzipSync } from "node:zlib";
 
 export const BUDGET = { js: 150 * 1024, css: 30 * 1024 };
 
-/**
- * The routes whose first load is still over the JS budget, and the most each may weigh (measured
- * at the last cut, with a little room for noise). The first-load test holds every other route to
- * BUDGET.js, so a change that adds a heavy library to the shell or a page fails. Lower or remove
- * an entry when its page shrinks. Every route is over today: the shell alone (react-dom, the
- * router, queries, Mantine's core) is about 200 KB.
- */
-export const CEILING: Record<string, number> = {
-  "/": 205 * 1024,
-  "/login": 231 * 1024,
-  "/register": 221 * 1024,
-  "/campaign": 260 * 1024,
-  "/campaign/{category} (jeopardy)": 269 * 1024,
-  "/campaign/{category} (campaign)": 284 * 1024,
-  "/campaign/{category}/{challenge}": 299 * 1024,
-  "/leaderboard": 220 * 1024,
-  "/largeLeaderboard": 215 * 1024,
-  "/users": 222 * 1024,
-  "/teams": 220 * 1024,
-  "/profile/{user}": 251 * 1024,
-  "/team/{team}": 248 * 1024,
-  "/settings": 240 * 1024,
-  "/admin/config": 275 * 1024,
-  "/admin/statistics": 218 * 1024,
-};
-
 /** Each route and the source module of its page (the lazy chunk the route draws). */
 export const ROUTE_PAGES: Record<string, string[]> = {
   "/": ["src/pages/HomePage.tsx"],

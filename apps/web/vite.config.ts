@@ -56,26 +56,8 @@ function scrollAreaWithoutFloatingUi(): Plugin {
   };
 }
 
-/**
- * Points the AppShell's import of react-remove-scroll (and @mantine/core's re-export of it) at its
- * two class names (src/lib/remove-scroll-classes.ts): the app's dialogs lock scrolling themselves,
- * so the scroll-lock library (about 3 KB gzip) leaves every page's first load. Mantine's own Modal
- * and Drawer, which do lock with it, still get the real one.
- */
-function appShellWithoutRemoveScroll(): Plugin {
-  const classes = path.resolve(import.meta.dirname, "src/lib/remove-scroll-classes.ts");
-  return {
-    name: "flagship-app-shell-remove-scroll",
-    enforce: "pre",
-    resolveId(source, importer) {
-      if (source === "react-remove-scroll" && importer && /[\\/]@mantine[\\/]core[\\/]esm[\\/](index\.mjs$|components[\\/]AppShell[\\/])/.test(importer)) return classes;
-      return null;
-    },
-  };
-}
-
 export default defineConfig({
-  plugins: [react(), scrollAreaWithoutFloatingUi(), appShellWithoutRemoveScroll(), precompress()],
+  plugins: [react(), scrollAreaWithoutFloatingUi(), precompress()],
   resolve: {
     alias: [
       { find: /^react-dom\/client$/, replacement: "preact/compat/client" },

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { BUDGET, CEILING, formatTable, measureFirstLoad } from "../first-load.ts";
+import { BUDGET, formatTable, measureFirstLoad } from "../first-load.ts";
 
 /** The built app's first load per route, and how the server sends its files. */
 
@@ -22,9 +22,9 @@ test("no route's first load carries the charts, the code editor, the map or pass
   }
 });
 
-test("every route's first load is within the JS budget, or its ceiling while it is still over; the shell stays lean", async () => {
+test("every route's first load is within the JS budget; the shell stays lean", async () => {
   const loads = measureFirstLoad();
-  for (const load of loads) expect(load.jsBytes, load.route).toBeLessThanOrEqual(CEILING[load.route] ?? BUDGET.js);
+  for (const load of loads) expect(load.jsBytes, load.route).toBeLessThanOrEqual(BUDGET.js);
   // The shell draws no dialog, tooltip or popover: their code (and the floating-position library)
   // loads with the pages that use them. The texts need no i18n library.
   const home = loads.find((l) => l.route === "/")!;
