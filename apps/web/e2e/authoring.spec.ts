@@ -152,8 +152,21 @@ test("staff remove a challenge and a category; errors on the server are shown be
   await expect(page.getByText("This category has no challenges yet.")).toBeVisible();
 
   await page.getByTestId("edit-category").click();
-  await page.getByRole("button", { name: "Edit details" }).click();
+  const editDetails = page.getByRole("button", { name: "Edit details" });
+  await editDetails.click();
   const details = page.getByRole("dialog", { name: "Edit category" });
+  // The form loads after the dialog opens; its first field still takes focus. Escape in the open
+  // type list closes the list only; the next one closes the dialog and focus is back on its button.
+  await expect(details.getByLabel("Name")).toBeFocused();
+  await details.getByRole("combobox", { name: "Type" }).click();
+  await expect(page.getByRole("option", { name: "campaign" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("option", { name: "campaign" })).toBeHidden();
+  await expect(details).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(details).toBeHidden();
+  await expect(editDetails).toBeFocused();
+  await editDetails.click();
   await details.getByLabel("Name").fill("Renamed scratch");
   await expectNoAxeViolations(page);
   await details.getByRole("button", { name: "Save" }).click();

@@ -1,4 +1,4 @@
-import { CloseButton, MantineThemeProvider, type MantineSpacing } from "@mantine/core";
+import { CloseButton, MantineThemeProvider } from "@mantine/core";
 import {
   type ComponentPropsWithoutRef,
   createContext,
@@ -34,8 +34,8 @@ export interface DialogProps {
   withCloseButton?: boolean;
   /** The close button's name; "Close" unless said otherwise. */
   closeLabel?: string;
-  /** The space around the content. */
-  padding?: MantineSpacing;
+  /** The space around the content, one of Mantine's spacing steps (md unless said otherwise). */
+  padding?: "xs" | "sm" | "md" | "lg" | "xl";
   bodyClassName?: string;
 }
 
@@ -110,11 +110,26 @@ function OpenDialog({ onClose, title, children, centered = false, size = "md", p
     dialog.addEventListener("cancel", onCancel);
     dialog.addEventListener("close", onNativeClose);
     dialog.showModal();
-    dialog.querySelector<HTMLElement>(AUTOFOCUS)?.focus();
+    const focusMarked = () => {
+      const marked = dialog.querySelector<HTMLElement>(AUTOFOCUS);
+      marked?.focus();
+      return marked !== null;
+    };
+    let lateContent: MutationObserver | null = null;
+    if (!focusMarked()) {
+      // Content that arrives after opening (a form loaded on demand) still gets its marked field
+      // focused, unless the visitor has moved focus meanwhile.
+      const chosen = document.activeElement;
+      lateContent = new MutationObserver(() => {
+        if (document.activeElement !== chosen || focusMarked()) lateContent?.disconnect();
+      });
+      lateContent.observe(dialog, { childList: true, subtree: true });
+    }
     if (openDialogs.push(dialog)) lockScroll();
     if (toasts && slot) slot.append(toasts);
 
     return () => {
+      lateContent?.disconnect();
       dialog.removeEventListener("keydown", onKeyDown, true);
       dialog.removeEventListener("cancel", onCancel);
       dialog.removeEventListener("close", onNativeClose);
