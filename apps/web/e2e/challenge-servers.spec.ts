@@ -140,7 +140,7 @@ test("a dedicated job may name a team flag variable; the server refuses it besid
   await dialog.getByRole("switch", { name: /One instance per team/ }).click({ force: true });
   await dialog.getByRole("textbox", { name: "Team flag variable" }).fill("FLAG");
   await dialog.getByRole("button", { name: "Add job" }).click();
-  await expect(dialog.getByText("Only a challenge with per-team (dynamic) flags can hand each team its flag.")).toBeVisible();
+  await expect(dialog.getByText("Only a challenge with per-team (dynamic) flags can hand each team its flag.", { exact: true })).toBeVisible();
   await expectNoAxeViolations(page, "form[aria-label='Challenge server job']");
   await shoot(page, "job-form-flag-variable");
 });
@@ -171,7 +171,7 @@ test("staff give a dedicated job a warm pool in the form and watch it fill; a pl
   await warm.fill("2");
   await dialog.getByRole("textbox", { name: "Team flag variable" }).fill("FLAG");
   await dialog.getByRole("button", { name: "Add job" }).click();
-  await expect(dialog.getByText(/Instances carrying a team's own flag differ per team/)).toBeVisible();
+  await expect(dialog.getByText(/^Instances carrying a team's own flag differ per team/)).toBeVisible();
   await expectNoAxeViolations(staffPage, "form[aria-label='Challenge server job']");
   await shoot(staffPage, "job-form-warm");
   await dialog.getByRole("textbox", { name: "Team flag variable" }).fill("");

@@ -38,7 +38,9 @@ test("staff build a theme with a live preview and save it for everyone; players 
     expect(await configValue("theme")).toMatchObject({ primary: "#8a2be2", dark: "#101827", light: "#e2e8f0", sidebarType: "primary" });
 
     // Another browser: the saved theme applies; the player's own dark choice swaps the page colours.
-    const other = await browser.newPage();
+    // A context of its own, as axe needs.
+    const otherContext = await browser.newContext();
+    const other = await otherContext.newPage();
     await signIn(other, player);
     await other.goto("/leaderboard");
     await expect.poll(() => other.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--fs-primary").trim())).toBe("#8a2be2");
@@ -47,7 +49,7 @@ test("staff build a theme with a live preview and save it for everyone; players 
     await expect.poll(() => other.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe("rgb(16, 24, 39)");
     await other.screenshot({ path: "test-results/theme-player-dark.png" });
     await expectNoAxeViolations(other);
-    await other.close();
+    await otherContext.close();
 
     // The synthwave countdown is this browser's choice.
     await setConfig("start_time", Math.floor(Date.now() / 1000) + 86_400 * 3);
