@@ -8,6 +8,11 @@ async function metadataOf(id: number): Promise<Record<string, unknown>> {
   return rows[0]!.challenge_metadata;
 }
 
+// Tall enough that the grid's spare row is on screen with everything above it (an announcement bar
+// left by earlier journeys, the no-team notice): a drag that has to scroll the page mid-way is not
+// what is tested here.
+test.use({ viewport: { width: 1280, height: 1100 } });
+
 test("staff move campaign tiles by dragging and with the keyboard; a failed move goes back", async ({ page, request }) => {
   const staff = await seedUser({ isStaff: true });
   const category = await seedCategory(request, staff, { name: unique("Map "), contained_type: "campaign" });
