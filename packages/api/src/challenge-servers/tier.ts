@@ -78,15 +78,20 @@ export async function liveWorkers(db: Pick<Db, "$queryRaw">): Promise<LiveWorker
 }
 
 const LIVENESS_TTL_MS = 1000;
-const livenessCache = new WeakMap<Db, { at: number; alive: boolean }>();
+const livenessCache = new WeakMap<Db, { at: number }>();
 
-/** Whether any worker is alive, cached for a second per database so hot requests stay cheap. */
+/**
+ * Whether any worker is alive. A yes is cached for a second per database so hot requests stay
+ * cheap; a no is not cached, so a worker that has just started is used at once (a cached no
+ * refused instances for up to a second after the first heartbeat).
+ */
 export async function anyWorkerAlive(db: Db): Promise<boolean> {
   const cached = livenessCache.get(db);
-  if (cached && Date.now() - cached.at < LIVENESS_TTL_MS) return cached.alive;
+  if (cached && Date.now() - cached.at < LIVENESS_TTL_MS) return true;
   const rows = await db.$queryRaw<{ alive: boolean }[]>`
     SELECT EXISTS (SELECT 1 FROM challenge_server_workers WHERE last_seen > now() - make_interval(secs => ${WORKER_STALE_SECONDS})) AS alive`;
   const alive = rows[0]?.alive === true;
-  livenessCache.set(db, { at: Date.now(), alive });
+  if (alive) livenessCache.set(db, { at: Date.now() });
+  else livenessCache.delete(db);
   return alive;
 }
