@@ -9,13 +9,14 @@ import { isResync } from "../events/publisher.ts";
  * small per-team queries whatever the number of challenges.
  *
  * Writes in this process drop the cache at once; writes on other server copies arrive as the
- * internal `challenges_changed` event. The TTL only bounds edits made outside the application;
- * an id missing from the cache forces a fresh read (at most once a second), so a challenge added
- * behind our back is still found.
+ * internal `challenges_changed` event; solves patch it in place (`challenge_solved`, no reload).
+ * The TTL only bounds edits made outside the application; an id missing from the cache forces a
+ * fresh read (at most one a second), so a challenge added behind our back is still found.
  */
 const TTL_MS = 30_000;
 const MISS_RELOAD_MS = 1000;
 const CHANGED_EVENT = "challenges_changed";
+const SOLVED_EVENT = "challenge_solved";
 
 export const catalogChallengeSelect = {
   id: true,
@@ -205,6 +206,49 @@ async function loadCatalog(db: Db, previous: Catalog | null): Promise<Catalog> {
 
 const signatures = new WeakMap<CatalogChallenge, string>();
 
+/**
+ * What a correct flag changes in the catalog: the challenge's solve count, its value (a decay
+ * challenge's falls) and, for the first solve, first blood. Committed before it is sent.
+ */
+export interface SolvePatch {
+  id: number;
+  solveCount: number;
+  currentScore: number;
+  /** The team that took first blood with this solve, or null when it was not first. */
+  firstBlood: string | null;
+}
+
+/**
+ * The catalog with one solve applied: a new object for the solved challenge (so its listing
+ * fragments are written again) and for its category; every other object is kept. Patches may
+ * arrive out of commit order from other copies: a solve count only goes up, so an older patch is
+ * ignored, and first blood is only ever set where none is known. Applying a patch twice changes
+ * nothing.
+ */
+export function applySolvePatch(catalog: Catalog, patch: SolvePatch): Catalog {
+  const old = catalog.challenges.get(patch.id);
+  if (!old) return catalog;
+  const newer = patch.solveCount > old.solveCount;
+  const blood = old.firstBlood === null && patch.firstBlood !== null;
+  if (!newer && !blood) return catalog;
+  const challenge: CatalogChallenge = {
+    ...old,
+    ...(newer && { solveCount: patch.solveCount, currentScore: patch.currentScore }),
+    ...(blood && { firstBlood: patch.firstBlood }),
+  };
+  // No row signature: the next full read builds this challenge's object again.
+  signatures.set(challenge, "");
+  const challenges = new Map(catalog.challenges);
+  challenges.set(challenge.id, challenge);
+  return {
+    categories: catalog.categories.map((category) =>
+      category.id === challenge.categoryId ? { ...category, challenges: category.challenges.map((c) => (c.id === challenge.id ? challenge : c)) } : category,
+    ),
+    challenges,
+    hints: catalog.hints,
+  };
+}
+
 class CatalogCache {
   private value: Catalog | null = null;
   /** The latest catalog read, kept across invalidations so unchanged objects can be reused. */
@@ -213,6 +257,11 @@ class CatalogCache {
   private loading: Promise<Catalog> | null = null;
   /** Bumped by every invalidation, so a load that started before a write is never cached. */
   private generation = 0;
+  /**
+   * Solves seen since the last invalidation, applied to every load as it lands: a load that began
+   * before a solve committed must not bring its old counts back. At most one per challenge.
+   */
+  private patches = new Map<number, SolvePatch>();
 
   constructor(private readonly db: Db) {}
 
@@ -232,6 +281,7 @@ class CatalogCache {
     const loading = loadCatalog(this.db, this.value ?? this.last).then(
       (catalog) => {
         if (generation === this.generation) {
+          for (const patch of this.patches.values()) catalog = applySolvePatch(catalog, patch);
           this.value = catalog;
           this.at = Date.now();
         }
@@ -249,17 +299,44 @@ class CatalogCache {
   }
 
   private lastMissReload = 0;
+  private missReload: Promise<Catalog> | null = null;
 
-  /** A cache miss on an id: reload unless we did so within the last second. */
-  async reloadForMiss(): Promise<Catalog> {
-    if (Date.now() - this.lastMissReload < MISS_RELOAD_MS) return this.get();
-    this.lastMissReload = Date.now();
-    this.invalidate();
-    return this.get();
+  /**
+   * A cache miss on an id (a challenge created behind our back, or on another copy whose event has
+   * not arrived yet): a fresh read, at most one a second. A miss within a second of the last read
+   * waits for the next one, joined by every miss meanwhile. Readers of known ids go on being served
+   * the catalog they have while it runs.
+   */
+  reloadForMiss(): Promise<Catalog> {
+    if (this.missReload) return this.missReload;
+    const wait = Math.max(0, this.lastMissReload + MISS_RELOAD_MS - Date.now());
+    const reload: Promise<Catalog> = new Promise<void>((resolve) => setTimeout(resolve, wait))
+      .then(() => {
+        this.lastMissReload = Date.now();
+        return this.load();
+      })
+      .finally(() => {
+        if (this.missReload === reload) this.missReload = null;
+      });
+    this.missReload = reload;
+    return reload;
+  }
+
+  /** A solve: the cached catalog moves with it at once, with no reload. */
+  patch(patch: SolvePatch): void {
+    const known = this.patches.get(patch.id);
+    this.patches.set(patch.id, {
+      id: patch.id,
+      solveCount: Math.max(patch.solveCount, known?.solveCount ?? 0),
+      currentScore: known && known.solveCount > patch.solveCount ? known.currentScore : patch.currentScore,
+      firstBlood: known?.firstBlood ?? patch.firstBlood,
+    });
+    if (this.value) this.value = applySolvePatch(this.value, patch);
   }
 
   invalidate(): void {
     this.generation += 1;
+    this.patches.clear();
     this.value = null;
     // A read after a write must not join a load that began before it.
     this.loading = null;
@@ -276,6 +353,7 @@ function cacheFor(ctx: Pick<Context, "db" | "events">): CatalogCache {
     caches.set(ctx.db, created);
     ctx.events.subscribe((event) => {
       if ((event.kind === "internal" && event.name === CHANGED_EVENT) || isResync(event)) created.invalidate();
+      else if (event.kind === "internal" && event.name === SOLVED_EVENT) created.patch(event.data as unknown as SolvePatch);
     });
   }
   return cache;
@@ -305,6 +383,16 @@ export async function findHint(ctx: Pick<Context, "db" | "events">, id: number):
     hint = catalog.hints.get(id);
   }
   return { catalog, hint };
+}
+
+/**
+ * A committed solve moves every copy's cached catalog (solve count, value, first blood) without
+ * a reload: this process's at once, the others' by event. Readers never wait for a full read
+ * because someone solved something.
+ */
+export async function patchCatalogForSolve(ctx: Pick<Context, "db" | "events">, patch: SolvePatch): Promise<void> {
+  cacheFor(ctx).patch(patch);
+  await ctx.events.publish({ kind: "internal", name: SOLVED_EVENT, data: { ...patch } });
 }
 
 /** Drops every copy's cached catalog: this process's at once, the others' by event. */

@@ -8,7 +8,7 @@ import { retryTransaction } from "../scoring/locking.ts";
 import { oneSolveAtATime } from "../scoring/solve-queue.ts";
 import { LOCKING_TX } from "../teams/lock.ts";
 import { announceFirstBlood } from "../scoring/first-blood.ts";
-import { type CatalogChallenge, findChallenge, invalidateCatalog } from "./catalog.ts";
+import { type CatalogChallenge, findChallenge, patchCatalogForSolve } from "./catalog.ts";
 import { recordIncorrectAttempt } from "./attempt-writer.ts";
 import { flagMatches } from "./flag-match.ts";
 import { detectSharing, dynamicFlagMatches } from "./flag-sharing.ts";
@@ -130,7 +130,8 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
   }
 
   const { outcome } = recorded;
-  await invalidateCatalog(ctx);
+  // The catalog moves with the solve (count, value, first blood) rather than being read again.
+  await patchCatalogForSolve(ctx, { id: challenge.id, solveCount: outcome.solveCount, currentScore: outcome.points, firstBlood: outcome.firstBlood ? outcome.teamName : null });
   await invalidatePlayerState(ctx, { teamId });
   // A decay re-scoring changed every earlier solver's points (other copies: the score_update event).
   if (outcome.rescored) invalidateOwnViews(ctx, { all: true });

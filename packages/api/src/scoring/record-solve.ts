@@ -27,6 +27,8 @@ export interface SolveOutcome {
   points: number;
   penalty: number;
   firstBlood: boolean;
+  /** The challenge's solve count with this solve. */
+  solveCount: number;
   /** True when a decay challenge's value changed and earlier solvers were re-scored. */
   rescored: boolean;
   teamName: string;
@@ -155,6 +157,7 @@ export async function recordSolveIn(tx: Prisma.TransactionClient, input: SolveIn
     points,
     penalty,
     firstBlood,
+    solveCount: challenge.solve_count,
     rescored,
     teamName: teamRows.find((r) => r.id === input.teamId)?.name ?? "",
     challengeName: challenge.name,
