@@ -1,4 +1,4 @@
-import type { Prisma } from "@flagship/db";
+import { Prisma } from "@flagship/db";
 import { solveValue } from "@flagship/shared";
 
 /** What a solve list shows; challenge flags and team secrets are not reachable from here. */
@@ -53,4 +53,34 @@ export function toSolveView(row: SolveRow): SolveView {
  */
 export function solveVisibility(staff: boolean): Prisma.SolveWhereInput {
   return staff ? {} : { challenge: { hidden: false } };
+}
+
+/**
+ * The solves matching `where` (over `solves s` joined with `challenges c`) as one JSON text column,
+ * newest first, for views read in a single statement. Each solve is an array in SOLVE_COLUMNS'
+ * order; the timestamp is in milliseconds, as the query builder reads it.
+ */
+export function solvesJsonSql(where: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`(SELECT COALESCE(json_agg(json_build_array(s.id, s.team_id, s.challenge_id, c.name, s.points, s.penalty, s.user_id, su.username::text, st.name::text, s.first_blood, floor(extract(epoch FROM s.timestamp) * 1000))
+                     ORDER BY s.timestamp DESC, s.id DESC), '[]'::json)::text
+      FROM solves s JOIN challenges c ON c.id = s.challenge_id JOIN users su ON su.id = s.user_id JOIN teams st ON st.id = s.team_id
+     WHERE ${where})`;
+}
+
+type SolveColumns = [id: number, team: number, challenge: number, challengeName: string, points: number, penalty: number, userId: number, username: string, teamName: string, firstBlood: boolean, timestamp: number];
+
+/** The solve views of a solvesJsonSql column. */
+export function solveViewsFromJson(text: string): SolveView[] {
+  return (JSON.parse(text) as SolveColumns[]).map(([id, team, challenge, challengeName, points, penalty, userId, username, teamName, firstBlood, timestamp]) => ({
+    id,
+    team,
+    challenge,
+    challenge_name: challengeName,
+    points: solveValue({ points, penalty }),
+    solved_by: userId,
+    solved_by_name: username,
+    team_name: teamName,
+    first_blood: firstBlood,
+    timestamp: new Date(timestamp).toISOString(),
+  }));
 }

@@ -235,6 +235,85 @@ describe("reading teams", () => {
     expect((await (await as(staff)).teams.get({ id: team.id })).solves).toHaveLength(2);
   });
 
+  it("reads the own team and own profile exactly: fields, members, solves newest first, timestamps, first blood, wrong flags", async () => {
+    const owner = await createUser(world);
+    const team = await seedTeam(world, { ownerId: owner.id });
+    const mate = await createUser(world, { teamId: team.id, isVisible: false });
+    const first = await seedChallenge(world, { score: 300 });
+    const second = await seedChallenge(world, { score: 100 });
+    const hidden = await seedChallenge(world, { hidden: true });
+    const early = new Date("2026-03-01T10:00:00.123Z");
+    const late = new Date("2026-03-01T11:30:00.987Z");
+    const a = await seedSolve(world, { userId: owner.id, teamId: team.id, challengeId: first.id, points: 300, penalty: 50, at: early });
+    const b = await seedSolve(world, { userId: mate.id, teamId: team.id, challengeId: second.id, points: 100, at: late });
+    await seedSolve(world, { userId: owner.id, teamId: team.id, challengeId: hidden.id, at: late });
+    await world.services.db.solve.update({ where: { id: a.id }, data: { firstBlood: true } });
+    await seedIncorrectAttempt(world, { userId: owner.id, teamId: team.id, challengeId: first.id });
+    await seedIncorrectAttempt(world, { userId: mate.id, teamId: team.id, challengeId: first.id });
+    const row = await world.services.db.team.findUniqueOrThrow({ where: { id: team.id } });
+    const solveOf = (id: number, challenge: { id: number; name: string }, points: number, by: TestUser, at: Date, firstBlood: boolean) => ({
+      id,
+      team: team.id,
+      challenge: challenge.id,
+      challenge_name: challenge.name,
+      points,
+      solved_by: by.id,
+      solved_by_name: by.username,
+      team_name: team.name,
+      first_blood: firstBlood,
+      timestamp: at.toISOString(),
+    });
+
+    // A member reads the own team: hidden members too, the secret, no solves of hidden challenges.
+    const own = await (await as(owner)).teams.self();
+    expect(own).toEqual({
+      id: team.id,
+      name: team.name,
+      description: "",
+      owner: owner.id,
+      members: [
+        { id: owner.id, username: owner.username },
+        { id: mate.id, username: mate.username },
+      ],
+      solves: [solveOf(b.id, second, 100, mate, late, false), solveOf(a.id, first, 250, owner, early, true)],
+      incorrect_solves: 2,
+      points: row.points,
+      leaderboard_points: row.leaderboardPoints,
+      is_visible: true,
+      discord: "",
+      discordid: "",
+      twitter: "",
+      reddit: "",
+      date_created: row.createdAt.toISOString(),
+      leaderboard_group: null,
+      password: team.password,
+    });
+    // Another player sees neither the hidden member nor the secret.
+    const outside = await callerFor(world, null).teams.get({ id: team.id });
+    expect(outside.members).toEqual([{ id: owner.id, username: owner.username }]);
+    expect(outside).not.toHaveProperty("password");
+
+    // The own profile: the account, its team, its own solves only and its own wrong flags.
+    const user = await world.services.db.user.findUniqueOrThrow({ where: { id: owner.id } });
+    const self = await (await as(owner)).account.self();
+    expect(self).toMatchObject({
+      id: owner.id,
+      username: owner.username,
+      email: user.email,
+      is_staff: false,
+      has_2fa: false,
+      team: { id: team.id, name: team.name, owner: owner.id, description: "", is_visible: true },
+      team_name: team.name,
+      points: user.points,
+      leaderboard_points: user.leaderboardPoints,
+      date_joined: user.dateJoined.toISOString(),
+      solves: [expect.objectContaining({ challenge: hidden.id }), solveOf(a.id, first, 250, owner, early, true)],
+      incorrect_solves: 1,
+    });
+    const loner = await createUser(world);
+    expect(await (await as(loner)).account.self()).toMatchObject({ team: null, team_name: null, solves: [], incorrect_solves: 0 });
+  });
+
   it("lists teams by name with member counts, paged and searchable", async () => {
     const prefix = uniqueName("list");
     const names = ["Charlie", "alpha", "Bravo"].map((n) => `${prefix}-${n}`);
