@@ -73,9 +73,14 @@ async function printStatements(): Promise<void> {
   const rows = await profiled.$queryRawUnsafe<{ calls: bigint; total_ms: number; mean_ms: number; query: string }[]>(
     `SELECT calls, round(total_exec_time::numeric, 1)::float8 AS total_ms, round(mean_exec_time::numeric, 3)::float8 AS mean_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query
        FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-      ORDER BY total_exec_time DESC LIMIT 8`,
+      ORDER BY calls DESC LIMIT 12`,
   );
   for (const r of rows) console.log(`    ${String(r.calls).padStart(8)} calls ${String(r.total_ms).padStart(9)} ms total ${String(r.mean_ms).padStart(8)} ms mean  ${r.query}`);
+  const [all] = await profiled.$queryRawUnsafe<{ calls: bigint; total_ms: number }[]>(
+    `SELECT COALESCE(sum(calls), 0)::bigint AS calls, round(COALESCE(sum(total_exec_time), 0)::numeric, 1)::float8 AS total_ms
+       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+  );
+  console.log(`    ${String(all?.calls ?? 0).padStart(8)} calls ${String(all?.total_ms ?? 0).padStart(9)} ms total  (every statement)`);
 }
 
 export interface Server {
