@@ -79,7 +79,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
   });
 
-  await registerWebsocket(app, services, { allowedOrigins: env.CORS_ORIGINS, maxPerIp: env.WS_MAX_PER_IP });
+  await registerWebsocket(app, services, { allowedOrigins: env.CORS_ORIGINS, maxPerIp: env.WS_MAX_PER_IP, batchMs: env.WS_BATCH_MS });
 
   await app.register(
     async (api) => {

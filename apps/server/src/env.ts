@@ -62,6 +62,7 @@ const EnvSchema = z.object({
   HASH_MAX_WAIT_MS: z.coerce.number({ error: "must be a number" }).int().min(0).default(10_000),
   /** Websockets one client address may hold open on this server copy at once (0: no cap). */
   WS_MAX_PER_IP: z.coerce.number({ error: "must be a number" }).int().min(0).default(100),
+  WS_BATCH_MS: z.coerce.number({ error: "must be a number" }).int().min(0).max(5000).default(200),
   /**
    * On SIGTERM, how long the copy keeps serving with /readyz answering 503 before it stops taking
    * connections, so a load balancer that polls readiness moves traffic away first (a second

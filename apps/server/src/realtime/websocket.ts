@@ -1,19 +1,19 @@
 import websocket from "@fastify/websocket";
 import { type AppEvent, createInnerContext, EVENT_CODES, hasStaffPowers, resolveActor, type Services } from "@flagship/api";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Socket } from "node:net";
 import type { WebSocket } from "ws";
 
 interface Client {
   socket: WebSocket;
+  /** The connection under the websocket, corked while a batch of frames is written to it. */
+  raw: Socket;
   token: string | null;
   userId: number | null;
   teamId: number | null;
   /** Staff sockets also get staff-only events (suspected flag sharing). */
   staff: boolean;
 }
-
-/** Sends a prepared buffer as a text frame, as one string would be. */
-const TEXT = { binary: false } as const;
 
 const CONNECTED = JSON.stringify({ event_code: EVENT_CODES.connected, message: "Websocket connected." });
 
@@ -32,23 +32,62 @@ export interface WebsocketOptions {
   allowedOrigins?: readonly string[];
   /** Sockets one client address may hold on this copy at once; 0 for no cap. */
   maxPerIp?: number;
+  /**
+   * Events arriving within this many milliseconds of the last write go out together, as one write
+   * per socket; 0 sends each event at once.
+   */
+  batchMs?: number;
+}
+
+/** An event waiting for the next write: its frame, and who gets it (everyone, or these clients). */
+interface Pending {
+  frame: Buffer;
+  targets: "all" | Iterable<Client>;
+}
+
+/**
+ * A final, unmasked text frame holding `payload` (RFC 6455, 5.2), as ws would write it: made once
+ * per event, the same bytes then go to every socket that gets the event.
+ */
+export function textFrame(payload: Buffer): Buffer {
+  const length = payload.length;
+  const headerLength = length < 126 ? 2 : length < 65536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(headerLength + length);
+  frame[0] = 0x81;
+  if (length < 126) {
+    frame[1] = length;
+  } else if (length < 65536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(length), 2);
+  }
+  payload.copy(frame, headerLength);
+  return frame;
 }
 
 /**
  * The websocket at /api/v2/ws/. Event 0 on connect; the client sends {"token"} to join its team's
  * channel. Events for everyone are serialised once and written to every socket; team events go to
  * that team's sockets only. A socket follows its user into a team they join later (event 4).
+ *
+ * Writes are batched: an event after a quiet spell goes out at once, and the events arriving within
+ * `batchMs` of that write wait and go out together, every socket getting its frames (in order) in
+ * one write. A solve goes to every socket, so under a stream of solves each socket costs at most
+ * one write per `batchMs`, not one per event.
  */
 export async function registerWebsocket(
   app: FastifyInstance,
   services: Services,
-  { allowedOrigins = [], maxPerIp = 0 }: WebsocketOptions = {},
-): Promise<{ clients: () => number }> {
+  { allowedOrigins = [], maxPerIp = 0, batchMs = 0 }: WebsocketOptions = {},
+): Promise<{ clients: () => number; writes: () => number }> {
   const clients = new Set<Client>();
   const perAddress = new Map<string, number>();
   await app.register(websocket, {
     // On shutdown every socket hears it should reconnect (elsewhere), before the copy stops listening.
     preClose(this: FastifyInstance, done) {
+      flush();
       for (const client of clients) client.socket.close(WS_CLOSE.restart.code, WS_CLOSE.restart.reason);
       this.websocketServer.close();
       done();
@@ -94,6 +133,46 @@ export async function registerWebsocket(
     }
   };
 
+  let pending: Pending[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let lastFlush = 0;
+  let writes = 0;
+
+  /**
+   * Writes prepared frames straight to the connection: one write whatever their number. ws sends
+   * nothing of its own but whole frames (compression is off), so these never split one of its.
+   */
+  const write = (client: Client, frames: Buffer) => {
+    if (client.socket.readyState !== client.socket.OPEN) return;
+    writes += 1;
+    client.raw.write(frames);
+  };
+
+  /** Writes what is pending: each socket its own frames in order, in one write. */
+  function flush(): void {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    lastFlush = Date.now();
+    const batch = pending;
+    pending = [];
+    if (batch.length === 0) return;
+    if (batch.every((p) => p.targets === "all")) {
+      // The common case, solves: every socket gets the same bytes, joined once.
+      const frames = batch.length === 1 ? batch[0]!.frame : Buffer.concat(batch.map((p) => p.frame));
+      for (const client of clients) write(client, frames);
+      return;
+    }
+    const lists = new Map<Client, Buffer[]>();
+    for (const { frame, targets } of batch) {
+      for (const client of targets === "all" ? clients : targets) {
+        const list = lists.get(client);
+        if (list) list.push(frame);
+        else lists.set(client, [frame]);
+      }
+    }
+    for (const [client, frames] of lists) write(client, frames.length === 1 ? frames[0]! : Buffer.concat(frames));
+  }
+
   const unsubscribe = services.events.subscribe((event: AppEvent) => {
     if (event.kind === "internal") {
       // A user left or lost their team: their sockets leave its channel.
@@ -106,15 +185,18 @@ export async function registerWebsocket(
     }
     const { payload, audience } = event;
     if (payload.event_code === EVENT_CODES.teamJoin) moveUser(payload.user, payload.team);
-    // Serialised and encoded once per event, not per socket: a solve goes to every socket.
-    const message = Buffer.from(JSON.stringify(payload));
-    const targets = "all" in audience ? clients : "staff" in audience ? [...clients].filter((c) => c.staff) : (byTeam.get(audience.teamId) ?? []);
-    for (const client of targets) {
-      if (client.socket.readyState === client.socket.OPEN) client.socket.send(message, TEXT);
-    }
+    // Serialised, encoded and framed once per event, not per socket: a solve goes to every socket.
+    const frame = textFrame(Buffer.from(JSON.stringify(payload)));
+    const targets = "all" in audience ? "all" : "staff" in audience ? [...clients].filter((c) => c.staff) : [...(byTeam.get(audience.teamId) ?? [])];
+    pending.push({ frame, targets });
+    const wait = lastFlush + batchMs - Date.now();
+    if (wait <= 0) flush();
+    else timer ??= setTimeout(flush, wait);
   });
+
   app.addHook("onClose", async () => {
     unsubscribe();
+    if (timer) clearTimeout(timer);
     for (const client of clients) client.socket.terminate();
   });
 
@@ -126,7 +208,7 @@ export async function registerWebsocket(
       return;
     }
     perAddress.set(address, held + 1);
-    const client: Client = { socket, token: null, userId: null, teamId: null, staff: false };
+    const client: Client = { socket, raw: request.raw.socket, token: null, userId: null, teamId: null, staff: false };
     clients.add(client);
     socket.send(CONNECTED);
     socket.on("message", (raw) => {
@@ -150,7 +232,7 @@ export async function registerWebsocket(
   };
   app.get("/api/v2/ws", { websocket: true }, handler);
   app.get("/api/v2/ws/", { websocket: true }, handler);
-  return { clients: () => clients.size };
+  return { clients: () => clients.size, writes: () => writes };
 }
 
 function sameHost(origin: string, host: string | undefined): boolean {
