@@ -18,14 +18,44 @@ export interface RestRequest {
  * What a handler answers: data for the envelope; a raw body sent as is (the CTFtime feed); or a
  * successful envelope already encoded as JSON bytes (hot reads: see `envelopeBytes`).
  */
-export type RestResult = { d: unknown; m?: string; status?: number } | { raw: unknown } | { json: Buffer };
+export type RestResult = { d: unknown; m?: string; status?: number } | { raw: unknown } | { json: Buffer; release?: () => void };
 
 const ENVELOPE_HEAD = Buffer.from('{"s":true,"m":"","d":');
 const ENVELOPE_TAIL = Buffer.from("}");
 
-/** A successful envelope around data already encoded as the chunks of one JSON value. */
-export function envelopeOf(chunks: readonly Buffer[]): { json: Buffer } {
-  return { json: Buffer.concat([ENVELOPE_HEAD, ...chunks, ENVELOPE_TAIL]) };
+/**
+ * Answer buffers for envelopes put together per request (a player's listing, some 74 KB for 100
+ * challenges), used again once their answer has gone. Allocated afresh, every answer was memory
+ * outside V8's heap, and at thousands of listings a second that external memory alone made V8 run
+ * a full collection several times a second in each copy. Bounded: at most POOL_MAX buffers are
+ * kept, and a buffer grows (to the next power of two) only when an answer outgrows it.
+ */
+const POOL_MAX = 64;
+const POOL_MIN_BYTES = 16 * 1024;
+const pool: Buffer[] = [];
+
+/**
+ * A successful envelope around data already encoded as the chunks of one JSON value, in a pooled
+ * buffer; `release` hands the buffer back once the answer has been sent (the adapter calls it).
+ */
+export function envelopeOf(chunks: readonly Buffer[]): { json: Buffer; release: () => void } {
+  let length = ENVELOPE_HEAD.length + ENVELOPE_TAIL.length;
+  for (const chunk of chunks) length += chunk.length;
+  let backing = pool.pop();
+  if (!backing || backing.length < length) backing = Buffer.allocUnsafeSlow(Math.max(POOL_MIN_BYTES, 2 ** Math.ceil(Math.log2(length))));
+  let at = ENVELOPE_HEAD.copy(backing, 0);
+  for (const chunk of chunks) at += chunk.copy(backing, at);
+  ENVELOPE_TAIL.copy(backing, at);
+  const pooled = backing;
+  let released = false;
+  return {
+    json: pooled.subarray(0, length),
+    release: () => {
+      if (released) return;
+      released = true;
+      if (pool.length < POOL_MAX) pool.push(pooled);
+    },
+  };
 }
 
 // Encoded envelopes of maintained read models (own profile and team views, board pages), per
@@ -87,7 +117,11 @@ export function restRoutes(app: FastifyInstance, services: Services): RestRoutes
             request,
           });
           if ("raw" in result) return reply.code(200).send(result.raw);
-          if ("json" in result) return reply.code(200).type("application/json; charset=utf-8").send(result.json);
+          if ("json" in result) {
+            // A pooled buffer goes back once the answer has left (or the connection has gone).
+            if (result.release) reply.raw.once("close", result.release);
+            return reply.code(200).type("application/json; charset=utf-8").send(result.json);
+          }
           return ok(reply, result.d, { ...(result.m !== undefined && { m: result.m }), ...(result.status !== undefined && { status: result.status }) });
         } catch (error) {
           if (error instanceof AppError) return failWith(reply, error);
