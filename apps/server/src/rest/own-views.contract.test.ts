@@ -189,4 +189,33 @@ describe("the own profile and own team views on two server copies", () => {
     await expectFresh(apiOn(b), world, [dana, dave]);
     expect((await served(apiOn(b), dave)).team).toMatchObject({ points: 300, solves: [expect.objectContaining({ challenge: challenge.id })] });
   });
+
+  it("drop the views of every team a decay re-scoring on the other copy moved, and keep the others'", async () => {
+    const [a, b] = copies as [ServerCopy, ServerCopy];
+    const { db } = world.services;
+    const first = (await db.team.create({ data: { name: "Early birds", password: "copies-secret" } })).id;
+    const second = (await db.team.create({ data: { name: "Late comers", password: "copies-secret" } })).id;
+    const bystanders = (await db.team.create({ data: { name: "Bystanders", password: "copies-secret" } })).id;
+    const early = await createUser(world, { teamId: first });
+    const late = await createUser(world, { teamId: second });
+    const watcher = await createUser(world, { teamId: bystanders });
+    const category = await createCategory(world);
+    const decaying = await createChallenge(world, category.id, { score: 500, pointsType: "decay", flagMetadata: { flag: "flag{right}", decay_constant: 0.5, min_points: 100 } });
+    const onA = await teamSocket(a, watcher);
+
+    expect((await apiOn(a)("POST", "/challenges/submit_flag/", early.token, { challenge: decaying.id, flag: "flag{right}" })).body.m).toBe("correct_flag");
+    await onA.waitFor((e) => e.event_code === 1 && e.challenge_id === decaying.id && e.team === first);
+    // Copy A holds all three views, the early team's with the full 500 points.
+    await expectFresh(apiOn(a), world, [early, late, watcher]);
+    expect((await served(apiOn(a), early)).team).toMatchObject({ points: 500 });
+    const kept = await served(apiOn(a), watcher);
+
+    // The second solve, on copy B, re-scores the first: copy A drops the early team's views.
+    expect((await apiOn(b)("POST", "/challenges/submit_flag/", late.token, { challenge: decaying.id, flag: "flag{right}" })).body.m).toBe("correct_flag");
+    await onA.waitFor((e) => e.event_code === 1 && e.challenge_id === decaying.id && e.team === second);
+    await expectFresh(apiOn(a), world, [early, late, watcher]);
+    expect((await served(apiOn(a), early)).team).toMatchObject({ points: 300, solves: [expect.objectContaining({ points: 300 })] });
+    expect((await served(apiOn(a), early)).self).toMatchObject({ points: 300 });
+    expect(await served(apiOn(a), watcher)).toEqual(kept);
+  });
 });

@@ -133,8 +133,8 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
   // The catalog moves with the solve (count, value, first blood) rather than being read again.
   await patchCatalogForSolve(ctx, { id: challenge.id, solveCount: outcome.solveCount, currentScore: outcome.points, firstBlood: outcome.firstBlood ? outcome.teamName : null });
   await invalidatePlayerState(ctx, { teamId });
-  // A decay re-scoring changed every earlier solver's points (other copies: the score_update event).
-  if (outcome.rescored) invalidateOwnViews(ctx, { all: true });
+  // The solvers' views, and on a decay re-scoring every earlier solver's (other copies: the solve event's standings).
+  invalidateOwnViews(ctx, { moved: { teams: outcome.standings.teams.map((t) => t.id), users: outcome.standings.users.map((u) => u.id) } });
   await publishSolve(ctx, challenge, outcome, { id: actor.id, username: actor.username, teamId });
   if (outcome.firstBlood && config.firstblood_webhook) {
     await announceFirstBlood(ctx, config.firstblood_webhook, {

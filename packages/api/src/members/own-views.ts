@@ -17,8 +17,9 @@ import type { SelfView } from "./get-self.ts";
  *   the attempts again (one indexed count) instead of rebuilding the view (three to five queries).
  *   Wrong flags are an event's commonest write; with every one dropping its team's views, the
  *   profile and team reads of a busy event were mostly rebuilt;
- * - a solve that re-scores a decay challenge changes every earlier solver: all entries go, here
- *   at once and elsewhere on the `score_update` event;
+ * - a solve that re-scores a decay challenge changes every earlier solver: the entries of every
+ *   team and user the re-scoring moved go (the solve's `standings` name them), here at once and
+ *   elsewhere on the `solve` event that carries them; the rest of the event's views stay;
  * - a hint use or any other player-state change of a team (`player_state_changed`) drops the team;
  * - every other mutation (a profile or team edit, a join or leave, a staff edit or score
  *   adjustment, a config change) already forgets every cached player state before its reply is
@@ -38,6 +39,8 @@ export interface ViewChange {
   all?: boolean;
   /** Only the team's wrong-flag counts changed (a rejected flag): recount them, keep the rest. */
   attempts?: boolean;
+  /** The teams and users whose points a solve moved (a decay re-scoring moves every earlier solver). */
+  moved?: { teams: readonly number[]; users: readonly number[] };
 }
 
 /** A view's wrong-flag count read again from the database. */
@@ -111,6 +114,12 @@ export class OwnViews {
   }
 
   invalidate(change: ViewChange): void {
+    if (change.moved) {
+      for (const teamId of change.moved.teams) this.invalidate({ teamId });
+      // A solver who has since left the team keeps the solve on their own profile.
+      for (const userId of change.moved.users) this.dropSelf(userId);
+      return;
+    }
     if (change.all) {
       this.generation += 1;
       this.selves.clear();
@@ -169,8 +178,13 @@ function changeOf(event: AppEvent): ViewChange | null {
     return data.all ? { all: true } : typeof data.teamId === "number" ? { teamId: data.teamId } : null;
   }
   const { event_code: code, team } = event.payload;
-  if (code === EVENT_CODES.scoreUpdate) return { all: true };
-  if (code === EVENT_CODES.solve && typeof team === "number") return { teamId: team };
+  // The solve event before it named everyone the re-scoring moved (below).
+  if (code === EVENT_CODES.scoreUpdate) return null;
+  if (code === EVENT_CODES.solve) {
+    if (event.standings) return { moved: { teams: event.standings.teams.map((t) => t.id), users: event.standings.users.map((u) => u.id) } };
+    // A solve without its standings (from an older copy): whom a re-scoring moved is unknown.
+    return { all: true };
+  }
   if (code === EVENT_CODES.flagRejected && typeof team === "number") return { teamId: team, attempts: true };
   return null;
 }
