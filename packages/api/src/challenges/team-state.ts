@@ -53,17 +53,21 @@ interface Entry {
 
 class PlayerStateCache {
   private readonly entries = new Map<number, Entry>();
+  /** Bumped when everything is dropped; a team's or a user's own changes bump their version only. */
   private generation = 0;
+  private readonly teamVersions = new Map<number, number>();
+  private readonly userVersions = new Map<number, number>();
 
   constructor(private readonly db: Db) {}
 
   async get(userId: number, teamId: number | null): Promise<PlayerState> {
     const entry = this.entries.get(userId);
     if (entry && entry.teamId === teamId && Date.now() < entry.expires) return entry.state;
-    const generation = this.generation;
+    const before = this.stamp(userId, teamId);
     const state = await loadPlayerState(this.db, userId, teamId);
-    // A load that raced with a write may predate it: use it for this request, never cache it.
-    if (generation === this.generation) {
+    // A load that raced with a change of its team or user may predate it: use it for this
+    // request, never cache it. Other teams' solves meanwhile do not matter.
+    if (before === this.stamp(userId, teamId)) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
       this.entries.set(userId, { teamId, expires: expiry(), state });
     }
@@ -71,12 +75,25 @@ class PlayerStateCache {
   }
 
   invalidate(change: { teamId?: number; userId?: number; all?: boolean }): void {
-    this.generation += 1;
-    if (change.all) this.entries.clear();
-    if (change.userId !== undefined) this.entries.delete(change.userId);
+    if (change.all) {
+      this.generation += 1;
+      this.entries.clear();
+      this.teamVersions.clear();
+      this.userVersions.clear();
+      return;
+    }
+    if (change.userId !== undefined) {
+      this.userVersions.set(change.userId, (this.userVersions.get(change.userId) ?? 0) + 1);
+      this.entries.delete(change.userId);
+    }
     if (change.teamId !== undefined) {
+      this.teamVersions.set(change.teamId, (this.teamVersions.get(change.teamId) ?? 0) + 1);
       for (const [userId, entry] of this.entries) if (entry.teamId === change.teamId) this.entries.delete(userId);
     }
+  }
+
+  private stamp(userId: number, teamId: number | null): string {
+    return `${this.generation}:${teamId === null ? "-" : (this.teamVersions.get(teamId) ?? 0)}:${this.userVersions.get(userId) ?? 0}`;
   }
 }
 
