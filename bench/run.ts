@@ -123,7 +123,14 @@ async function main(): Promise<void> {
   } finally {
     await database.stop();
   }
-  if (TENFOLD) report.tenfold = await benchTenfold(perRequest, console.log);
+  if (TENFOLD) {
+    // Its own database and a long seed: a failure here still leaves the rest of the report written.
+    try {
+      report.tenfold = await benchTenfold(perRequest, console.log);
+    } catch (error) {
+      console.error("The 10x scenario failed:", error);
+    }
+  }
   if (ONLY) {
     for (const line of report.stampede) console.log(line);
   } else {
@@ -200,12 +207,13 @@ async function writeReport(report: Report, minutes: number): Promise<void> {
   if (report.tenfold) {
     const s = report.tenfold.seed;
     lines.push(
-      `10x seed (\`BENCH_10X=1\`): ${s.users} accounts in ${s.teams} teams, ${s.challenges} challenges, ${s.solves} solves (${s.seconds} s to seed). Per-request cost (1 / requests per second) against the normal seed:`,
+      `10x seed (\`BENCH_10X=1\`): ${s.users} accounts in ${s.teams} teams, ${s.challenges} challenges, ${s.solves} solves (${s.seconds} s to seed). Per-request cost (the server copies' CPU time per answered request) against the normal seed:`,
       "",
-      "| scenario | 1x req/s | 10x req/s | 10x p99 | cost ratio | goal | met |",
-      "|---|---:|---:|---:|---:|---|---|",
+      "| scenario | 1x req/s | 10x req/s | 1x CPU/request | 10x CPU/request | 10x p99 | cost ratio | goal | met |",
+      "|---|---:|---:|---:|---:|---:|---:|---|---|",
       ...report.tenfold.rows.map(
-        (r) => `| ${r.name} | ${r.base.requestsPerSecond} | ${r.scaled.requestsPerSecond} | ${r.scaled.p99} ms | ${r.costRatio.toFixed(2)} | <= 1.20 | ${r.met ? "yes" : "no"} |`,
+        (r) =>
+          `| ${r.name} | ${r.base.requestsPerSecond} | ${r.scaled.requestsPerSecond} | ${r.base.cpuMsPerRequest} ms | ${r.scaled.cpuMsPerRequest} ms | ${r.scaled.p99} ms | ${r.costRatio.toFixed(2)} | <= 1.20 | ${r.met ? "yes" : "no"} |`,
       ),
       "",
     );
