@@ -174,11 +174,11 @@ async function writeReport(report: Report, minutes: number): Promise<void> {
     "",
     `Machine: ${os.cpus().length} cores (${cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}. Run ${new Date().toISOString()}.`,
     "",
-    "| scenario | requests/s | passes | p50 | p99 | errors | peak RSS | goal | met |",
-    "|---|---:|---|---:|---:|---:|---:|---|---|",
+    "| scenario | requests/s | passes | p50 | p99 | errors | peak RSS | server CPU per request | goal | met |",
+    "|---|---:|---|---:|---:|---:|---:|---:|---|---|",
     ...report.measurements.map(
       (m) =>
-        `| ${m.name} | ${m.requestsPerSecond} | ${m.passes.join(" / ")} | ${m.p50} ms | ${m.p99} ms | ${m.errors + m.non2xx} | ${m.rssMiB} MiB | ${m.goal} | ${m.met ? "yes" : "no"} |`,
+        `| ${m.name} | ${m.requestsPerSecond} | ${m.passes.join(" / ")} | ${m.p50} ms | ${m.p99} ms | ${m.errors + m.non2xx} | ${m.rssMiB} MiB | ${m.cpuMsPerRequest} ms | ${m.goal} | ${m.met ? "yes" : "no"} |`,
     ),
     "",
     `Peak resident memory of a server copy over the whole run (VmHWM): ${report.peakRssMiB} MiB.`,
