@@ -60,7 +60,7 @@ export interface SeedChallenge {
 export interface Seeded {
   /** One per player; the first `teams` tokens belong to different teams (each team's creator). */
   tokens: string[];
-  /** Per token, a challenge that player's team had not solved after the seed. */
+  /** Per token, a challenge that player's team had not solved after the seed, and never will (`takeSolve` leaves it out). */
   openChallenge: number[];
   players: Player[];
   challenges: SeedChallenge[];
@@ -271,7 +271,12 @@ export function seedRecord(seeded: Seeded): SeedRecord {
 export function seededEvent(record: SeedRecord, solved: Map<number, Set<number>>): Seeded {
   const { players, challenges } = record;
   for (const p of players) if (!solved.has(p.teamId)) solved.set(p.teamId, new Set());
-  const openChallenge = players.map((p) => challenges.find((c) => !solved.get(p.teamId)!.has(c.id))!.id);
+  // Each team keeps one challenge no correct flag is ever sent for, the target of its wrong flags:
+  // a wrong flag replayed after wrk wraps around its prepared list then never meets a challenge
+  // the team has solved meanwhile (answered 403 already_solved_challenge, counted as an error).
+  const reserved = new Map<number, number>();
+  for (const p of players) if (!reserved.has(p.teamId)) reserved.set(p.teamId, challenges.find((c) => !solved.get(p.teamId)!.has(c.id))!.id);
+  const openChallenge = players.map((p) => reserved.get(p.teamId)!);
   // Solves handed out later walk players and challenges in an order that spreads them out.
   let cursor = 0;
   const total = players.length * challenges.length;
@@ -281,7 +286,7 @@ export function seededEvent(record: SeedRecord, solved: Map<number, Set<number>>
       const player = players[n % players.length]!;
       const challenge = challenges[(Math.floor(n / players.length) * 37 + n) % challenges.length]!;
       const done = solved.get(player.teamId)!;
-      if (done.has(challenge.id)) continue;
+      if (done.has(challenge.id) || reserved.get(player.teamId) === challenge.id) continue;
       done.add(challenge.id);
       return { token: player.token, challenge: challenge.id, flag: challenge.flag, teamId: player.teamId };
     }
