@@ -64,31 +64,17 @@ export function countWrongFlags(db: Db, column: "user_id" | "team_id", id: numbe
   return countersFor(db)[column].get(id);
 }
 
-interface SelfRow {
-  id: number;
-  username: string;
-  email: string;
-  is_staff: boolean;
-  is_verified: boolean;
-  email_verified: boolean;
-  state_actor: boolean;
-  bio: string;
-  discord: string;
-  discordid: string;
-  twitter: string;
-  reddit: string;
+/** The statement's row: the view's own fields as they are, and what the view derives. */
+type SelfRow = Omit<SelfView, "team" | "has_2fa" | "date_joined" | "solves" | "incorrect_solves"> & {
   totp_verified: boolean;
-  points: number;
-  leaderboard_points: number;
   date_joined: Date;
   team_id: number | null;
-  team_name: string | null;
   team_owner: number | null;
   team_description: string | null;
   team_is_visible: boolean | null;
   incorrect: number;
   solves: string;
-}
+};
 
 /**
  * The own account read fresh from the database, never a hash, token or secret: one statement
