@@ -242,6 +242,11 @@ export interface LoadOptions {
   connections?: number;
   seconds?: number;
   warmupSeconds?: number;
+  /**
+   * Before the timed warm-up, send the first this many prepared requests once each (one per
+   * player, for the scenarios that go through every player's token in turn).
+   */
+  warmEach?: number;
   passes?: number;
   requests?: autocannon.Request[];
   method?: "GET" | "POST";
@@ -280,11 +285,13 @@ export interface LoadResult {
 /**
  * wrk's script: reads the prepared requests (raw HTTP, each after a line with its length, and
  * " once" for a request that may be sent only once, such as a correct flag) and sends them in
- * turn, wrapping around without the once-only ones; prints the figures as one JSON line when done.
+ * turn, wrapping around without the once-only ones (or, with the argument "through", stopping at
+ * the end of the list); prints the figures as one JSON line when done.
  */
 const WRK_SCRIPT = String.raw`
-local requests, once, count, next, wrapped = {}, {}, 0, 0, false
+local requests, once, count, next, wrapped, through = {}, {}, 0, 0, false, false
 function init(args)
+  through = args[2] == "through"
   local file = assert(io.open(args[1], "rb"))
   local data = file:read("*a")
   file:close()
@@ -302,7 +309,13 @@ end
 function request()
   repeat
     next = next + 1
-    if next > count then next, wrapped = 1, true end
+    if next > count then
+      if through then
+        wrk.thread:stop()
+        return requests[count]
+      end
+      next, wrapped = 1, true
+    end
   until not (wrapped and once[next])
   return requests[next]
 end
@@ -366,13 +379,16 @@ function mergedPercentile(runs: WrkFigures[], percent: number): number {
   return points.at(-1)?.latency ?? 0;
 }
 
-/** One wrk run of `seconds` per server copy, all at once, the connections shared out (one thread each). */
-async function runWrk(options: LoadOptions, seconds: number): Promise<LoadResult> {
+/**
+ * One wrk run of `seconds` per server copy, all at once, the connections shared out (one thread
+ * each); with `through`, a run of exactly that many prepared requests (`seconds` then bounds it).
+ */
+async function runWrk(options: LoadOptions, seconds: number, through?: number): Promise<LoadResult> {
   wrkDir ??= await mkdtemp(path.join(os.tmpdir(), "flagship-wrk-"));
   const targets = Array.isArray(options.url) ? options.url : [options.url];
   const script = path.join(wrkDir, "requests.lua");
   await writeFile(script, WRK_SCRIPT);
-  const lists = prepareRequests(options, targets, Math.max(targets.length, Math.min(WRK_PREPARED_MAX, Math.ceil(seconds * WRK_PREPARED_PER_SECOND))));
+  const lists = prepareRequests(options, targets, Math.max(targets.length, through ?? Math.min(WRK_PREPARED_MAX, Math.ceil(seconds * WRK_PREPARED_PER_SECOND))));
   const connections = options.connections ?? 100;
   const runs = await Promise.all(
     targets.map(async (target, i) => {
@@ -382,7 +398,7 @@ async function runWrk(options: LoadOptions, seconds: number): Promise<LoadResult
       const stdout = await new Promise<string>((resolve, reject) =>
         execFile(
           "wrk",
-          ["-t1", `-c${share}`, `-d${seconds}s`, "--timeout", "10s", "-s", script, new URL(target).origin, "--", file],
+          ["-t1", `-c${share}`, `-d${seconds}s`, "--timeout", "10s", "-s", script, new URL(target).origin, "--", file, ...(through ? ["through"] : [])],
           { maxBuffer: 1 << 22 },
           (error, out) => (error ? reject(error) : resolve(out)),
         ),
@@ -398,6 +414,27 @@ async function runWrk(options: LoadOptions, seconds: number): Promise<LoadResult
     timeouts: sum((r) => r.timeout),
     non2xx: sum((r) => r.status),
   };
+}
+
+/**
+ * The first `count` prepared requests, each sent once: as every player reads a page once in the
+ * first minutes of an event, so the passes measure a running event rather than its first reads
+ * (with 20000 players, a 3-second warm-up reaches only some of them). Bounded at two minutes.
+ */
+async function warmEach(options: LoadOptions, count: number): Promise<void> {
+  if (GENERATOR === "wrk") {
+    await runWrk(options, 120, count);
+    return;
+  }
+  await autocannon({
+    url: Array.isArray(options.url) ? options.url[0]! : options.url,
+    connections: options.connections ?? 100,
+    amount: count,
+    ...(options.requests && { requests: options.requests }),
+    ...(options.method && { method: options.method }),
+    ...(options.headers && { headers: options.headers }),
+    ...(options.body && { body: options.body }),
+  });
 }
 
 /** One run of the chosen generator. */
@@ -421,6 +458,7 @@ export function run(options: LoadOptions, seconds: number): Promise<LoadResult> 
  * all passes and their errors.
  */
 export async function load(options: LoadOptions): Promise<LoadResult> {
+  if (options.warmEach) await warmEach(options, options.warmEach);
   await run(options, options.warmupSeconds ?? WARMUP_SECONDS);
   await resetStatements();
   const memory = watchMemory();

@@ -13,12 +13,11 @@
 // stampede) and prints their figures without writing BENCHMARKS.md; BENCH_SEED_DIR=folder keeps
 // the seeded database there and reuses it on later runs (seeded once, with the solves of earlier
 // runs on top); BENCH_CPU_PROF=folder has each server process write a V8 CPU profile there.
-import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { COPIES, GENERATOR, memoryMiB, PASS_SECONDS, PASSES, ROOT, type Measurement, startCopies, startDatabase, WARMUP_SECONDS } from "./harness.ts";
-import { SEED, seededEvent, seedEvent, seedRecord, solvedNow, type SeedRecord, type Seeded } from "./seed.ts";
+import { SEED, seedOrReuse, type Seeded } from "./seed.ts";
 import { benchChallengeServers, type TierResult } from "./scenarios/challenge-servers.ts";
 import { benchColdStart, type StartResult } from "./scenarios/cold-start.ts";
 import { benchFanout, type FanoutResult } from "./scenarios/fanout.ts";
@@ -41,19 +40,6 @@ function runs(key: string): boolean {
   return key !== "soak" || SOAK;
 }
 
-/** The seeded event: seeded now, or (BENCH_SEED_DIR) the one seeded there before. */
-async function seeded(url: string): Promise<Seeded> {
-  const record = SEED_DIR && path.join(SEED_DIR, "seed.json");
-  if (record && existsSync(record)) {
-    console.log(`Reusing the event seeded in ${SEED_DIR}`);
-    return seededEvent(JSON.parse(await readFile(record, "utf8")) as SeedRecord, await solvedNow(url));
-  }
-  console.log("Seeding through the domain functions...");
-  const game = await seedEvent(url, SEED);
-  if (record) await writeFile(record, JSON.stringify(seedRecord(game)));
-  return game;
-}
-
 interface Report {
   seed: Seeded["counts"] | null;
   measurements: Measurement[];
@@ -74,7 +60,7 @@ async function main(): Promise<void> {
   const report: Report = { seed: null, measurements: [], fanout: null, burst: null, soak: null, tenfold: null, tier: "not measured", starts: [], peakRssMiB: 0, stampede: [] };
   const perRequest = new Map<string, Measurement>();
   try {
-    const game = await seeded(database.url);
+    const game = await seedOrReuse(database.url, SEED, SEED_DIR);
     report.seed = game.counts;
     console.log(`Seeded in ${game.counts.seconds} s`);
     const server = await startCopies(database.url);
@@ -126,7 +112,7 @@ async function main(): Promise<void> {
   if (TENFOLD) {
     // Its own database and a long seed: a failure here still leaves the rest of the report written.
     try {
-      report.tenfold = await benchTenfold(perRequest, console.log);
+      report.tenfold = await benchTenfold(perRequest, console.log, SEED_DIR && path.join(SEED_DIR, "10x"));
     } catch (error) {
       console.error("The 10x scenario failed:", error);
     }

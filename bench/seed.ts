@@ -2,6 +2,9 @@
 // solve goes through the domain functions the server calls (register, createTeam, joinTeam,
 // createChallenge, useHint, submitFlag), so score records, first bloods, decay re-scoring and
 // totals are what a live event has. Only the password hash is shared: see BENCH_PASSWORD below.
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
 import argon2 from "argon2";
 import {
   ConfigStore,
@@ -307,4 +310,21 @@ export async function solvedNow(url: string): Promise<Map<number, Set<number>>> 
   } finally {
     await db.$disconnect();
   }
+}
+
+/**
+ * The seeded event: seeded now, or, with `dir` (BENCH_SEED_DIR), the one seeded there before,
+ * whose database the caller opened in that folder (seeded once, with the solves of earlier runs
+ * on top).
+ */
+export async function seedOrReuse(url: string, size: SeedSize, dir: string | undefined, log: (line: string) => void = console.log): Promise<Seeded> {
+  const record = dir && path.join(dir, "seed.json");
+  if (record && existsSync(record)) {
+    log(`Reusing the event seeded in ${dir}`);
+    return seededEvent(JSON.parse(await readFile(record, "utf8")) as SeedRecord, await solvedNow(url));
+  }
+  log("Seeding through the domain functions...");
+  const game = await seedEvent(url, size, log);
+  if (record) await writeFile(record, JSON.stringify(seedRecord(game)));
+  return game;
 }

@@ -8,6 +8,7 @@ export async function benchCategoryListing(server: Server, seeded: Seeded): Prom
   let n = 0;
   const result = await load({
     url: server.urls,
+    warmEach: seeded.tokens.length,
     requests: [
       {
         method: "GET",
@@ -23,6 +24,7 @@ export async function benchIncorrectSubmission(server: Server, seeded: Seeded): 
   let n = 0;
   const result = await load({
     url: server.urls,
+    warmEach: seeded.tokens.length,
     requests: [
       {
         method: "POST",

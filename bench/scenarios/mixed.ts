@@ -73,6 +73,9 @@ function mixedRequests(seeded: Seeded): autocannon.Request[] {
   }));
 }
 
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+const lcm = (a: number, b: number) => (a / gcd(a, b)) * b;
+
 interface Sockets {
   count: number;
   received(): number;
@@ -113,7 +116,10 @@ async function openSockets(server: Server, seeded: Seeded): Promise<Sockets> {
 export async function benchMixed(server: Server, seeded: Seeded): Promise<Measurement> {
   const sockets = await openSockets(server, seeded);
   try {
-    const result = await load({ url: server.urls, requests: mixedRequests(seeded) });
+    // Player n takes the request kinds at n's places in the 150-request cycle: the warm-up sends
+    // each (player, kind) pair of the cycle once, as the first minutes of an event would have.
+    const cycle = MIX.reduce((sum, [, weight]) => sum + weight, 0);
+    const result = await load({ url: server.urls, requests: mixedRequests(seeded), warmEach: lcm(cycle, seeded.tokens.length) });
     return summarise(
       `Mixed event workload (listings, wrong flags, correct flags (1 in 150 requests), leaderboard pages, own profile and team; ${sockets.count} websockets; ${sockets.received()} events delivered)`,
       result,

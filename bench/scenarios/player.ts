@@ -6,6 +6,7 @@ function asEachPlayer(server: Server, seeded: Seeded, path: string) {
   let n = 0;
   return load({
     url: server.urls,
+    warmEach: seeded.tokens.length,
     requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path, headers: { ...req.headers, authorization: `Token ${seeded.tokens[n++ % seeded.tokens.length]}` } }) }],
   });
 }

@@ -1,5 +1,6 @@
+import { mkdir } from "node:fs/promises";
 import { type Measurement, type Server, startCopies, startDatabase } from "../harness.ts";
-import { SEED_10X, type Seeded, seedEvent } from "../seed.ts";
+import { SEED_10X, type Seeded, seedOrReuse } from "../seed.ts";
 import { benchCategoryListing, benchIncorrectSubmission } from "./challenges.ts";
 import { benchLeaderboard } from "./leaderboard.ts";
 import { benchOwnProfile, benchOwnTeam } from "./player.ts";
@@ -28,13 +29,15 @@ export const PER_REQUEST: [key: string, run: (server: Server, seeded: Seeded) =>
 /**
  * BENCH_10X=1: a second event ten times the size (10000 teams, 20000 players, 50000 solves, the
  * same 100 challenges), seeded the same way, and the per-request scenarios again; each must cost
- * within 20% of the same scenario on the normal seed.
+ * within 20% of the same scenario on the normal seed. With `dir` (BENCH_SEED_DIR's 10x folder) the
+ * seeded database is kept there and reused.
  */
-export async function benchTenfold(base: Map<string, Measurement>, log: (line: string) => void): Promise<{ rows: ScaleRow[]; seed: Seeded["counts"] }> {
-  const database = await startDatabase();
+export async function benchTenfold(base: Map<string, Measurement>, log: (line: string) => void, dir?: string): Promise<{ rows: ScaleRow[]; seed: Seeded["counts"] }> {
+  if (dir) await mkdir(dir, { recursive: true });
+  const database = await startDatabase(dir);
   try {
-    log("Seeding the 10x event...");
-    const seeded = await seedEvent(database.url, SEED_10X, log);
+    log("The 10x event...");
+    const seeded = await seedOrReuse(database.url, SEED_10X, dir, log);
     const server = await startCopies(database.url);
     const rows: ScaleRow[] = [];
     try {

@@ -4,16 +4,17 @@ import { isResync } from "../events/publisher.ts";
 import { resolveActor } from "./resolve-actor.ts";
 
 /**
- * Token lookups cached for up to half a minute. Every authenticated request needs its actor, and
+ * Token lookups cached for up to two minutes. Every authenticated request needs its actor, and
  * at event scale the lookup is most of a cheap read's cost.
  *
  * Freshness: anything that changes an actor (logout, a team join, a staff edit, 2FA...) is a
  * mutation, and every mutation other than the game's own (which never touch users or tokens) drops
  * the whole cache before its reply is sent, so the caller's next request sees the change. Other
  * server copies drop theirs on the internal `actors_changed` event. The TTL only bounds edits made
- * outside the application (directly in the database).
+ * outside the application (directly in the database); it is long enough that a player reading a
+ * page every minute or so, as in a large event, is not sent back to the database each time.
  */
-const TTL_MS = 30_000;
+const TTL_MS = 120_000;
 const MAX_ENTRIES = 100_000;
 /** Entries expire at spread-out times, so a crowd cached together does not reload together. */
 const expiry = () => Date.now() + TTL_MS * (0.8 + Math.random() * 0.4);

@@ -33,13 +33,13 @@ export async function loadPlayerState(db: Db, userId: number, teamId: number | n
 }
 
 /**
- * Player states cached per user for up to half a minute. Our own writes (solves, hint uses,
+ * Player states cached per user for up to two minutes. Our own writes (solves, hint uses,
  * votes) drop the affected entries at once, in this process directly and in other server copies
  * by the internal `player_state_changed` event; every other mutation (a staff edit, a team
  * change) drops them all, like cached actors. The TTL only bounds edits made outside the
  * application.
  */
-const TTL_MS = 30_000;
+const TTL_MS = 120_000;
 const MAX_ENTRIES = 50_000;
 /** Entries expire at spread-out times, so a crowd cached together does not reload together. */
 const expiry = () => Date.now() + TTL_MS * (0.8 + Math.random() * 0.4);

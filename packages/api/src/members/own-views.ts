@@ -26,10 +26,10 @@ import type { SelfView } from "./get-self.ts";
  *   sent, which drops every entry here too; a resync after a broker outage does the same.
  *
  * A load that raced with a change of its team is used for that request but never stored. Entries
- * expire after about half a minute (which only bounds edits made outside the application) and
+ * expire after about two minutes (which only bounds edits made outside the application) and
  * their number is bounded, oldest first out.
  */
-const TTL_MS = 30_000;
+const TTL_MS = 120_000;
 const MAX_SELF = 25_000;
 const MAX_TEAMS = 12_500;
 const expiry = () => Date.now() + TTL_MS * (0.8 + Math.random() * 0.4);
