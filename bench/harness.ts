@@ -285,8 +285,9 @@ export interface LoadResult {
 /**
  * wrk's script: reads the prepared requests (raw HTTP, each after a line with its length, and
  * " once" for a request that may be sent only once, such as a correct flag) and sends them in
- * turn, wrapping around without the once-only ones (or, with the argument "through", stopping at
- * the end of the list); prints the figures as one JSON line when done.
+ * turn, wrapping around without the once-only ones (or, with the argument "through", ending the
+ * process at the end of the list: its figures are not wanted, and wrk itself only stops at the end
+ * of its duration); prints the figures as one JSON line when done.
  */
 const WRK_SCRIPT = String.raw`
 local requests, once, count, next, wrapped, through = {}, {}, 0, 0, false, false
@@ -310,10 +311,7 @@ function request()
   repeat
     next = next + 1
     if next > count then
-      if through then
-        wrk.thread:stop()
-        return requests[count]
-      end
+      if through then os.exit(0) end
       next, wrapped = 1, true
     end
   until not (wrapped and once[next])
@@ -403,13 +401,14 @@ async function runWrk(options: LoadOptions, seconds: number, through?: number): 
           (error, out) => (error ? reject(error) : resolve(out)),
         ),
       );
-      return JSON.parse(stdout.trim().split("\n").at(-1)!) as WrkFigures;
+      return through ? null : (JSON.parse(stdout.trim().split("\n").at(-1)!) as WrkFigures);
     }),
   );
-  const sum = (f: (r: WrkFigures) => number) => runs.reduce((total, r) => total + f(r), 0);
+  const figures = runs.filter((r): r is WrkFigures => r !== null);
+  const sum = (f: (r: WrkFigures) => number) => figures.reduce((total, r) => total + f(r), 0);
   return {
     requests: { average: sum((r) => r.requests / (r.duration / 1e6)), total: sum((r) => r.requests) },
-    latency: { p50: mergedPercentile(runs, 50), p99: mergedPercentile(runs, 99) },
+    latency: { p50: mergedPercentile(figures, 50), p99: mergedPercentile(figures, 99) },
     errors: sum((r) => r.connect + r.read + r.write),
     timeouts: sum((r) => r.timeout),
     non2xx: sum((r) => r.status),

@@ -184,6 +184,20 @@ describe("the own profile and own team views on two server copies", () => {
     await onB.waitFor((e) => e.event_code === 2 && e.challenge_id === challenge.id);
     await expectFresh(apiOn(b), world, [dana, dave]);
 
+    // Wrong flags on both copies at once, from both members, with both copies' views held: each
+    // copy settles on the true counts (the highest total heard), with no view read again.
+    await expectFresh(apiOn(a), world, [dana, dave]);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => apiOn(i % 2 ? a : b)("POST", "/challenges/submit_flag/", (i % 3 ? dana : dave).token, { challenge: challenge.id, flag: `flag{nope-${i}}` })),
+    );
+    expect(answers.every((r) => r.body.m === "incorrect_flag")).toBe(true);
+    const count = async (copy: ServerCopy, user: TestUser) => ((await served(apiOn(copy), user)).team as { incorrect_solves: number }).incorrect_solves;
+    // 22: the socket's probe (teamSocket), the first wrong flag and these twenty.
+    await expect.poll(() => count(a, dana)).toBe(22);
+    await expect.poll(() => count(b, dave)).toBe(22);
+    await expectFresh(apiOn(a), world, [dana, dave]);
+    await expectFresh(apiOn(b), world, [dana, dave]);
+
     expect((await apiOn(a)("POST", "/challenges/submit_flag/", dana.token, { challenge: challenge.id, flag: "flag{right}" })).body.m).toBe("correct_flag");
     await onB.waitFor((e) => e.event_code === 1 && e.challenge_id === challenge.id);
     await expectFresh(apiOn(b), world, [dana, dave]);

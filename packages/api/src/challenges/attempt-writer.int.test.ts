@@ -62,6 +62,40 @@ describe("group commit of wrong flags", () => {
     expect(await attemptsOf(flag)).toBe(11);
   });
 
+  it("answers with the team's and the user's totals, the highest of them the true count, across two copies", async () => {
+    // Two server copies: two clients, each with its own writer, recording the same team's flags at once.
+    const other = createDb(world.database.url, { poolSize: 4 });
+    try {
+      const team = teams[2]!;
+      const [alex, sam] = team.members;
+      const flag = "flag{two-copies}";
+      const answers = await Promise.all(
+        Array.from({ length: 80 }, (_, i) =>
+          recordIncorrectAttempt(i % 2 === 0 ? counting : other, { teamId: team.id, userId: (i % 4 < 2 ? alex : sam)!.id, challengeId: challenge.id, flag, ip: null }),
+        ),
+      );
+      const counted = (where: { teamId?: number; userId?: number }) => world.services.db.incorrectAttempt.count({ where });
+      expect(Math.max(...answers.map((a) => a.team))).toBe(await counted({ teamId: team.id }));
+      expect(Math.max(...answers.filter((_, i) => i % 4 < 2).map((a) => a.user))).toBe(await counted({ userId: alex!.id }));
+      expect(Math.max(...answers.filter((_, i) => i % 4 >= 2).map((a) => a.user))).toBe(await counted({ userId: sam!.id }));
+      expect(await world.services.db.teamAttemptTotal.findUnique({ where: { teamId: team.id } })).toMatchObject({ n: 80 });
+    } finally {
+      await other.$disconnect();
+    }
+  });
+
+  it("lowers the totals when attempts go with a deleted challenge", async () => {
+    const team = teams[3]!;
+    const category = await createCategory(world);
+    const doomed = await createChallenge(world, category.id);
+    await recordIncorrectAttempt(counting, { teamId: team.id, userId: team.members[0]!.id, challengeId: challenge.id, flag: "flag{kept}", ip: null });
+    const last = await recordIncorrectAttempt(counting, { teamId: team.id, userId: team.members[0]!.id, challengeId: doomed.id, flag: "flag{gone}", ip: null });
+    expect(last).toEqual({ team: 2, user: 2 });
+    await world.services.db.challenge.delete({ where: { id: doomed.id } });
+    expect(await world.services.db.teamAttemptTotal.findUnique({ where: { teamId: team.id } })).toMatchObject({ n: 1 });
+    expect(await world.services.db.userAttemptTotal.findUnique({ where: { userId: team.members[0]!.id } })).toMatchObject({ n: 1 });
+  });
+
   it("answers every concurrent wrong flag through submitFlag, and records each", async () => {
     const flag = "flag{crowd}";
     const players = teams.flatMap((t) => t.members);

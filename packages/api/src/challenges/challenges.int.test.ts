@@ -226,6 +226,8 @@ describe("submitting flags", () => {
       kind: "socket",
       audience: { teamId: team.id },
       payload: { event_code: 2, user: user.id, username: user.username, challenge_id: challenge.id, challenge_name: challenge.name, team: team.id, team_name: team.name },
+      // The new wrong-flag totals, for the copies' own views (never sent to sockets).
+      attempts: { teamId: team.id, team: 1, userId: user.id, user: 1 },
     });
   });
 

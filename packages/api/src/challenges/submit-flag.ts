@@ -9,7 +9,7 @@ import { oneSolveAtATime } from "../scoring/solve-queue.ts";
 import { LOCKING_TX } from "../teams/lock.ts";
 import { announceFirstBlood } from "../scoring/first-blood.ts";
 import { type CatalogChallenge, findChallenge, patchCatalogForSolve } from "./catalog.ts";
-import { recordIncorrectAttempt } from "./attempt-writer.ts";
+import { type AttemptTotals, insertAttempts, recordIncorrectAttempt } from "./attempt-writer.ts";
 import { flagMatches } from "./flag-match.ts";
 import { detectSharing, dynamicFlagMatches } from "./flag-sharing.ts";
 import { getPlayerState, invalidatePlayerState } from "./team-state.ts";
@@ -36,7 +36,7 @@ async function takeAttempt(tx: Prisma.TransactionClient, teamId: number, challen
   return rows.length > 0;
 }
 
-type Recorded = { kind: "limit" } | { kind: "incorrect" } | { kind: "solve"; outcome: SolveOutcome };
+type Recorded = { kind: "limit" } | { kind: "incorrect"; totals: AttemptTotals } | { kind: "solve"; outcome: SolveOutcome };
 
 /**
  * POST /challenges/submit_flag/, in the contract's order: a team is needed; submission switched
@@ -79,8 +79,8 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
         ctx.db.$transaction(async (tx): Promise<Recorded> => {
           if (limit !== null && !(await takeAttempt(tx, teamId, challenge.id, limit))) return { kind: "limit" };
           if (!correct) {
-            await tx.$executeRaw`INSERT INTO incorrect_attempts (team_id, user_id, challenge_id, flag, ip) VALUES (${teamId}, ${actor.id}, ${challenge.id}, ${text}, ${ctx.ip})`;
-            return { kind: "incorrect" };
+            const totals = await insertAttempts(tx, [{ teamId, userId: actor.id, challengeId: challenge.id, flag: text, ip: ctx.ip ?? null }]);
+            return { kind: "incorrect", totals: { team: totals.teams.get(teamId) ?? 0, user: totals.users.get(actor.id) ?? 0 } };
           }
           const outcome = await recordSolveIn(tx, {
             challengeId: challenge.id,
@@ -97,8 +97,8 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
     if (!correct && limit === null) {
       // The commonest write of an event: no interactive transaction, and attempts arriving together
       // share one multi-row INSERT and one commit (attempt-writer.ts); answered once committed.
-      await recordIncorrectAttempt(ctx.db, { teamId, userId: actor.id, challengeId: challenge.id, flag: text, ip: ctx.ip ?? null });
-      recorded = { kind: "incorrect" };
+      const totals = await recordIncorrectAttempt(ctx.db, { teamId, userId: actor.id, challengeId: challenge.id, flag: text, ip: ctx.ip ?? null });
+      recorded = { kind: "incorrect", totals };
     } else {
       // A correct flag queues behind other solves of the challenge in this process (solve-queue.ts).
       recorded = correct ? await oneSolveAtATime(ctx.db, challenge.id, record) : await record();
@@ -110,11 +110,14 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
 
   if (recorded.kind === "limit") return { m: "attempt_limit_reached", d: { correct: false } };
   if (recorded.kind === "incorrect") {
-    // The team's incorrect counts changed: here at once, in other copies on the event below.
-    invalidateOwnViews(ctx, { teamId, attempts: true });
+    // The team's and the user's wrong-flag totals moved: here at once, in other copies on the event
+    // below, which carries them (never to sockets).
+    const attempts = { teamId, team: recorded.totals.team, userId: actor.id, user: recorded.totals.user };
+    invalidateOwnViews(ctx, { attempts });
     await ctx.events.publish({
       kind: "socket",
       audience: { teamId },
+      attempts,
       payload: {
         event_code: EVENT_CODES.flagRejected,
         user: actor.id,

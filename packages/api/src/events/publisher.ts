@@ -15,10 +15,20 @@ export const EVENT_CODES = {
   sharingSuspected: 8,
 } as const;
 
+/** A team's and a user's wrong flags in all, after one of them was recorded. */
+export interface AttemptTotalsChange {
+  teamId: number;
+  team: number;
+  userId: number;
+  user: number;
+}
+
 /**
  * An event for websocket clients (`payload` carries the fields beside event_code), or an internal
  * signal between server copies (`internal`, e.g. cache invalidation) that never reaches a socket.
- * A solve also carries the new `standings` of those it moved, for the copies' leaderboards only.
+ * A solve also carries the new `standings` of those it moved, for the copies' leaderboards only; a
+ * rejected flag carries the team's and the user's new wrong-flag totals (`attempts`), for the
+ * copies' own views only.
  */
 export type AppEvent =
   | {
@@ -26,6 +36,7 @@ export type AppEvent =
       audience: { all: true } | { teamId: number } | { staff: true };
       payload: { event_code: number } & Record<string, unknown>;
       standings?: Standings;
+      attempts?: AttemptTotalsChange;
     }
   | { kind: "internal"; name: string; data?: Record<string, unknown> };
 

@@ -1,6 +1,5 @@
-import { type Db, Prisma } from "@flagship/db";
+import { Prisma } from "@flagship/db";
 import { AppError } from "@flagship/shared";
-import { KeyedBatcher } from "../batch.ts";
 import type { AuthedContext } from "../guards.ts";
 import { type SolveView, solveViewsFromJson, solvesJsonSql } from "../teams/solve-view.ts";
 import { ownViews } from "./own-views.ts";
@@ -30,38 +29,7 @@ export interface SelfView {
 
 /** GET /member/self/, from the maintained views (see own-views.ts). */
 export function getSelf(ctx: AuthedContext): Promise<SelfView> {
-  return ownViews(ctx).self(ctx.actor.id, ctx.actor.teamId, () => loadSelf(ctx), () => countWrongFlags(ctx.db, "user_id", ctx.actor.id));
-}
-
-const wrongFlagCounters = new WeakMap<Db, Record<"user_id" | "team_id", KeyedBatcher<number, number>>>();
-
-/** One counting statement for many users (or teams): index-only counts grouped by the key. */
-function countersFor(db: Db): Record<"user_id" | "team_id", KeyedBatcher<number, number>> {
-  let counters = wrongFlagCounters.get(db);
-  if (!counters) {
-    const count = (rows: { id: number; n: number }[]) => new Map(rows.map((r) => [r.id, r.n]));
-    counters = {
-      user_id: new KeyedBatcher(
-        async (ids) => count(await db.$queryRaw`SELECT user_id AS id, count(*)::int AS n FROM incorrect_attempts WHERE user_id = ANY(${ids}::int[]) GROUP BY user_id`),
-        0,
-      ),
-      team_id: new KeyedBatcher(
-        async (ids) => count(await db.$queryRaw`SELECT team_id AS id, count(*)::int AS n FROM incorrect_attempts WHERE team_id = ANY(${ids}::int[]) GROUP BY team_id`),
-        0,
-      ),
-    };
-    wrongFlagCounters.set(db, counters);
-  }
-  return counters;
-}
-
-/**
- * The wrong flags of a user or a team, for an own view's recount after a wrong flag: written as
- * SQL (the query builder cost twice its CPU on this path), and under load the recounts of many
- * views share one statement (batch.ts), each still counting what was committed before it asked.
- */
-export function countWrongFlags(db: Db, column: "user_id" | "team_id", id: number): Promise<number> {
-  return countersFor(db)[column].get(id);
+  return ownViews(ctx).self(ctx.actor.id, ctx.actor.teamId, () => loadSelf(ctx));
 }
 
 /** The statement's row: the view's own fields as they are, and what the view derives. */

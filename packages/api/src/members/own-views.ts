@@ -1,6 +1,6 @@
 import type { Db } from "@flagship/db";
 import type { Context } from "../context.ts";
-import { EVENT_CODES, isResync, type AppEvent } from "../events/publisher.ts";
+import { type AppEvent, type AttemptTotalsChange, EVENT_CODES, isResync } from "../events/publisher.ts";
 import type { TeamView } from "../teams/team-view.ts";
 import type { SelfView } from "./get-self.ts";
 
@@ -12,11 +12,14 @@ import type { SelfView } from "./get-self.ts";
  * - a team's solve (its members' solves and points) drops that team's entries: in this process at
  *   once, by the submitting code; in other server copies on the `solve` event it publishes anyway,
  *   so no extra message is sent;
- * - a team's wrong flag changes only its wrong-flag counts: the team's entries are marked for a
- *   recount (here at once, elsewhere on the `flag_rejected` event), and their next read counts
- *   the attempts again (one indexed count) instead of rebuilding the view (three to five queries).
- *   Wrong flags are an event's commonest write; with every one dropping its team's views, the
- *   profile and team reads of a busy event were mostly rebuilt;
+ * - a wrong flag changes only the team's and the user's wrong-flag counts: the statement that
+ *   records it returns their new totals (attempt-writer.ts), which are set in the views in place
+ *   (here at once, elsewhere from the `flag_rejected` event, which carries them), so no read waits
+ *   for a count. Totals only grow and the statements that raise them are serialised by their rows'
+ *   locks, so the highest total known is the true one: events may arrive in any order, and a view
+ *   built while one was on its way takes the highest total seen so far. Wrong flags are an event's
+ *   commonest write; when each one sent its team's views back to the database, the team pages of
+ *   a busy event mostly waited for a recount;
  * - a solve that re-scores a decay challenge changes every earlier solver: the entries of every
  *   team and user the re-scoring moved go (the solve's `standings` name them), here at once and
  *   elsewhere on the `solve` event that carries them; the rest of the event's views stay;
@@ -37,27 +40,26 @@ const expiry = () => Date.now() + TTL_MS * (0.8 + Math.random() * 0.4);
 export interface ViewChange {
   teamId?: number;
   all?: boolean;
-  /** Only the team's wrong-flag counts changed (a rejected flag): recount them, keep the rest. */
-  attempts?: boolean;
+  /** A wrong flag was recorded: the team's and the user's new wrong-flag totals. */
+  attempts?: AttemptTotalsChange;
   /** The teams and users whose points a solve moved (a decay re-scoring moves every earlier solver). */
   moved?: { teams: readonly number[]; users: readonly number[] };
 }
-
-/** A view's wrong-flag count read again from the database. */
-export type Recount = () => Promise<number>;
 
 interface SelfEntry {
   teamId: number | null;
   expires: number;
   view: SelfView;
-  /** The wrong-flag count is out of date (a rejected flag since the view was read). */
-  recount: boolean;
 }
 
 interface TeamEntry {
   expires: number;
   view: TeamView;
-  recount: boolean;
+}
+
+/** A view with its wrong-flag count raised to the highest total known (never lowered). */
+function withTotal<V extends { incorrect_solves: number }>(view: V, total: number | undefined): V {
+  return total === undefined || total <= view.incorrect_solves ? view : { ...view, incorrect_solves: total };
 }
 
 export class OwnViews {
@@ -67,24 +69,20 @@ export class OwnViews {
   private readonly membersOf = new Map<number, Set<number>>();
   /** Bumped on every change of a team; a load compares it before and after. */
   private readonly versions = new Map<number, number>();
+  /** The highest wrong-flag totals heard of since the views were last all dropped. */
+  private readonly teamTotals = new Map<number, number>();
+  private readonly userTotals = new Map<number, number>();
   private generation = 0;
 
-  async self(userId: number, teamId: number | null, load: () => Promise<SelfView>, recount: Recount): Promise<SelfView> {
+  async self(userId: number, teamId: number | null, load: () => Promise<SelfView>): Promise<SelfView> {
     const entry = this.selves.get(userId);
-    if (entry && entry.teamId === teamId && Date.now() < entry.expires) {
-      if (!entry.recount) return entry.view;
-      const stamp = this.stamp(teamId);
-      const view: SelfView = { ...entry.view, incorrect_solves: await recount() };
-      // Kept only when nothing changed while counting (a later wrong flag leaves it to be recounted).
-      if (this.unchangedSince(stamp, teamId) && this.selves.get(userId) === entry) this.selves.set(userId, { ...entry, view, recount: false });
-      return view;
-    }
+    if (entry && entry.teamId === teamId && Date.now() < entry.expires) return entry.view;
     const stamp = this.stamp(teamId);
-    const view = await load();
+    const view = withTotal(await load(), this.userTotals.get(userId));
     if (this.unchangedSince(stamp, teamId)) {
       this.dropSelf(userId);
       if (this.selves.size >= MAX_SELF) this.dropSelf(this.selves.keys().next().value!);
-      this.selves.set(userId, { teamId, expires: expiry(), view, recount: false });
+      this.selves.set(userId, { teamId, expires: expiry(), view });
       if (teamId !== null) {
         let members = this.membersOf.get(teamId);
         if (!members) this.membersOf.set(teamId, (members = new Set()));
@@ -94,21 +92,16 @@ export class OwnViews {
     return view;
   }
 
-  async team(teamId: number, load: () => Promise<TeamView | null>, recount: Recount): Promise<TeamView | null> {
+  async team(teamId: number, load: () => Promise<TeamView | null>): Promise<TeamView | null> {
     const entry = this.teams.get(teamId);
-    if (entry && Date.now() < entry.expires) {
-      if (!entry.recount) return entry.view;
-      const stamp = this.stamp(teamId);
-      const view: TeamView = { ...entry.view, incorrect_solves: await recount() };
-      if (this.unchangedSince(stamp, teamId) && this.teams.get(teamId) === entry) this.teams.set(teamId, { ...entry, view, recount: false });
-      return view;
-    }
+    if (entry && Date.now() < entry.expires) return entry.view;
     const stamp = this.stamp(teamId);
-    const view = await load();
+    const loaded = await load();
+    const view = loaded && withTotal(loaded, this.teamTotals.get(teamId));
     if (view && this.unchangedSince(stamp, teamId)) {
       this.teams.delete(teamId);
       if (this.teams.size >= MAX_TEAMS) this.teams.delete(this.teams.keys().next().value!);
-      this.teams.set(teamId, { expires: expiry(), view, recount: false });
+      this.teams.set(teamId, { expires: expiry(), view });
     }
     return view;
   }
@@ -126,26 +119,33 @@ export class OwnViews {
       this.teams.clear();
       this.membersOf.clear();
       this.versions.clear();
+      this.teamTotals.clear();
+      this.userTotals.clear();
+      return;
+    }
+    if (change.attempts) {
+      this.raiseTotals(change.attempts);
       return;
     }
     if (change.teamId === undefined) return;
     const teamId = change.teamId;
     this.versions.set(teamId, (this.versions.get(teamId) ?? 0) + 1);
-    if (change.attempts) {
-      const team = this.teams.get(teamId);
-      if (team) team.recount = true;
-      for (const userId of this.membersOf.get(teamId) ?? []) {
-        const self = this.selves.get(userId);
-        if (self) self.recount = true;
-      }
-      return;
-    }
     this.teams.delete(teamId);
     const members = this.membersOf.get(teamId);
     if (members) {
       for (const userId of members) this.selves.delete(userId);
       this.membersOf.delete(teamId);
     }
+  }
+
+  /** A wrong flag's totals: kept as the highest known, and set in the cached views in place. */
+  private raiseTotals({ teamId, team, userId, user }: AttemptTotalsChange): void {
+    if (team > (this.teamTotals.get(teamId) ?? -1)) this.teamTotals.set(teamId, team);
+    if (user > (this.userTotals.get(userId) ?? -1)) this.userTotals.set(userId, user);
+    const teamEntry = this.teams.get(teamId);
+    if (teamEntry) teamEntry.view = withTotal(teamEntry.view, team);
+    const selfEntry = this.selves.get(userId);
+    if (selfEntry) selfEntry.view = withTotal(selfEntry.view, user);
   }
 
   /** How many views are held (for tests and diagnostics). */
@@ -185,7 +185,8 @@ function changeOf(event: AppEvent): ViewChange | null {
     // A solve without its standings (from an older copy): whom a re-scoring moved is unknown.
     return { all: true };
   }
-  if (code === EVENT_CODES.flagRejected && typeof team === "number") return { teamId: team, attempts: true };
+  // A rejected flag carries the new totals; one without them (from an older copy) drops the team's views.
+  if (code === EVENT_CODES.flagRejected) return event.attempts ? { attempts: event.attempts } : typeof team === "number" ? { teamId: team } : null;
   return null;
 }
 

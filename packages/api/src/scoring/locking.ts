@@ -11,7 +11,11 @@ import { isTransactionConflict } from "@flagship/db";
  * 2. the submitting user's row (`users`, checked against the team it submits for);
  * 3. the challenge row (`challenges`: solve count, first blood, current score, votes);
  * 4. new rows that point at those (`solves`, `incorrect_attempts`, `score_records`, `votes`);
- * 5. user rows whose totals change, in id order, then team rows, in id order.
+ * 5. user rows whose totals change, in id order, then team rows, in id order;
+ * 6. the wrong-flag totals (`team_attempt_totals` in team id order, then `user_attempt_totals` in
+ *    user id order), raised by the statement that records wrong flags (attempt-writer.ts). No
+ *    other path locks these rows, except the deletion of attempts (a cascade from a staff
+ *    deletion), whose trigger lowers them.
  *
  * Team membership changes (join, leave, staff moves) lock the user row before the team row, which
  * agrees with 2 before 5.

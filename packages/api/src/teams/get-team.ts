@@ -1,7 +1,6 @@
 import { AppError } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { type AuthedContext, hasStaffPowers } from "../guards.ts";
-import { countWrongFlags } from "../members/get-self.ts";
 import { ownViews } from "../members/own-views.ts";
 import { buildTeamView, type TeamView } from "./team-view.ts";
 
@@ -14,11 +13,7 @@ export async function getOwnTeam(ctx: AuthedContext): Promise<TeamView | null> {
   const teamId = ctx.actor.teamId;
   if (teamId !== null && !(await hasStaffPowers(ctx))) {
     // Its own members always see the team's progress, so its wrong-flag count is unfiltered.
-    return ownViews(ctx).team(
-      teamId,
-      () => buildTeamView(ctx, teamId, { withSecret: true, ownTeam: true }),
-      () => countWrongFlags(ctx.db, "team_id", teamId),
-    );
+    return ownViews(ctx).team(teamId, () => buildTeamView(ctx, teamId, { withSecret: true, ownTeam: true }));
   }
   return loadOwnTeam(ctx);
 }
