@@ -145,7 +145,7 @@ async function writeReport(report: Report, minutes: number): Promise<void> {
     COPIES > 1
       ? `(\`NODE_ENV=production\`, \`THROTTLE=off\`) as ${COPIES} copies, one per core, each its own process on the same PostgreSQL with Redis carrying events between them (as an operator runs them on one machine), and ${GENERATOR} with 100 connections dealt out to the copies evenly:`
       : `(\`NODE_ENV=production\`, \`THROTTLE=off\`) in its own process, and ${GENERATOR} with 100 connections:`,
-    `a ${WARMUP_SECONDS}-second warm-up, then ${PASSES} passes of ${PASS_SECONDS} seconds; the table shows the medians of the passes,`,
+    `a warm-up (one request as each player, or in the mixed workload each player's every kind of request, as the first minutes of an event would send; then ${WARMUP_SECONDS} seconds), then ${PASSES} passes of ${PASS_SECONDS} seconds; the table shows the medians of the passes,`,
     "the errors of all passes and the peak resident memory of a server copy while measuring. Load generator,",
     "server and database share the machine.",
     "",
