@@ -17,8 +17,10 @@ const TEAMS = 200;
  * already_solved, and the database holds exactly one solve and one score record per team.
  */
 export async function benchSolveBurst(server: Server, seeded: Seeded, db: Db): Promise<BurstResult> {
-  // The challenge the most teams have not solved yet; the first TEAMS of them take part.
-  const open = (id: number) => seeded.players.filter((p, i) => i < seeded.counts.teams && !seeded.solved.get(p.teamId)!.has(id));
+  // The challenge the most teams have not solved yet; the first TEAMS of them take part. A team's
+  // reserved challenge (the target of its wrong flags, see seededEvent) is left alone: solved here,
+  // later scenarios' wrong flags for it would be answered already_solved and counted as errors.
+  const open = (id: number) => seeded.players.filter((p, i) => i < seeded.counts.teams && !seeded.solved.get(p.teamId)!.has(id) && seeded.openChallenge[i] !== id);
   const challenge = seeded.challenges.reduce((best, c) => (open(c.id).length > open(best.id).length ? c : best));
   const teams = open(challenge.id).slice(0, TEAMS);
   if (teams.length < TEAMS) throw new Error(`Only ${teams.length} teams can take part in the burst`);
