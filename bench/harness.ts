@@ -425,30 +425,26 @@ async function warmEach(options: LoadOptions, count: number): Promise<void> {
     await runWrk(options, 120, count);
     return;
   }
-  await autocannon({
+  await autocannon({ ...autocannonOptions(options), amount: count });
+}
+
+/** autocannon's options for a load (it measures one server copy). */
+function autocannonOptions(options: LoadOptions): autocannon.Options {
+  if (Array.isArray(options.url) && options.url.length > 1) throw new Error("autocannon measures one server copy: BENCH_COPIES=1");
+  return {
     url: Array.isArray(options.url) ? options.url[0]! : options.url,
     connections: options.connections ?? 100,
-    amount: count,
     ...(options.requests && { requests: options.requests }),
     ...(options.method && { method: options.method }),
     ...(options.headers && { headers: options.headers }),
     ...(options.body && { body: options.body }),
-  });
+  };
 }
 
 /** One run of the chosen generator. */
 export function run(options: LoadOptions, seconds: number): Promise<LoadResult> {
   if (GENERATOR === "wrk") return runWrk(options, seconds);
-  if (Array.isArray(options.url) && options.url.length > 1) throw new Error("autocannon measures one server copy: BENCH_COPIES=1");
-  return autocannon({
-    url: Array.isArray(options.url) ? options.url[0]! : options.url,
-    connections: options.connections ?? 100,
-    duration: seconds,
-    ...(options.requests && { requests: options.requests }),
-    ...(options.method && { method: options.method }),
-    ...(options.headers && { headers: options.headers }),
-    ...(options.body && { body: options.body }),
-  });
+  return autocannon({ ...autocannonOptions(options), duration: seconds });
 }
 
 /**

@@ -91,7 +91,8 @@ export interface RecordedTotals {
   users: Map<number, number>;
 }
 
-function totalsOf(totals: RecordedTotals, row: AttemptRow): AttemptTotals {
+/** The totals of one recorded row's team and user. */
+export function totalsOf(totals: RecordedTotals, row: Pick<AttemptRow, "teamId" | "userId">): AttemptTotals {
   return { team: totals.teams.get(row.teamId) ?? 0, user: totals.users.get(row.userId) ?? 0 };
 }
 

@@ -9,7 +9,7 @@ import { oneSolveAtATime } from "../scoring/solve-queue.ts";
 import { LOCKING_TX } from "../teams/lock.ts";
 import { announceFirstBlood } from "../scoring/first-blood.ts";
 import { type CatalogChallenge, findChallenge, patchCatalogForSolve } from "./catalog.ts";
-import { type AttemptTotals, insertAttempts, recordIncorrectAttempt } from "./attempt-writer.ts";
+import { type AttemptTotals, insertAttempts, recordIncorrectAttempt, totalsOf } from "./attempt-writer.ts";
 import { flagMatches } from "./flag-match.ts";
 import { detectSharing, dynamicFlagMatches } from "./flag-sharing.ts";
 import { getPlayerState, invalidatePlayerState } from "./team-state.ts";
@@ -79,8 +79,8 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
         ctx.db.$transaction(async (tx): Promise<Recorded> => {
           if (limit !== null && !(await takeAttempt(tx, teamId, challenge.id, limit))) return { kind: "limit" };
           if (!correct) {
-            const totals = await insertAttempts(tx, [{ teamId, userId: actor.id, challengeId: challenge.id, flag: text, ip: ctx.ip ?? null }]);
-            return { kind: "incorrect", totals: { team: totals.teams.get(teamId) ?? 0, user: totals.users.get(actor.id) ?? 0 } };
+            const row = { teamId, userId: actor.id, challengeId: challenge.id, flag: text, ip: ctx.ip ?? null };
+            return { kind: "incorrect", totals: totalsOf(await insertAttempts(tx, [row]), row) };
           }
           const outcome = await recordSolveIn(tx, {
             challengeId: challenge.id,
