@@ -41,6 +41,8 @@ export class RedisPublisher implements EventPublisher {
   private readonly ready: Promise<unknown>;
   private outage = false;
   private subscribedOnce = false;
+  /** Events published in this turn of the event loop, sent together at its end. */
+  private readonly outbox: AppEvent[] = [];
   readonly stats: PublisherStats = { published: 0, localOnly: 0, dropped: 0 };
 
   constructor(
@@ -54,13 +56,14 @@ export class RedisPublisher implements EventPublisher {
     this.pub.on("error", (error: Error) => this.noteOutage(error));
     this.sub.on("error", (error: Error) => this.noteOutage(error));
     this.sub.on("message", (_channel: string, message: string) => {
-      let event: AppEvent;
+      let events: AppEvent | AppEvent[];
       try {
-        event = JSON.parse(message) as AppEvent;
+        events = JSON.parse(message) as AppEvent | AppEvent[];
       } catch {
         return;
       }
-      void this.local.publish(event);
+      // A copy's events of one turn of its event loop come as one message, in order.
+      for (const event of Array.isArray(events) ? events : [events]) void this.local.publish(event);
     });
     this.sub.on("ready", () => {
       if (!this.subscribedOnce) return;
@@ -79,34 +82,50 @@ export class RedisPublisher implements EventPublisher {
     if (this.pub.status !== "ready") await new Promise((resolve) => this.pub.once("ready", resolve));
   }
 
+  /**
+   * Events published in one turn of the event loop leave together, as one message (a JSON array
+   * when there are several): under a stream of wrong flags answered by one group commit, one
+   * PUBLISH for the lot instead of one each, on this copy and on every copy receiving them.
+   */
   publish(event: AppEvent): Promise<void> {
     if (this.pub.status !== "ready" || this.sub.status !== "ready") {
-      this.deliverLocally(event, null);
+      this.deliverLocally([event], null);
       return Promise.resolve();
     }
-    this.pub.publish(CHANNEL, JSON.stringify(event)).then(
-      () => {
-        this.stats.published += 1;
-      },
-      (error: unknown) => {
-        // A command that timed out may still reach Redis (and come back to us): delivering it
-        // here as well could show it twice, so it counts as dropped. Any other failure means it
-        // never left.
-        if (error instanceof Error && error.message === "Command timed out") {
-          this.stats.dropped += 1;
-          this.noteOutage(error);
-        } else {
-          this.deliverLocally(event, error);
-        }
-      },
-    );
+    this.outbox.push(event);
+    if (this.outbox.length === 1) setImmediate(() => this.flush());
     return Promise.resolve();
   }
 
-  private deliverLocally(event: AppEvent, error: unknown): void {
-    this.stats.localOnly += 1;
+  private flush(): void {
+    const events = this.outbox.splice(0);
+    if (events.length === 0) return;
+    if (this.pub.status !== "ready" || this.sub.status !== "ready") {
+      this.deliverLocally(events, null);
+      return;
+    }
+    this.pub.publish(CHANNEL, JSON.stringify(events.length === 1 ? events[0] : events)).then(
+      () => {
+        this.stats.published += events.length;
+      },
+      (error: unknown) => {
+        // A command that timed out may still reach Redis (and come back to us): delivering them
+        // here as well could show them twice, so they count as dropped. Any other failure means
+        // they never left.
+        if (error instanceof Error && error.message === "Command timed out") {
+          this.stats.dropped += events.length;
+          this.noteOutage(error);
+        } else {
+          this.deliverLocally(events, error);
+        }
+      },
+    );
+  }
+
+  private deliverLocally(events: AppEvent[], error: unknown): void {
+    this.stats.localOnly += events.length;
     this.noteOutage(error);
-    void this.local.publish(event);
+    for (const event of events) void this.local.publish(event);
   }
 
   private noteOutage(error: unknown): void {
@@ -120,6 +139,7 @@ export class RedisPublisher implements EventPublisher {
   }
 
   async close(): Promise<void> {
+    this.flush();
     await this.local.close();
     this.sub.disconnect();
     this.pub.disconnect();
