@@ -227,6 +227,11 @@ export interface Measurement {
   cpuMsPerRequest: number;
   /** Requests per second of each pass. */
   passes: number[];
+  /**
+   * The passes at the goal's rate (medians), when the scenario has one: the latency the goal's p99
+   * is held to, while the passes above show the most the server answers (at 100 connections).
+   */
+  atGoal?: { offered: number; connections: number; requestsPerSecond: number; p50: number; p99: number; errors: number };
   goal: string;
   met: boolean;
 }
@@ -249,6 +254,12 @@ export interface LoadOptions {
   warmEach?: number;
   passes?: number;
   requests?: autocannon.Request[];
+  /**
+   * The goal's rate (requests per second over all copies): after the passes at saturation, as many
+   * passes again at that rate (see PACED_CONNECTIONS), whose latency is the one the goal's p99 is
+   * held to.
+   */
+  atRate?: number;
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   body?: string;
@@ -262,6 +273,18 @@ interface Passes {
   non2xx: number;
   rssMiB: number;
   cpuMsPerRequest: number;
+  /** The passes at the goal's rate, when the load had one. */
+  paced?: PacedPasses;
+}
+
+interface PacedPasses {
+  offered: number;
+  connections: number;
+  rps: number[];
+  p50: number[];
+  p99: number[];
+  errors: number;
+  non2xx: number;
 }
 
 // What load() measured over all its passes, for summarise() (which only sees one result).
@@ -326,6 +349,27 @@ function done(summary, latency, requests)
 end
 `;
 
+/**
+ * Connections of a run at a set rate: players, each pausing between its requests for a random
+ * time (exponentially distributed, so requests arrive as independent players' would rather than in
+ * lockstep) whose mean makes them offer the rate together (5% over, so the answers' own time does
+ * not take the run under it). With far more players than requests in flight, a slow answer holds
+ * up only its own player: the others go on sending on their schedule, and every request is timed
+ * from when it was sent (no coordinated omission to speak of, unlike a saturating closed loop).
+ */
+export const PACED_CONNECTIONS = 1000;
+const PACED_OVER = 1.05;
+
+/** wrk's delay() hook for a paced run: a random pause with the given mean (ms) before each request. */
+function pacedScript(meanPauseMs: number, index: number): string {
+  return `${WRK_SCRIPT}
+math.randomseed(${Date.now() % 1_000_000} + ${index})
+function delay()
+  return -${meanPauseMs.toFixed(3)} * math.log(1 - math.random())
+end
+`;
+}
+
 /** Requests prepared per second of a wrk run (more than any scenario reaches here), up to a bound for long runs, after which wrk wraps around. */
 const WRK_PREPARED_PER_SECOND = 20_000;
 const WRK_PREPARED_MAX = 200_000;
@@ -381,18 +425,21 @@ function mergedPercentile(runs: WrkFigures[], percent: number): number {
  * One wrk run of `seconds` per server copy, all at once, the connections shared out (one thread
  * each); with `through`, a run of exactly that many prepared requests (`seconds` then bounds it).
  */
-async function runWrk(options: LoadOptions, seconds: number, through?: number): Promise<LoadResult> {
+async function runWrk(options: LoadOptions, seconds: number, through?: number, rate?: number): Promise<LoadResult> {
   wrkDir ??= await mkdtemp(path.join(os.tmpdir(), "flagship-wrk-"));
   const targets = Array.isArray(options.url) ? options.url : [options.url];
-  const script = path.join(wrkDir, "requests.lua");
-  await writeFile(script, WRK_SCRIPT);
-  const lists = prepareRequests(options, targets, Math.max(targets.length, through ?? Math.min(WRK_PREPARED_MAX, Math.ceil(seconds * WRK_PREPARED_PER_SECOND))));
-  const connections = options.connections ?? 100;
+  const connections = rate ? PACED_CONNECTIONS : (options.connections ?? 100);
+  const perSecond = rate ? Math.ceil(rate * PACED_OVER * 1.2) : WRK_PREPARED_PER_SECOND;
+  const lists = prepareRequests(options, targets, Math.max(targets.length, through ?? Math.min(WRK_PREPARED_MAX, Math.ceil(seconds * perSecond))));
   const runs = await Promise.all(
     targets.map(async (target, i) => {
       const file = path.join(wrkDir!, `requests-${i}.txt`);
       await writeFile(file, lists[i]!);
       const share = Math.floor(connections / targets.length) + (i < connections % targets.length ? 1 : 0);
+      // All players together offer the rate (and each copy its share): a mean pause of
+      // connections / rate seconds.
+      const script = path.join(wrkDir!, rate ? `paced-${i}.lua` : "requests.lua");
+      await writeFile(script, rate ? pacedScript((1000 * connections) / (rate * PACED_OVER), i) : WRK_SCRIPT);
       const stdout = await new Promise<string>((resolve, reject) =>
         execFile(
           "wrk",
@@ -428,12 +475,13 @@ async function warmEach(options: LoadOptions, count: number): Promise<void> {
   await autocannon({ ...autocannonOptions(options), amount: count });
 }
 
-/** autocannon's options for a load (it measures one server copy). */
-function autocannonOptions(options: LoadOptions): autocannon.Options {
+/** autocannon's options for a load (it measures one server copy); at a set rate, autocannon's own pacing. */
+function autocannonOptions(options: LoadOptions, rate?: number): autocannon.Options {
   if (Array.isArray(options.url) && options.url.length > 1) throw new Error("autocannon measures one server copy: BENCH_COPIES=1");
   return {
     url: Array.isArray(options.url) ? options.url[0]! : options.url,
-    connections: options.connections ?? 100,
+    connections: rate ? PACED_CONNECTIONS : (options.connections ?? 100),
+    ...(rate && { overallRate: Math.ceil(rate * PACED_OVER) }),
     ...(options.requests && { requests: options.requests }),
     ...(options.method && { method: options.method }),
     ...(options.headers && { headers: options.headers }),
@@ -441,16 +489,16 @@ function autocannonOptions(options: LoadOptions): autocannon.Options {
   };
 }
 
-/** One run of the chosen generator. */
-export function run(options: LoadOptions, seconds: number): Promise<LoadResult> {
-  if (GENERATOR === "wrk") return runWrk(options, seconds);
-  return autocannon({ ...autocannonOptions(options), duration: seconds });
+/** One run of the chosen generator: as fast as the server answers, or at `rate` requests per second. */
+export function run(options: LoadOptions, seconds: number, rate?: number): Promise<LoadResult> {
+  if (GENERATOR === "wrk") return runWrk(options, seconds, undefined, rate);
+  return autocannon({ ...autocannonOptions(options, rate), duration: seconds });
 }
 
 /**
  * A warm-up run first (JIT, caches, pools), then PASSES measured runs while the running servers'
- * memory is sampled. Answers the pass with the median rate; summarise() reports the medians of
- * all passes and their errors.
+ * memory is sampled; with `atRate`, PASSES more at that rate. Answers the pass with the median
+ * rate; summarise() reports the medians of all passes and their errors.
  */
 export async function load(options: LoadOptions): Promise<LoadResult> {
   if (options.warmEach) await warmEach(options, options.warmEach);
@@ -460,9 +508,12 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   const servers = [...running];
   const cpuBefore = (await Promise.all(servers.map(cpuMs))).reduce((a, b) => a + b, 0);
   const results: LoadResult[] = [];
-  for (let i = 0; i < (options.passes ?? PASSES); i++) results.push(await run(options, options.seconds ?? PASS_SECONDS));
+  const passes = options.passes ?? PASSES;
+  for (let i = 0; i < passes; i++) results.push(await run(options, options.seconds ?? PASS_SECONDS));
   const cpuSpent = (await Promise.all(servers.map(cpuMs))).reduce((a, b) => a + b, 0) - cpuBefore;
   const answered = results.reduce((sum, r) => sum + r.requests.total, 0);
+  const paced: LoadResult[] = [];
+  for (let i = 0; options.atRate && i < passes; i++) paced.push(await run(options, options.seconds ?? PASS_SECONDS, options.atRate));
   const rssMiB = await memory.stop();
   await printStatements();
   const rps = results.map((r) => r.requests.average);
@@ -475,6 +526,17 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
     rssMiB,
     cpuMsPerRequest: answered > 0 ? cpuSpent / answered : 0,
+    ...(options.atRate && {
+      paced: {
+        offered: Math.round(options.atRate * PACED_OVER),
+        connections: PACED_CONNECTIONS,
+        rps: paced.map((r) => r.requests.average),
+        p50: paced.map((r) => r.latency.p50),
+        p99: paced.map((r) => r.latency.p99),
+        errors: paced.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
+        non2xx: paced.reduce((sum, r) => sum + r.non2xx, 0),
+      },
+    }),
   });
   return chosen;
 }
@@ -492,6 +554,18 @@ export function summarise(name: string, result: LoadResult, goal: { rps: number;
   const rps = Math.round(median(passes.rps));
   const p99 = median(passes.p99);
   const memoryMet = goal.rssMiB === undefined || passes.rssMiB <= goal.rssMiB;
+  const paced = passes.paced;
+  const atGoal = paced && {
+    offered: paced.offered,
+    connections: paced.connections,
+    requestsPerSecond: Math.round(median(paced.rps)),
+    p50: median(paced.p50),
+    p99: median(paced.p99),
+    errors: paced.errors + paced.non2xx,
+  };
+  // With passes at the goal's rate, the goal is the rate answered at saturation, and that rate
+  // answered within the p99 when offered; without them, both from the saturated passes.
+  const latencyMet = atGoal ? atGoal.requestsPerSecond >= goal.rps && atGoal.p99 < goal.p99 && atGoal.errors === 0 : p99 < goal.p99;
   return {
     name,
     requestsPerSecond: rps,
@@ -502,7 +576,8 @@ export function summarise(name: string, result: LoadResult, goal: { rps: number;
     rssMiB: passes.rssMiB,
     cpuMsPerRequest: Math.round(passes.cpuMsPerRequest * 1000) / 1000,
     passes: passes.rps.map(Math.round),
-    goal: `>= ${goal.rps} req/s, p99 < ${goal.p99} ms${goal.rssMiB === undefined ? "" : `, RSS <= ${goal.rssMiB} MiB`}`,
-    met: rps >= goal.rps && p99 < goal.p99 && passes.errors === 0 && passes.non2xx === 0 && memoryMet,
+    ...(atGoal && { atGoal }),
+    goal: `>= ${goal.rps} req/s, p99 < ${goal.p99} ms${atGoal ? " at that rate" : ""}${goal.rssMiB === undefined ? "" : `, RSS <= ${goal.rssMiB} MiB`}`,
+    met: rps >= goal.rps && latencyMet && passes.errors === 0 && passes.non2xx === 0 && memoryMet,
   };
 }

@@ -3,12 +3,16 @@ import type { Seeded } from "../seed.ts";
 
 export type { Seeded } from "../seed.ts";
 
+const LISTING_GOAL = { rps: 6000, p99: 50 };
+const WRONG_FLAG_GOAL = { rps: 5000, p99: 50 };
+
 /** GET /challenges/categories/ as every player in turn (2000 tokens), so per-team work is real. */
 export async function benchCategoryListing(server: Server, seeded: Seeded): Promise<Measurement> {
   let n = 0;
   const result = await load({
     url: server.urls,
     warmEach: seeded.tokens.length,
+    atRate: LISTING_GOAL.rps,
     requests: [
       {
         method: "GET",
@@ -16,7 +20,7 @@ export async function benchCategoryListing(server: Server, seeded: Seeded): Prom
       },
     ],
   });
-  return summarise(`Category listing as a player (${seeded.challenges.length} challenges, ${seeded.tokens.length} players' tokens)`, result, { rps: 6000, p99: 50 });
+  return summarise(`Category listing as a player (${seeded.challenges.length} challenges, ${seeded.tokens.length} players' tokens)`, result, LISTING_GOAL);
 }
 
 /** POST /challenges/submit_flag/ with a wrong flag for a challenge the team has not solved, as every player in turn. */
@@ -25,6 +29,7 @@ export async function benchIncorrectSubmission(server: Server, seeded: Seeded): 
   const result = await load({
     url: server.urls,
     warmEach: seeded.tokens.length,
+    atRate: WRONG_FLAG_GOAL.rps,
     requests: [
       {
         method: "POST",
@@ -40,5 +45,5 @@ export async function benchIncorrectSubmission(server: Server, seeded: Seeded): 
       },
     ],
   });
-  return summarise(`Incorrect flag submission (${seeded.tokens.length} players' tokens)`, result, { rps: 5000, p99: 50 });
+  return summarise(`Incorrect flag submission (${seeded.tokens.length} players' tokens)`, result, WRONG_FLAG_GOAL);
 }
