@@ -72,7 +72,9 @@ describe("events across server copies", () => {
     const fromA: number[] = [];
     const fromB: number[] = [];
     b.subscribe((e) => {
-      if (e.kind === "internal" && e.data?.marker === marker) (e.data.n as number) < 1000 ? fromA.push(e.data.n as number) : fromB.push(e.data.n as number);
+      if (e.kind !== "internal" || e.data?.marker !== marker) return;
+      const n = e.data.n as number;
+      (n < 1000 ? fromA : fromB).push(n);
     });
     for (let turn = 0; turn < 20; turn++) {
       for (let i = 0; i < 10; i++) {
