@@ -1,7 +1,7 @@
 import { createTestWorld, createUser, type TestWorld } from "@flagship/api/testing";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerWebsocket } from "./websocket.ts";
+import { registerWebsocket, WRITE_SLICE } from "./websocket.ts";
 import { openSocket, type RecordingSocket } from "./ws-client.ts";
 
 /**
@@ -81,6 +81,24 @@ describe("websocket write batching", () => {
     expect(await received(outsider, 2, 3)).toEqual([0, 2, 4]);
     outsider.close();
     inside.close();
+  });
+
+  it("writes a flush to many sockets slice by slice, serving other work between slices, each socket's frames in order", async () => {
+    const { url, writes } = await hub(0);
+    const count = WRITE_SLICE * 2 + 30;
+    const sockets = await Promise.all(Array.from({ length: count }, () => openSocket(url)));
+    for (const socket of sockets) await socket.waitFor((e) => e.event_code === 0);
+
+    const before = writes();
+    await publishAll(5, 0);
+    // The first slice is written at once; the rest wait for later turns of the event loop.
+    expect(writes() - before).toBe(WRITE_SLICE);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes() - before).toBeGreaterThan(WRITE_SLICE);
+    // Events published while the slices are written follow them, never overtaking them.
+    for (let n = 1; n < 4; n++) await publishAll(5, n);
+    for (const socket of sockets) expect(await received(socket, 5, 4)).toEqual([0, 1, 2, 3]);
+    for (const socket of sockets) socket.close();
   });
 
   it("with batching off, writes every event at once", async () => {

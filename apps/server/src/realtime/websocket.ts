@@ -15,6 +15,9 @@ interface Client {
   staff: boolean;
 }
 
+/** Sockets written per turn of the event loop when a flush goes to many (see flush()). */
+export const WRITE_SLICE = 100;
+
 const CONNECTED = JSON.stringify({ event_code: EVENT_CODES.connected, message: "Websocket connected." });
 
 /**
@@ -87,7 +90,7 @@ export async function registerWebsocket(
   await app.register(websocket, {
     // On shutdown every socket hears it should reconnect (elsewhere), before the copy stops listening.
     preClose(this: FastifyInstance, done) {
-      flush();
+      drain();
       for (const client of clients) client.socket.close(WS_CLOSE.restart.code, WS_CLOSE.restart.reason);
       this.websocketServer.close();
       done();
@@ -148,29 +151,71 @@ export async function registerWebsocket(
     client.raw.write(frames);
   };
 
-  /** Writes what is pending: each socket its own frames in order, in one write. */
+  /** The writes of the flush still being made, slice by slice; null between flushes. */
+  let unwritten: { list: [Client, Buffer][]; next: number } | null = null;
+
+  /**
+   * Writes what is pending: each socket its own frames in order, in one write. The writes go out
+   * in slices of WRITE_SLICE sockets, the event loop serving requests between slices: a write to a
+   * socket is a system call, and a thousand of them in one go held every request of the copy up for
+   * tens of milliseconds. A flush begins only once the one before it is written, so each socket
+   * still gets its frames in order.
+   */
   function flush(): void {
     if (timer) clearTimeout(timer);
     timer = null;
+    if (unwritten) return;
     lastFlush = Date.now();
     const batch = pending;
     pending = [];
     if (batch.length === 0) return;
+    let list: [Client, Buffer][];
     if (batch.every((p) => p.targets === "all")) {
       // The common case, solves: every socket gets the same bytes, joined once.
       const frames = batch.length === 1 ? batch[0]!.frame : Buffer.concat(batch.map((p) => p.frame));
-      for (const client of clients) write(client, frames);
+      list = [...clients].map((client) => [client, frames]);
+    } else {
+      const lists = new Map<Client, Buffer[]>();
+      for (const { frame, targets } of batch) {
+        for (const client of targets === "all" ? clients : targets) {
+          const frames = lists.get(client);
+          if (frames) frames.push(frame);
+          else lists.set(client, [frame]);
+        }
+      }
+      list = [...lists].map(([client, frames]) => [client, frames.length === 1 ? frames[0]! : Buffer.concat(frames)]);
+    }
+    unwritten = { list, next: 0 };
+    writeSlice();
+  }
+
+  function writeSlice(): void {
+    if (!unwritten) return;
+    const { list } = unwritten;
+    const end = Math.min(list.length, unwritten.next + WRITE_SLICE);
+    for (let i = unwritten.next; i < end; i++) write(list[i]![0], list[i]![1]);
+    unwritten.next = end;
+    if (end < list.length) {
+      setImmediate(writeSlice);
       return;
     }
-    const lists = new Map<Client, Buffer[]>();
-    for (const { frame, targets } of batch) {
-      for (const client of targets === "all" ? clients : targets) {
-        const list = lists.get(client);
-        if (list) list.push(frame);
-        else lists.set(client, [frame]);
-      }
-    }
-    for (const [client, frames] of lists) write(client, frames.length === 1 ? frames[0]! : Buffer.concat(frames));
+    unwritten = null;
+    // Events that came while the slices were written go out in the next flush, as usual.
+    if (pending.length > 0) schedule();
+  }
+
+  /** Everything pending and unwritten, written now (the copy is shutting down). */
+  function drain(): void {
+    while (unwritten) writeSlice();
+    flush();
+    while (unwritten) writeSlice();
+  }
+
+  /** Flushes now after a quiet spell, else at the end of the window that began with the last flush. */
+  function schedule(): void {
+    const wait = lastFlush + batchMs - Date.now();
+    if (wait <= 0) flush();
+    else timer ??= setTimeout(flush, wait);
   }
 
   const unsubscribe = services.events.subscribe((event: AppEvent) => {
@@ -189,9 +234,7 @@ export async function registerWebsocket(
     const frame = textFrame(Buffer.from(JSON.stringify(payload)));
     const targets = "all" in audience ? "all" : "staff" in audience ? [...clients].filter((c) => c.staff) : [...(byTeam.get(audience.teamId) ?? [])];
     pending.push({ frame, targets });
-    const wait = lastFlush + batchMs - Date.now();
-    if (wait <= 0) flush();
-    else timer ??= setTimeout(flush, wait);
+    schedule();
   });
 
   app.addHook("onClose", async () => {
