@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { seedUser, signIn } from "./support/db.ts";
+import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
+import { seedUser, signIn, unique } from "./support/db.ts";
 
 test("the shell: sidebar, footer, theme and the 404 page", async ({ page }) => {
   await page.goto("/");
@@ -85,6 +86,64 @@ test("the sidebar runs the full height, each entry with an icon, one entry curre
   await nav.getByRole("link", { name: "Settings" }).click();
   await expect(nav.locator('[aria-current="page"]')).toHaveAccessibleName("Settings");
   await expect(nav.locator(".mantine-NavLink-root[data-active]")).toHaveCount(1);
+});
+
+test("exactly one sidebar entry is marked on every page of its section", async ({ page, request }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const staff = await seedUser({ isStaff: true });
+  // Two categories, so Challenges is a submenu of categories.
+  const web = await seedCategory(request, staff, { name: unique("Web "), contained_type: "jeopardy" });
+  await seedCategory(request, staff, { name: unique("Crypto "), contained_type: "jeopardy" });
+  const challenge = await seedChallenge(request, staff, { category: web.id, name: "Cookie Jar", score: 100, flag_metadata: { flag: "flag{jar}" } });
+  const nav = page.getByRole("navigation", { name: "Main navigation" });
+  const marked = nav.locator(".mantine-NavLink-root[data-active]");
+  const expectMarked = async (name: string) => {
+    await expect(marked).toHaveCount(1);
+    await expect(marked).toHaveAccessibleName(name);
+    await expect(marked).toBeVisible();
+    // And it is the one entry drawn filled (a submenu's current page is marked another way).
+    await page.mouse.move(900, 700);
+    await expect
+      .poll(() => nav.locator(".mantine-NavLink-root").evaluateAll((links) => links.filter((link) => getComputedStyle(link).backgroundColor !== "rgba(0, 0, 0, 0)").map((link) => link.textContent)))
+      .toEqual([name]);
+  };
+
+  await page.goto("/");
+  await expectMarked("Home");
+
+  const player = (await seedTeam()).members[0]!;
+  await signIn(page, player);
+  // The signed-in home is the challenges list: the address and the marked entry follow.
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/campaign$/);
+  await expectMarked("Challenges");
+  const challenges = nav.getByRole("button", { name: "Challenges" });
+  await expect(challenges).toHaveAttribute("aria-expanded", "true");
+  await expect(nav.getByRole("link", { name: "All categories" })).toHaveAttribute("aria-current", "page");
+  await page.goto(`/campaign/${web.slug}`);
+  await expectMarked("Challenges");
+  await expect(nav.getByRole("link", { name: web.name })).toHaveAttribute("aria-current", "page");
+  await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
+  await page.goto(`/campaign/${web.slug}/${challenge.slug}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Cookie Jar" })).toBeVisible();
+  await expectMarked("Challenges");
+  await expect(nav.getByRole("link", { name: web.name })).toHaveAttribute("aria-current", "true");
+  // Arriving from elsewhere in the app opens the submenu too, after the player closed it.
+  await challenges.click();
+  await expect(challenges).toHaveAttribute("aria-expanded", "false");
+  await nav.getByRole("link", { name: "Leaderboard" }).click();
+  await expectMarked("Leaderboard");
+  await page.goBack();
+  await expectMarked("Challenges");
+  await expect(challenges).toHaveAttribute("aria-expanded", "true");
+
+  const loner = await seedUser();
+  await signIn(page, loner);
+  for (const path of ["/team/create", "/team/join"]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expectMarked("Team");
+  }
 });
 
 test("the logo: the mark and wordmark on the login card, the mark as the favicon and in the header", async ({ page, request }) => {

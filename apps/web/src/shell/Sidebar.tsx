@@ -17,6 +17,7 @@ import {
   type Icon,
 } from "@tabler/icons-react";
 import { useTranslation } from "../lib/i18n.ts";
+import { ariaCurrent, currentEntry, EXACT_MATCH, useSectionOpen } from "./current-entry.ts";
 import { useAppData } from "./useAppData.ts";
 import { ADMIN_PAGES } from "../features/admin/registry.tsx";
 import { CampaignNav } from "../features/challenges/CampaignNav.tsx";
@@ -51,6 +52,8 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const { config, me, loading } = useAppData();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const teams = config?.enable_teams !== false;
+  const current = currentEntry(pathname, me);
+  const [adminOpened, setAdminOpened] = useSectionOpen(current === "/admin");
 
   const entries: Entry[] = [
     { to: "/", label: t("nav.home") },
@@ -72,8 +75,6 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
     if (config?.enable_registration !== false) entries.push({ to: "/register", label: t("nav.register") });
   }
 
-  const isActive = (to: string) => (to === "/" ? pathname === "/" : pathname === to || pathname.startsWith(`${to}/`));
-
   return (
     <nav aria-label={t("nav.main_navigation")} className="app-sidebar">
       <Stack gap={2} p="xs">
@@ -84,25 +85,36 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           <NavLink
             key={entry.to}
             component={Link}
+            activeOptions={EXACT_MATCH}
             to={entry.to}
             label={entry.label}
             leftSection={<NavIcon icon={ICONS[entry.to]} />}
-            active={isActive(entry.to)}
+            active={current === entry.to}
             onClick={onNavigate}
-            aria-current={isActive(entry.to) ? "page" : undefined}
+            aria-current={ariaCurrent(pathname, entry.to, current === entry.to)}
           />
           ),
         )}
         {me?.isStaff && (
-          <NavLink component="button" type="button" label={t("nav.admin")} leftSection={<NavIcon icon={IconTool} />} defaultOpened={pathname.startsWith("/admin")} childrenOffset="md">
+          <NavLink
+            component="button"
+            type="button"
+            label={t("nav.admin")}
+            leftSection={<NavIcon icon={IconTool} />}
+            active={current === "/admin"}
+            opened={adminOpened}
+            onChange={setAdminOpened}
+            aria-expanded={adminOpened}
+            childrenOffset="md"
+          >
             {ADMIN_PAGES.map(({ page, label }) => (
               <NavLink
                 key={page}
                 component={Link}
+                activeOptions={EXACT_MATCH}
                 to={`/admin/${page}`}
                 label={t(label)}
-                active={pathname === `/admin/${page}`}
-                aria-current={pathname === `/admin/${page}` ? "page" : undefined}
+                aria-current={ariaCurrent(pathname, `/admin/${page}`, false)}
                 onClick={onNavigate}
               />
             ))}
