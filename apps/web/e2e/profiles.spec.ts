@@ -71,6 +71,12 @@ test("a profile with its badges, links, charts and solves", async ({ page }) => 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: test.info().outputPath("profile-phone-dark.png"), fullPage: true });
   await page.getByRole("button", { name: "Toggle dark mode" }).click();
+  // On a phone the solves fit their card: every header and time whole in view, nothing scrolled away.
+  await table.scrollIntoViewIfNeeded();
+  for (const cell of [...(await table.getByRole("columnheader").all()), ...(await table.getByRole("cell", { name: /2030/ }).all())]) {
+    await expect(cell).toBeInViewport({ ratio: 1 });
+  }
+  expect(await table.evaluate((el) => el.getBoundingClientRect().right <= el.closest(".mantine-Card-root")!.getBoundingClientRect().right)).toBe(true);
 });
 
 test("'me' is the signed-in player and /profile goes there", async ({ page }) => {

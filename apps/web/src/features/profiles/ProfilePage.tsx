@@ -127,23 +127,25 @@ function ProfileView({ user }: { user: MemberData }) {
             {t("profiles.no_solves")}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={420}>
+          // Fits a phone: the challenge's name wraps, the time stays on one line; the box scrolls
+          // only under 300px.
+          <Table.ScrollContainer minWidth={300}>
             <Table verticalSpacing="sm" horizontalSpacing="md" striped aria-label={t("profiles.solves")}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>{t("profiles.challenge")}</Table.Th>
                   <Table.Th ta="right">{t("profiles.points")}</Table.Th>
-                  <Table.Th ta="right">{t("profiles.time")}</Table.Th>
+                  <Table.Th ta="right" style={{ whiteSpace: "nowrap" }}>{t("profiles.time")}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {user.solves.map((solve) => (
                   <Table.Tr key={solve.id}>
-                    <Table.Td>{solve.challenge_name}</Table.Td>
+                    <Table.Td style={{ overflowWrap: "anywhere" }}>{solve.challenge_name}</Table.Td>
                     <Table.Td ta="right" ff="monospace">
                       {solve.points}
                     </Table.Td>
-                    <Table.Td ta="right" c="dimmed">
+                    <Table.Td ta="right" c="dimmed" style={{ whiteSpace: "nowrap" }}>
                       {dayjs(solve.timestamp).format("D MMM YYYY HH:mm")}
                     </Table.Td>
                   </Table.Tr>
