@@ -84,6 +84,28 @@ test("the large leaderboard is a full-screen board without the shell", async ({ 
   expect(new Set(swatches).size).toBe(10);
   expect(swatches.slice(8).every((s) => s.endsWith("dashed"))).toBe(true);
   await page.screenshot({ path: "test-results/large-leaderboard.png" });
+
+  // On a phone: the countdown whole and labelled, the board and the graph each the full width.
+  await setConfig("end_time", Math.floor(Date.now() / 1000) + 7 * 3600);
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    const countdown = page.getByTestId("projector-header").getByTestId("countdown");
+    await expect(countdown.getByText("Ends in")).toBeVisible();
+    await expect(countdown).toBeInViewport({ ratio: 1 });
+    expect(await countdown.locator(".mantine-Badge-label").evaluate((label) => label.scrollWidth <= label.clientWidth)).toBe(true);
+    await expect(graph.locator("svg path").first()).toBeAttached();
+    for (const part of [page.getByRole("table", { name: "Leaderboard" }), graph]) {
+      const box = (await part.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      // The page's 16px padding on each side, no more.
+      expect(box.width).toBeGreaterThanOrEqual(390 - 2 * 16 - 1);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    await page.screenshot({ path: "test-results/large-leaderboard-phone.png", fullPage: true });
+  } finally {
+    await setConfig("end_time", null);
+  }
 });
 
 test("on a phone the leaderboard fits the window and the graph's legend shows every competitor", async ({ page }) => {

@@ -4,8 +4,11 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { useSynthwave } from "../theming/themeState.ts";
 import { useCountdown } from "./useCountdown.ts";
 
-/** The header countdown: days:hh:mm:ss to the start, then to the end; nothing when past or unset. */
-export function Countdown() {
+/**
+ * The header countdown: days:hh:mm:ss to the start, then to the end; nothing when past or unset.
+ * Its label ('Ends in') gives way on a phone's header unless `labelled` (a page with the room).
+ */
+export function Countdown({ labelled = false }: { labelled?: boolean }) {
   const { t } = useTranslation();
   const { target, showLoading } = useCountdown();
   const synthwave = useSynthwave();
@@ -29,7 +32,7 @@ export function Countdown() {
       title={hint ? t(`countdown.hint_${target.kind}`) : new Date(target.at * 1000).toLocaleString()}
       data-testid="countdown"
     >
-      <Text size="sm" c="dimmed" visibleFrom="xs">
+      <Text size="sm" c="dimmed" {...(!labelled && { visibleFrom: "xs" })}>
         {label}
       </Text>
       {hint && (

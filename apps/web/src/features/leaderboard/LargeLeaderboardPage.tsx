@@ -1,4 +1,5 @@
-import { Box, Group, Stack, Table, Text, Title } from "@mantine/core";
+import { Box, Group, SimpleGrid, Table, Text, Title } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
 import { TIMINGS } from "@flagship/shared";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
@@ -40,6 +41,9 @@ export function LargeLeaderboardPage() {
   const trpc = useTRPC();
   const { config } = useAppData();
   useProjectorScheme();
+  // On a phone (someone following the board from the room) the graph takes the page's type and a
+  // phone's height: the projector's 22px axis labels left the plot a sliver of the width.
+  const phone = useMediaQuery("(max-width: 47.99em)", false, { getInitialValueInEffect: false });
   const teams = config?.enable_teams !== false;
   const input = { limit: SHOWN, offset: 0 };
   const refetchInterval = TIMINGS.leaderboardReloadMs;
@@ -57,18 +61,20 @@ export function LargeLeaderboardPage() {
 
   return (
     <Box component="main" id="main" mih="100vh" p={{ base: "md", md: "xl" }} className="projector">
-      <Group justify="space-between" mb="lg" wrap="nowrap">
+      {/* The countdown goes under the event's name when both do not fit on one line (a phone). */}
+      <Group justify="space-between" mb="lg" gap="xs" data-testid="projector-header">
         <Title order={1} fz={{ base: 28, md: 48 }}>
           {config?.event_name ?? "Flagship"}
         </Title>
-        <Countdown />
+        <Countdown labelled />
       </Group>
-      <Group align="flex-start" grow wrap="wrap" gap="xl">
-        <Table fz={{ base: 20, md: 30 }} verticalSpacing="sm" aria-label={t("leaderboard.title")} miw={320}>
+      {/* Board and graph side by side on a wide screen, one above the other full width on a narrow one. */}
+      <SimpleGrid cols={{ base: 1, md: series.length > 0 ? 2 : 1 }} spacing="xl">
+        <Table fz={{ base: 20, md: 30 }} verticalSpacing="sm" aria-label={t("leaderboard.title")}>
           <Table.Tbody>
             {rows.map((row, i) => (
               <Table.Tr key={row.id}>
-                <Table.Td w={{ base: 80, md: 200 }} fw={800}>
+                <Table.Td w={{ base: 64, md: 200 }} fw={800}>
                   <span className="projector-rank" data-medal={MEDALS[i]} data-testid="projector-rank">
                     {i + 1}
                   </span>
@@ -89,11 +95,18 @@ export function LargeLeaderboardPage() {
           </Table.Tbody>
         </Table>
         {series.length > 0 && (
-          <Stack miw={320}>
-            <ScoreGraph series={series} label={t("leaderboard.graph_label")} startTime={config?.start_time ?? null} height={560} scheme="dark" size="projector" />
-          </Stack>
+          <Box miw={0}>
+            <ScoreGraph
+              series={series}
+              label={t("leaderboard.graph_label")}
+              startTime={config?.start_time ?? null}
+              height={phone ? 360 : 560}
+              scheme="dark"
+              size={phone ? "page" : "projector"}
+            />
+          </Box>
         )}
-      </Group>
+      </SimpleGrid>
       {board && "hidden" in board && (
         <Text fz={28} c="dimmed" ta="center" mt="xl">
           {t("leaderboard.hidden")}
