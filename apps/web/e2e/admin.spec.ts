@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { expectAccessible, screenshots, toggleDark } from "./support/axe.ts";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
 import { database, seedUser, type SeededUser, setConfig, signIn, unique } from "./support/db.ts";
@@ -19,6 +19,49 @@ async function openAdmin(page: Page, label: string, path: string): Promise<void>
   await link.click();
   await expect(page).toHaveURL(new RegExp(`${path}$`));
   await expect(page.getByRole("heading", { level: 1, name: label })).toBeVisible();
+}
+
+const PHONE = { width: 390, height: 844 };
+
+/**
+ * At phone width the page never scrolls sideways and the table fits: every cell of its first row,
+ * the last column's included, lies whole on the screen with nothing cut off inside it.
+ */
+async function expectTableFitsPhone(page: Page, table: Locator): Promise<void> {
+  await page.setViewportSize(PHONE);
+  try {
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    const cells = table.locator("tbody tr").first().locator("td");
+    await cells.last().scrollIntoViewIfNeeded();
+    await expect(cells.last()).toBeInViewport({ ratio: 1 });
+    const boxes = await cells.evaluateAll((tds) =>
+      tds.map((td) => ({ text: td.textContent, left: td.getBoundingClientRect().left, right: td.getBoundingClientRect().right, cut: td.scrollWidth > td.clientWidth + 1 })),
+    );
+    for (const box of boxes) {
+      expect(box, `cell "${box.text}"`).toMatchObject({ cut: false });
+      expect(box.left, `cell "${box.text}"`).toBeGreaterThanOrEqual(0);
+      expect(box.right, `cell "${box.text}"`).toBeLessThanOrEqual(PHONE.width);
+    }
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }
+}
+
+/** Each text input of the page, brought into view by focus, is not under anything (the save bar). */
+async function expectInputsUncovered(page: Page): Promise<void> {
+  const inputs = page.locator("main input[type=text], main input:not([type])");
+  const count = await inputs.count();
+  expect(count).toBeGreaterThan(5);
+  for (let i = 0; i < count; i++) {
+    const input = inputs.nth(i);
+    await input.focus();
+    const hit = await input.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const top = document.elementFromPoint(r.left + r.width / 2, r.bottom - 2);
+      return top === el || el.contains(top) || (top !== null && top.contains(el));
+    });
+    expect(hit, `input ${await input.getAttribute("id")} is hidden under something`).toBe(true);
+  }
 }
 
 test("a player is sent home from every admin page and sees no admin menu", async ({ page }) => {
@@ -52,6 +95,21 @@ test("configuration: grouped settings, saved together, with errors beside the fi
     await expect(page.getByRole("heading", { name: group, exact: true })).toBeVisible();
   }
   await expectAccessible(page);
+  // Experiments by a readable name, each with its key beside it.
+  await expect(page.getByRole("switch", { name: "Advanced member search" })).toBeVisible();
+  await expect(page.getByText("advSearch", { exact: true })).toBeVisible();
+  // The save bar only shows with something to save, and never hides a field under it.
+  await expect(page.getByTestId("config-save-bar")).toHaveCount(0);
+  await page.getByRole("switch", { name: "Leaving teams" }).click();
+  await expect(page.getByTestId("config-save-bar")).toBeVisible();
+  for (const size of [{ width: 1440, height: 900 }, PHONE]) {
+    await page.setViewportSize(size);
+    await expectInputsUncovered(page);
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await screenshots(page, "admin-config-dirty");
+  await page.getByRole("button", { name: "Discard changes" }).click();
+  await expect(page.getByTestId("config-save-bar")).toHaveCount(0);
   await screenshots(page, "admin-config");
 
   const teamSize = page.getByRole("textbox", { name: "Maximum team size" });
@@ -111,6 +169,13 @@ test("announcements: post with a preview, players get it live, then remove it", 
   await expect(page.getByTestId("admin-announcement").filter({ hasText: title })).toBeVisible();
   await expect(playerPage.getByText(title).first()).toBeVisible();
   await screenshots(page, "admin-announcements");
+  await page.setViewportSize(PHONE);
+  const remove = page.getByRole("button", { name: `Remove ${title}` });
+  await remove.scrollIntoViewIfNeeded();
+  await expect(remove).toBeInViewport({ ratio: 1 });
+  expect(await remove.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   await page.getByRole("button", { name: `Remove ${title}` }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Remove" }).click();
@@ -182,6 +247,10 @@ test("invites: quick and typed amounts, the full list view, filters and paging",
   await page.getByRole("button", { name: "Generate", exact: true }).click();
   await expect(page.getByText("A number is required.")).toBeVisible();
 
+  // The three inputs of the form line up, help text or not.
+  const tops = await Promise.all(["Amount", "Uses per code", "Auto-join team ID"].map(async (name) => (await page.getByRole("textbox", { name }).boundingBox())!.y));
+  expect(new Set(tops).size).toBe(1);
+
   await page.getByRole("textbox", { name: "Amount" }).fill("25");
   await page.getByRole("textbox", { name: "Uses per code" }).fill("3");
   await page.getByRole("textbox", { name: "Auto-join team ID" }).fill(String(team.id));
@@ -208,6 +277,7 @@ test("invites: quick and typed amounts, the full list view, filters and paging",
   await toggleDark(page);
   await expectAccessible(page);
   await toggleDark(page);
+  await expectTableFitsPhone(page, list);
   await screenshots(page, "admin-invites");
 });
 
@@ -234,6 +304,7 @@ test("members: search, edit every flag, remove from a team, impersonate and dele
   await toggleDark(page);
   await expectAccessible(page);
   await toggleDark(page);
+  await expectTableFitsPhone(page, page.getByTestId("search-results"));
   await screenshots(page, "admin-members");
 
   await editor.getByRole("textbox", { name: "Bio" }).fill("Edited by staff");
@@ -326,6 +397,7 @@ test("teams: search, edit, transfer ownership by clicking a member, remove a mem
   await expect(editor.getByTestId("team-member")).toHaveCount(3);
   await expect(editor.getByTestId("team-member").filter({ hasText: owner.username })).toContainText("Owner");
   await expectAccessible(page);
+  await expectTableFitsPhone(page, page.getByTestId("search-results"));
   await screenshots(page, "admin-teams");
 
   await editor.getByRole("button", { name: `Make ${heir.username} the owner` }).click();
@@ -363,23 +435,38 @@ test("teams: the page says so when teams are off", async ({ page }) => {
   }
 });
 
-test("audit log: staff writes newest first, filtered by action and actor", async ({ page }) => {
+test("audit log: staff writes newest first, readable, filtered by action and actor", async ({ page }) => {
   const staff = await asStaff(page);
+  const freeze = 2_000_000_000;
+  try {
+    const setting = await page.request.post("/api/v2/config/scoreboard_freeze_time/", { headers: { authorization: `Token ${staff.token}` }, data: { value: freeze } });
+    expect(setting.ok()).toBe(true);
+  } finally {
+    await setConfig("scoreboard_freeze_time", null);
+  }
   const response = await page.request.post("/api/v2/announcements/", { headers: { authorization: `Token ${staff.token}` }, data: { title: unique("Audit "), body: "x" } });
   expect(response.status()).toBe(201);
   await page.goto("/admin/audit_log");
   await expect(page.getByRole("heading", { level: 1, name: "Audit Log" })).toBeVisible();
   const log = page.getByTestId("audit-log");
+  // A readable action, its raw name beside it.
+  await expect(log.locator("tbody tr").first()).toContainText("Posted an announcement");
   await expect(log.locator("tbody tr").first()).toContainText("create_announcement");
+  // Details as lines, a Unix time as a date.
+  const date = await page.evaluate((seconds) => new Date(seconds * 1000).toLocaleString(), freeze);
+  const details = log.getByTestId("audit-details");
+  await expect(details.filter({ hasText: "key: scoreboard_freeze_time" }).filter({ hasText: `new: ${date}` }).first()).toBeVisible();
+  await expect(details.filter({ hasText: String(freeze) })).toHaveCount(0);
   await page.getByRole("searchbox", { name: "Staff member" }).fill(staff.username);
-  await expect(log.locator("tbody tr")).toHaveCount(1);
   await expect(log.locator("tbody tr").first()).toContainText(staff.username);
+  await expect(log.locator("tbody tr").filter({ hasNotText: staff.username })).toHaveCount(0);
   await page.getByRole("searchbox", { name: "Staff member" }).fill("");
   await page.getByRole("combobox", { name: "Action" }).click();
-  await page.getByRole("option", { name: "create_announcement" }).click();
+  await page.getByRole("option", { name: "Posted an announcement" }).click();
   await expect(log.locator("tbody tr").first()).toContainText("create_announcement");
   await expect(log.locator("tbody tr").filter({ hasNotText: "create_announcement" })).toHaveCount(0);
   await expectAccessible(page);
+  await expectTableFitsPhone(page, log);
   await screenshots(page, "admin-audit-log");
 });
 
@@ -406,6 +493,7 @@ test("challenge overview and the pre-event check link to the editor", async ({ p
   await toggleDark(page);
   await expectAccessible(page);
   await toggleDark(page);
+  await expectTableFitsPhone(page, table);
   await screenshots(page, "admin-overview");
   await expect(table.getByRole("link", { name: cheap.name })).toHaveAttribute("href", new RegExp(`/campaign/.+/.+#edit$`));
 
@@ -433,6 +521,7 @@ test("statistics: the numbers, the charts and the per-challenge table", async ({
   await expect(row).toContainText("33.33%");
   await expect(page.getByRole("img", { name: "Submissions per challenge" })).toBeVisible();
   await expectAccessible(page);
+  await expectTableFitsPhone(page, page.getByTestId("stats-table"));
   await screenshots(page, "admin-statistics");
   await toggleDark(page);
   await expectAccessible(page);

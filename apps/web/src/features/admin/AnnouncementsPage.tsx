@@ -69,7 +69,7 @@ export function AnnouncementsPage() {
               {items.map((a) => (
                 <Card key={a.id} withBorder radius="md" data-testid="admin-announcement">
                   <Group justify="space-between" align="flex-start" wrap="nowrap">
-                    <Stack gap={4} style={{ minWidth: 0 }}>
+                    <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
                       <Text fw={600}>{a.title}</Text>
                       <Text size="xs" c="dimmed">
                         {new Date(a.timestamp).toLocaleString()}
@@ -79,6 +79,7 @@ export function AnnouncementsPage() {
                     <ConfirmButton
                       size="xs"
                       variant="light"
+                      style={{ flexShrink: 0 }}
                       title={t("announcements_admin.remove_title", { title: a.title })}
                       confirm={t("announcements_admin.remove")}
                       loading={remove.isPending}

@@ -1,10 +1,11 @@
-import { Badge, Button, Code, Group, Select, Stack, Table, Text, TextInput } from "@mantine/core";
+import { Badge, Button, Group, Select, Stack, Table, Text, TextInput } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { AdminPage, EmptyState, QueryState } from "./AdminPage.tsx";
+import { StackedTable } from "./StackedTable.tsx";
 import type { AuditEntry } from "./types.ts";
 import "./texts.ts";
 
@@ -22,6 +23,47 @@ export function auditTarget(extra: unknown): string {
   if (typeof e.title === "string") return e.title;
   if (e.id !== undefined) return `#${String(e.id)}`;
   return "";
+}
+
+/** An action's readable name ('set_config' is 'Changed a setting'); an unnamed one spelled out ('Rename team'). */
+export function actionLabel(t: (key: string, options?: { defaultValue?: string }) => string, action: string): string {
+  const spelled = action.replace(/_/g, " ");
+  return t(`audit.actions.${action}`, { defaultValue: spelled.charAt(0).toUpperCase() + spelled.slice(1) });
+}
+
+// Numbers in this range are read as Unix times (seconds 2000-2100, or the same in milliseconds).
+const SECONDS = [946_684_800, 4_102_444_800] as const;
+
+/** One value of an entry's details, readable: a Unix time as a date, lists and objects as short JSON. */
+function detailValue(value: unknown): string {
+  if (typeof value === "number") {
+    if (value >= SECONDS[0] && value < SECONDS[1]) return new Date(value * 1000).toLocaleString();
+    if (value >= SECONDS[0] * 1000 && value < SECONDS[1] * 1000) return new Date(value).toLocaleString();
+    return String(value);
+  }
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "string") return value === "" ? '""' : value;
+  if (typeof value === "boolean") return value ? "true" : "false";
+  return JSON.stringify(value);
+}
+
+/** An entry's details as "key: value" lines; the raw JSON stays in the tooltip. */
+function Details({ extra }: { extra: unknown }) {
+  if (!extra || typeof extra !== "object" || Array.isArray(extra)) return <Text size="xs">{detailValue(extra)}</Text>;
+  const entries = Object.entries(extra as Record<string, unknown>);
+  if (entries.length === 0) return <Text size="xs">—</Text>;
+  return (
+    <Stack gap={0} title={JSON.stringify(extra)} data-testid="audit-details">
+      {entries.map(([key, value]) => (
+        <Text key={key} size="xs" style={{ overflowWrap: "anywhere" }}>
+          <Text span size="xs" c="dimmed">
+            {key}:
+          </Text>{" "}
+          {detailValue(value)}
+        </Text>
+      ))}
+    </Stack>
+  );
 }
 
 /** /admin/audit_log: every staff write, newest first, filtered by action and actor. */
@@ -53,7 +95,7 @@ export function AuditLogPage() {
   return (
     <AdminPage title={t("admin.audit_log")} intro={t("audit.intro")}>
       <Group align="flex-end" gap="sm">
-        <Select label={t("audit.action")} placeholder={t("audit.any_action")} data={actions} value={action} onChange={setAction} clearable searchable w={240} />
+        <Select label={t("audit.action")} placeholder={t("audit.any_action")} data={actions.map((value) => ({ value, label: actionLabel(t, value) }))} value={action} onChange={setAction} clearable searchable w={240} />
         <TextInput type="search" label={t("audit.actor")} value={actorText} onChange={(e) => setActorText(e.currentTarget.value)} w={240} />
       </Group>
       <QueryState query={{ ...log, data: log.data }}>
@@ -65,7 +107,7 @@ export function AuditLogPage() {
               <Text size="sm" c="dimmed">
                 {t("audit.count", { count: data.pages[0]?.count ?? 0 })}
               </Text>
-              <Table.ScrollContainer minWidth={720}>
+              <StackedTable minWidth={720}>
                 <Table striped verticalSpacing="xs" data-testid="audit-log">
                   <Table.Thead>
                     <Table.Tr>
@@ -79,22 +121,29 @@ export function AuditLogPage() {
                   <Table.Tbody>
                     {rows.map((entry) => (
                       <Table.Tr key={entry.id}>
-                        <Table.Td style={{ whiteSpace: "nowrap" }}>{new Date(entry.time).toLocaleString()}</Table.Td>
-                        <Table.Td>{entry.username || "—"}</Table.Td>
-                        <Table.Td>
-                          <Badge variant="light" style={{ textTransform: "none" }}>
-                            {entry.action}
-                          </Badge>
+                        <Table.Td style={{ whiteSpace: "nowrap" }} data-label={t("audit.time")}>
+                          {new Date(entry.time).toLocaleString()}
                         </Table.Td>
-                        <Table.Td>{auditTarget(entry.extra)}</Table.Td>
-                        <Table.Td maw={360}>
-                          <Code style={{ whiteSpace: "pre-wrap", wordBreak: "break-word" }}>{JSON.stringify(entry.extra)}</Code>
+                        <Table.Td data-label={t("audit.actor")}>{entry.username || "—"}</Table.Td>
+                        <Table.Td data-label={t("audit.action")}>
+                          <Stack gap={2} align="flex-start" title={entry.action}>
+                            <Badge variant="light" style={{ textTransform: "none", maxWidth: "100%" }}>
+                              {actionLabel(t, entry.action)}
+                            </Badge>
+                            <Text size="xs" c="dimmed" ff="monospace">
+                              {entry.action}
+                            </Text>
+                          </Stack>
+                        </Table.Td>
+                        <Table.Td data-label={t("audit.target")}>{auditTarget(entry.extra)}</Table.Td>
+                        <Table.Td maw={360} data-label={t("audit.extra")}>
+                          <Details extra={entry.extra} />
                         </Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
                 </Table>
-              </Table.ScrollContainer>
+              </StackedTable>
               {log.hasNextPage && (
                 <Button variant="default" onClick={() => void log.fetchNextPage()} loading={log.isFetchingNextPage} w="fit-content" mx="auto">
                   {t("admin_ui.load_more")}

@@ -7,6 +7,7 @@ import { useCategories } from "../challenges/useCategories.ts";
 import { challengeKey, isFull } from "../challenges/types.ts";
 import type { CategoryView, ChallengeView } from "../challenges/types.ts";
 import { AdminPage, EmptyState, QueryState } from "./AdminPage.tsx";
+import { StackedTable } from "./StackedTable.tsx";
 import "./texts.ts";
 
 interface Row {
@@ -62,7 +63,7 @@ export function ChallengeOverviewPage() {
           rows.length === 0 ? (
             <EmptyState>{t("overview.empty")}</EmptyState>
           ) : (
-            <Table.ScrollContainer minWidth={900}>
+            <StackedTable minWidth={900} sortable>
               <Table striped highlightOnHover verticalSpacing="xs" data-testid="challenge-overview">
                 <Table.Thead>
                   <Table.Tr>
@@ -81,18 +82,18 @@ export function ChallengeOverviewPage() {
                 <Table.Tbody>
                   {rows.map(({ challenge, category, rating }) => (
                     <Table.Tr key={challenge.id}>
-                      <Table.Td>
+                      <Table.Td data-label={t("overview.name")}>
                         <Anchor component={Link} {...editorLink(category, challenge)} fw={600}>
                           {challenge.name}
                         </Anchor>
                       </Table.Td>
-                      <Table.Td>{category.name}</Table.Td>
-                      <Table.Td ta="right">
+                      <Table.Td data-label={t("overview.category")}>{category.name}</Table.Td>
+                      <Table.Td data-label={t("overview.score")} ta="right">
                         {challenge.current_score !== challenge.score ? `${challenge.current_score} / ${challenge.score}` : challenge.score}
                       </Table.Td>
-                      <Table.Td ta="right">{challenge.solve_count}</Table.Td>
-                      <Table.Td>{challenge.first_blood ?? <Text c="dimmed">—</Text>}</Table.Td>
-                      <Table.Td>
+                      <Table.Td data-label={t("overview.solves")} ta="right">{challenge.solve_count}</Table.Td>
+                      <Table.Td data-label={t("overview.first_blood")}>{challenge.first_blood ?? <Text c="dimmed">—</Text>}</Table.Td>
+                      <Table.Td data-label={t("overview.state")}>
                         <Group gap={4}>
                           {challenge.hidden && (
                             <Badge size="sm" variant="light" color="gray">
@@ -111,12 +112,12 @@ export function ChallengeOverviewPage() {
                           )}
                         </Group>
                       </Table.Td>
-                      <Table.Td ta="right" style={{ whiteSpace: "nowrap" }}>
+                      <Table.Td data-label={t("overview.votes")} ta="right" style={{ whiteSpace: "nowrap" }}>
                         +{challenge.votes.positive} / −{challenge.votes.negative}
                       </Table.Td>
-                      <Table.Td ta="right">{rating === null ? "—" : `${rating}%`}</Table.Td>
-                      <Table.Td ff="monospace">{challenge.flag_type}</Table.Td>
-                      <Table.Td>
+                      <Table.Td data-label={t("overview.rating")} ta="right">{rating === null ? "—" : `${rating}%`}</Table.Td>
+                      <Table.Td data-label={t("overview.flag_type")} ff="monospace">{challenge.flag_type}</Table.Td>
+                      <Table.Td data-label={t("overview.server")}>
                         {typeof challenge.challenge_metadata.cserv_name === "string" ? (
                           <Anchor component={Link} to="/admin/jobs" ff="monospace">
                             {challenge.challenge_metadata.cserv_name}
@@ -132,7 +133,7 @@ export function ChallengeOverviewPage() {
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </StackedTable>
           )
         }
       </QueryState>

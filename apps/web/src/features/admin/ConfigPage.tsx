@@ -6,6 +6,7 @@ import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { IntegerInput } from "../../lib/IntegerInput.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { AdminPage, QueryState } from "./AdminPage.tsx";
+import "./admin.css";
 import "./texts.ts";
 
 type Kind = "switch" | "number" | "text" | "time" | "provider";
@@ -147,7 +148,7 @@ function ConfigForm({ config }: { config: Partial<Config> }) {
 
   return (
     <ServerFormBox server={server}>
-      <Stack gap="md">
+      <Stack gap="md" className="fs-config-form">
         {GROUPS.map((group) => (
           <Card key={group.id} withBorder radius="md" padding="lg" component="section" aria-labelledby={`config-${group.id}`}>
             <Title order={2} size="h4" id={`config-${group.id}`} mb="sm">
@@ -167,18 +168,33 @@ function ConfigForm({ config }: { config: Partial<Config> }) {
           </Text>
           <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }}>
             {EXPERIMENTS.map((name) => (
-              <Switch key={name} label={name} {...form.getInputProps(`experiment_${name}`, { type: "checkbox" })} />
+              <Switch
+                key={name}
+                label={t(`config.experiments.${name}`)}
+                description={
+                  <Text span size="xs" ff="monospace">
+                    {name}
+                  </Text>
+                }
+                {...form.getInputProps(`experiment_${name}`, { type: "checkbox" })}
+              />
             ))}
           </SimpleGrid>
         </Card>
-        <Group justify="flex-end" pos="sticky" bottom={0} py="sm" bg="var(--mantine-color-body)" style={{ zIndex: 2 }}>
-          <Button variant="default" onClick={() => form.reset()} disabled={!form.isDirty()}>
-            {t("config.reset")}
-          </Button>
-          <Button type="submit" loading={server.pending} disabled={!form.isDirty()}>
-            {t("config.save")}
-          </Button>
-        </Group>
+        {(form.isDirty() || server.pending) && (
+          // Only while there is something to save; in the flow at the form's end, so the last field is never under it.
+          <Group justify="flex-end" pos="sticky" bottom={0} py="sm" gap="sm" wrap="nowrap" bg="var(--mantine-color-body)" className="fs-config-bar" data-testid="config-save-bar">
+            <Text size="sm" c="dimmed" mr="auto" visibleFrom="sm">
+              {t("config.unsaved")}
+            </Text>
+            <Button variant="default" onClick={() => form.reset()}>
+              {t("config.reset")}
+            </Button>
+            <Button type="submit" loading={server.pending}>
+              {t("config.save")}
+            </Button>
+          </Group>
+        )}
       </Stack>
     </ServerFormBox>
   );

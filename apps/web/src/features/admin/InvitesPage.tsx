@@ -5,6 +5,7 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { useTRPCClient } from "../../lib/trpc.ts";
 import { AdminPage, EmptyState, QueryState } from "./AdminPage.tsx";
+import { StackedTable } from "./StackedTable.tsx";
 import "./texts.ts";
 
 /** The spec's list page sizes and quick amounts; a generated list above this many codes opens full height. */
@@ -73,7 +74,12 @@ export function InvitesPage() {
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
               <TextInput label={t("invites.amount")} inputMode="numeric" {...server.form.getInputProps("amount")} />
               <NumberInput label={t("invites.max_uses")} min={1} allowDecimal={false} {...server.form.getInputProps("max_uses")} />
-              <TextInput label={t("invites.auto_team")} description={t("invites.auto_team_help")} inputMode="numeric" {...server.form.getInputProps("auto_team")} />
+              <TextInput
+                label={t("invites.auto_team")}
+                description={t("invites.auto_team_help")}
+                // The help under the input, so the three inputs line up under their labels.
+                inputWrapperOrder={["label", "input", "description", "error"]}
+                inputMode="numeric" {...server.form.getInputProps("auto_team")} />
             </SimpleGrid>
             <Group justify="flex-end">
               <Button type="submit" loading={server.pending}>
@@ -146,7 +152,7 @@ export function InvitesPage() {
             <EmptyState>{t("invites.empty")}</EmptyState>
           ) : (
             <Stack>
-              <Table.ScrollContainer minWidth={480}>
+              <StackedTable minWidth={480}>
                 <Table striped verticalSpacing="xs" data-testid="invite-list">
                   <Table.Thead>
                     <Table.Tr>
@@ -158,18 +164,18 @@ export function InvitesPage() {
                   <Table.Tbody>
                     {rows.map((invite) => (
                       <Table.Tr key={invite.id}>
-                        <Table.Td ff="monospace">{invite.code}</Table.Td>
-                        <Table.Td ta="right">
+                        <Table.Td ff="monospace" data-label={t("invites.code")}>{invite.code}</Table.Td>
+                        <Table.Td ta="right" data-label={t("invites.uses")}>
                           <Badge variant="light" color={invite.uses >= invite.max_uses ? "gray" : "green"}>
                             {invite.uses} / {invite.max_uses}
                           </Badge>
                         </Table.Td>
-                        <Table.Td ta="right">{invite.auto_team ?? "—"}</Table.Td>
+                        <Table.Td ta="right" data-label={t("invites.auto_team")}>{invite.auto_team ?? "—"}</Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>
                 </Table>
-              </Table.ScrollContainer>
+              </StackedTable>
               {list.hasNextPage && (
                 <Button variant="default" onClick={() => void list.fetchNextPage()} loading={list.isFetchingNextPage} w="fit-content" mx="auto">
                   {t("admin_ui.load_more")}

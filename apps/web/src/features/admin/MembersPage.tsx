@@ -40,11 +40,14 @@ export function MembersPage() {
         label={(u) => u.username}
         columns={[
           { header: t("members_admin.username"), cell: (u) => u.username },
-          { header: t("members_admin.email"), cell: (u) => <Text size="sm" style={{ wordBreak: "break-all" }}>{u.email}</Text> },
+          { header: t("members_admin.email"), cell: (u) => <Email address={u.email} /> },
           { header: t("members_admin.team"), cell: (u) => u.team_name ?? "—" },
           {
             header: t("members_admin.flags"),
-            cell: (u) => (
+            cell: (u) =>
+              !u.is_staff && u.is_active !== false && u.is_visible !== false ? (
+                "—"
+              ) : (
               <Group gap={4}>
                 {u.is_staff && <Badge size="sm" variant="light">{t("members_admin.is_staff")}</Badge>}
                 {u.is_active === false && (
@@ -64,6 +67,25 @@ export function MembersPage() {
       />
       {selected !== null && <MemberEditor key={selected} id={selected} onClose={() => setSelected(null)} />}
     </AdminPage>
+  );
+}
+
+/** An email address that wraps at its '@' (and only mid-word when one part alone is too long). */
+function Email({ address }: { address: string | null | undefined }) {
+  if (!address) return "—";
+  const at = address.lastIndexOf("@");
+  return (
+    <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+      {at > 0 ? (
+        <>
+          {address.slice(0, at)}
+          <wbr />
+          {address.slice(at)}
+        </>
+      ) : (
+        address
+      )}
+    </Text>
   );
 }
 

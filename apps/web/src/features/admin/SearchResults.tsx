@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { QueryState } from "./AdminPage.tsx";
+import { StackedTable } from "./StackedTable.tsx";
 import "./texts.ts";
 
 /** How many results an admin search shows; more than this asks for a narrower search. */
@@ -52,7 +53,7 @@ export function SearchResults<Row extends { id: number }>({
           </Text>
         ) : (
           <Stack gap="xs">
-            <Table.ScrollContainer minWidth={420}>
+            <StackedTable minWidth={420}>
               <Table highlightOnHover verticalSpacing="xs" data-testid="search-results">
                 <Table.Thead>
                   <Table.Tr>
@@ -65,7 +66,7 @@ export function SearchResults<Row extends { id: number }>({
                   {page.results.map((row) => (
                     <Table.Tr key={row.id} bg={selected === row.id ? "var(--mantine-primary-color-light)" : undefined}>
                       {columns.map((c, i) => (
-                        <Table.Td key={c.header}>
+                        <Table.Td key={c.header} data-label={c.header}>
                           {i === 0 ? (
                             <UnstyledButton onClick={() => onOpen(row)} fw={600} c="var(--mantine-color-anchor)" aria-label={t("admin_ui.open_named", { name: label(row) })}>
                               {c.cell(row)}
@@ -79,7 +80,7 @@ export function SearchResults<Row extends { id: number }>({
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </StackedTable>
             {page.count > page.results.length && (
               <Alert color="yellow" variant="light" data-testid="results-omitted">
                 {t("admin_ui.results_omitted")}

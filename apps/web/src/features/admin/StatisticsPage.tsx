@@ -9,6 +9,7 @@ import { ChartCard } from "../profiles/ChartCard.tsx";
 import { isFull } from "../challenges/types.ts";
 import { useCategories } from "../challenges/useCategories.ts";
 import { AdminPage, QueryState } from "./AdminPage.tsx";
+import { StackedTable } from "./StackedTable.tsx";
 import type { FullStats } from "./types.ts";
 import "./texts.ts";
 
@@ -139,7 +140,7 @@ function StatsView({ stats }: { stats: FullStats }) {
       {challenges.length === 0 ? (
         <Text c="dimmed">{t("stats_admin.no_attempts")}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={480}>
+        <StackedTable minWidth={480}>
           <Table striped verticalSpacing="xs" data-testid="stats-table">
             <Table.Thead>
               <Table.Tr>
@@ -152,15 +153,15 @@ function StatsView({ stats }: { stats: FullStats }) {
             <Table.Tbody>
               {challenges.map((c) => (
                 <Table.Tr key={c.id}>
-                  <Table.Td>{c.name}</Table.Td>
-                  <Table.Td ta="right">{c.correct}</Table.Td>
-                  <Table.Td ta="right">{c.incorrect}</Table.Td>
-                  <Table.Td ta="right">{c.rate.toFixed(2)}%</Table.Td>
+                  <Table.Td data-label={t("stats_admin.challenge")}>{c.name}</Table.Td>
+                  <Table.Td ta="right" data-label={t("stats_admin.correct")}>{c.correct}</Table.Td>
+                  <Table.Td ta="right" data-label={t("stats_admin.incorrect")}>{c.incorrect}</Table.Td>
+                  <Table.Td ta="right" data-label={t("stats_admin.solve_rate")}>{c.rate.toFixed(2)}%</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </StackedTable>
       )}
     </Stack>
   );

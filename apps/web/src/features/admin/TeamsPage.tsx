@@ -53,7 +53,9 @@ export function TeamsPage() {
                 <Badge size="sm" variant="light" color="gray">
                   {t("members_admin.hidden")}
                 </Badge>
-              ) : null,
+              ) : (
+                t("teams_admin.visible")
+              ),
           },
         ]}
       />
