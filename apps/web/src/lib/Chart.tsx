@@ -3,12 +3,16 @@ import type { EChartsCoreOption } from "echarts/core";
 import { useEffect, useRef, useState } from "react";
 
 /**
- * Series colours told apart with any colour vision (Okabe and Ito's palette), each at least 3:1
- * against the scheme's background.
+ * Series colours, eight hues told apart at a glance: each at least 3:1 against the scheme's cards
+ * and at least 20 apart (CIEDE2000) from every other (series-colours.test.ts checks both). Hue
+ * alone does not carry them: they alternate lighter and darker, so readers with red-green colour
+ * blindness still tell neighbours apart, and the ninth and tenth lines repeat a colour dashed.
+ * Light: blue, orange, green, magenta, lavender, teal, olive, ink. Dark: Okabe and Ito's palette
+ * lightened, with red and violet where a salmon sat near the orange and a lavender near the pink.
  */
 export const SERIES_COLOURS = {
-  light: ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#a36b00", "#3a7ca5", "#6f4e7c", "#1f2328"],
-  dark: ["#56b4e9", "#e69f00", "#2fc09b", "#e08fc0", "#f0e442", "#ff8a5b", "#b8a1ff", "#e6edf3"],
+  light: ["#2060b8", "#d87800", "#08a848", "#c01868", "#b870f0", "#087070", "#706808", "#1f2328"],
+  dark: ["#56b4e9", "#e69f00", "#2fc09b", "#e08fc0", "#f0e442", "#ff5a5f", "#8f6cff", "#e6edf3"],
 };
 
 type EChartsModule = typeof import("./echarts.ts");
