@@ -332,12 +332,41 @@ test("dark mode and a phone viewport", async ({ page, request }) => {
   const team = await seedTeam();
   await signIn(page, team.members[0]!);
   const category = await seedCategory(request, staff, { name: unique("Crypto "), contained_type: "jeopardy" });
-  await seedChallenge(request, staff, { category: category.id, name: "Caesar Salad", score: 100, flag_metadata: { flag: "flag{x}" }, description: "Decrypt `KHOOR`.", tags: ["crypto"] });
+  await seedChallenge(request, staff, {
+    category: category.id,
+    name: "Caesar Salad",
+    score: 100,
+    flag_metadata: { flag: "flag{x}" },
+    description: "Decrypt `KHOOR`:\n\n```\nshift = int(open('/etc/caesar/shift.conf').read().strip()) % 26  # END\n```",
+    tags: ["crypto"],
+  });
   await page.addInitScript(() => window.localStorage.setItem("flagship.color-scheme", "dark"));
   await page.goto(`/campaign/${category.slug}/caesar-salad`);
   await expect(page.getByRole("heading", { name: "Caesar Salad" })).toBeVisible();
   await shoot(page, "challenge-dark");
   await page.setViewportSize({ width: 390, height: 844 });
+  // On a phone the card's padding gives way to the page's, and a long code line scrolls inside its
+  // block, the block inside the card, its end reachable.
+  await expect(page.getByRole("heading", { name: "Caesar Salad" })).toBeVisible();
+  const card = page.getByTestId("challenge-card");
+  expect(await card.evaluate((el) => parseFloat(getComputedStyle(el).paddingLeft))).toBeLessThanOrEqual(16);
+  const code = card.locator("pre");
+  const fit = await code.evaluate((pre) => {
+    const box = pre.getBoundingClientRect();
+    const frame = pre.closest(".mantine-Card-root")!.getBoundingClientRect();
+    return { scrolls: pre.scrollWidth > pre.clientWidth, overflow: getComputedStyle(pre).overflowX, inside: box.left >= frame.left && box.right <= frame.right };
+  });
+  expect(fit).toEqual({ scrolls: true, overflow: "auto", inside: true });
+  await code.evaluate((pre) => pre.scrollTo({ left: pre.scrollWidth }));
+  await expect(code.getByText("# END", { exact: false })).toBeVisible();
+  expect(await code.evaluate((pre) => {
+    const range = document.createRange();
+    const text = pre.querySelector("code")!.lastChild!;
+    range.setStart(text, text.textContent!.trimEnd().length - 1);
+    range.setEnd(text, text.textContent!.trimEnd().length);
+    return range.getBoundingClientRect().right <= pre.getBoundingClientRect().right;
+  })).toBe(true);
+  await shoot(page, "challenge-phone-dark");
   await page.goto(`/campaign/${category.slug}`);
   await expect(page.getByRole("button", { name: "Caesar Salad" })).toBeVisible();
   await shoot(page, "jeopardy-phone-dark");

@@ -224,11 +224,11 @@ export function ChallengePage() {
               )}
             </Group>
             {isFull(challenge) ? (
-              <Card withBorder padding="xl" radius="md">
+              <Card withBorder radius="md" className="challenge-page-card" data-testid="challenge-card">
                 <ChallengeBody challenge={challenge} />
               </Card>
             ) : (
-              <Card withBorder padding="xl" radius="md">
+              <Card withBorder radius="md" className="challenge-page-card">
                 <Stack align="center" gap="sm" ta="center">
                   <ThemeIcon size={64} radius="xl" variant="light" color="gray">
                     <LockIcon size={32} />
