@@ -1,7 +1,21 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
 import { expectNoAxeViolations, screenshots, toggleDark } from "./support/axe.ts";
+import { contrastRatio, switchColours } from "./support/contrast.ts";
 import { seedUser, setConfig, signIn, unique } from "./support/db.ts";
+
+/**
+ * A switch can be seen in its present state (WCAG 1.4.11): its track's edge against what is around
+ * it, and its thumb against the track, each 3:1 or more.
+ */
+async function expectSwitchSeen(input: Locator) {
+  await expect
+    .poll(async () => {
+      const { edge, track, thumb, behind } = await switchColours(input);
+      return Math.min(contrastRatio(edge, behind), contrastRatio(thumb, track));
+    })
+    .toBeGreaterThanOrEqual(3);
+}
 
 async function shoot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/challenges-${name}.png`, fullPage: true });
@@ -40,8 +54,11 @@ test("jeopardy: a player uses a hint, submits a wrong then a right flag, and rat
   await expect(page.getByRole("button", { name: "Cookie Jar" })).toBeVisible();
   // 'show locked' is off by default; switching it on shows the locked one.
   await expect(page.getByText("Locked challenge")).toHaveCount(0);
-  await page.getByRole("switch", { name: "Show locked" }).click();
+  const showLocked = page.getByRole("switch", { name: "Show locked" });
+  await expectSwitchSeen(showLocked);
+  await showLocked.click();
   await expect(page.getByText("Locked challenge")).toBeVisible();
+  await expectSwitchSeen(showLocked);
   await shoot(page, "jeopardy-light");
   await page.getByRole("button", { name: "Cookie Jar" }).click();
 
@@ -343,6 +360,12 @@ test("dark mode and a phone viewport", async ({ page, request }) => {
   await page.addInitScript(() => window.localStorage.setItem("flagship.color-scheme", "dark"));
   await page.goto(`/campaign/${category.slug}/caesar-salad`);
   await expect(page.getByRole("heading", { name: "Caesar Salad" })).toBeVisible();
+  // The Submit button waiting for a flag is drawn disabled, and still as a button: its edge stands
+  // out from the dark card.
+  const submit = page.getByRole("button", { name: "Submit" });
+  await expect(submit).toBeDisabled();
+  const edge = await submit.evaluate((el) => ({ border: getComputedStyle(el).borderTopColor, card: getComputedStyle(el.closest(".mantine-Card-root")!).backgroundColor }));
+  expect(contrastRatio(edge.border, edge.card)).toBeGreaterThanOrEqual(2.5);
   await shoot(page, "challenge-dark");
   await page.setViewportSize({ width: 390, height: 844 });
   // On a phone the card's padding gives way to the page's, and a long code line scrolls inside its
@@ -369,6 +392,7 @@ test("dark mode and a phone viewport", async ({ page, request }) => {
   await shoot(page, "challenge-phone-dark");
   await page.goto(`/campaign/${category.slug}`);
   await expect(page.getByRole("button", { name: "Caesar Salad" })).toBeVisible();
+  await expectSwitchSeen(page.getByRole("switch", { name: "Show locked" }));
   await shoot(page, "jeopardy-phone-dark");
 });
 
