@@ -14,10 +14,16 @@ test("the shell: sidebar, footer, theme and the 404 page", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1, name: "Flagship CTF" })).toBeVisible();
   await expect(page.getByTestId("footer-text")).toHaveText("Flagship end-to-end tests");
 
-  await page.getByRole("button", { name: "Toggle dark mode" }).click();
+  // The toggle draws the scheme it switches to, a moon then a sun, as an icon (no text glyph).
+  const toggle = page.getByRole("button", { name: "Toggle dark mode" });
+  await expect(toggle).toHaveText("");
+  await expect(toggle.locator('svg[aria-hidden="true"]')).toHaveAttribute("data-icon", "moon");
+  await toggle.click();
   await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
+  await expect(toggle).toHaveText("");
+  await expect(toggle.locator('svg[aria-hidden="true"]')).toHaveAttribute("data-icon", "sun");
   await page.screenshot({ path: "test-results/shell-dark.png", fullPage: true });
-  await page.getByRole("button", { name: "Toggle dark mode" }).click();
+  await toggle.click();
 
   await page.goto("/this/page/does-not-exist");
   await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();

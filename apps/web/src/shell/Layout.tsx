@@ -34,6 +34,25 @@ import { useAppData } from "./useAppData.ts";
 // The terminal easter egg loads with its first use of the page, not with the app.
 const FakeTerminal = deferred(() => import("../features/terminal/FakeTerminal.tsx").then((m) => m.FakeTerminal), null);
 
+/**
+ * The theme toggle's glyph, the scheme it switches to: Tabler's outline sun and moon (the sidebar's
+ * icon set), drawn inline rather than imported so the header stays free of the icon package.
+ */
+function SchemeIcon({ to }: { to: "light" | "dark" }) {
+  return (
+    <svg width={18} height={18} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinecap="round" strokeLinejoin="round" aria-hidden focusable="false" data-icon={to === "light" ? "sun" : "moon"}>
+      {to === "light" ? (
+        <>
+          <circle cx={12} cy={12} r={4} />
+          <path d="M3 12h1m8 -9v1m8 8h1m-9 8v1m-6.4 -15.4l.7 .7m12.1 -.7l-.7 .7m0 11.4l.7 .7m-12.1 -.7l-.7 .7" />
+        </>
+      ) : (
+        <path d="M12 3c.132 0 .263 0 .393 0a7.5 7.5 0 0 0 7.92 12.446a9 9 0 1 1 -8.313 -12.454z" />
+      )}
+    </svg>
+  );
+}
+
 function ThemeToggle() {
   const { t } = useTranslation();
   const { setColorScheme } = useMantineColorScheme();
@@ -46,7 +65,7 @@ function ThemeToggle() {
       title={t("nav.toggle_theme")}
       onClick={() => setColorScheme(scheme === "dark" ? "light" : "dark")}
     >
-      <span aria-hidden>{scheme === "dark" ? "☀" : "☾"}</span>
+      <SchemeIcon to={scheme === "dark" ? "light" : "dark"} />
     </ActionIcon>
   );
 }
