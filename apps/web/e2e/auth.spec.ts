@@ -136,8 +136,14 @@ test("too many reset requests show the rate-limit message", async ({ page }) => 
 test("settings: profile with counters and limits, notifications, username", async ({ page }) => {
   const user = await seedUser();
   await signIn(page, user);
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto("/settings");
   const profile = page.getByTestId("settings-profile");
+  // Side by side, the two Discord fields line up; the ID's hint sits under it and describes it.
+  await expect(profile.getByLabel("Discord ID")).toHaveAccessibleDescription("Digits only");
+  const [name, id] = [(await profile.getByLabel("Discord name").boundingBox())!, (await profile.getByLabel("Discord ID").boundingBox())!];
+  expect(id.x).toBeGreaterThan(name.x + name.width);
+  expect(id.y).toBe(name.y);
   await profile.getByLabel("Discord ID").fill("12ab34");
   await expect(profile.getByLabel("Discord ID")).toHaveValue("1234");
   await profile.getByLabel("Twitter").fill("t".repeat(50));

@@ -27,12 +27,16 @@ function useInvalidateAccount() {
   };
 }
 
-/** A text input with the specs' limit: a live counter, and input truncated at the limit. */
+/**
+ * A text input with the specs' limit: a live counter, and input truncated at the limit. A hint goes
+ * under the input (as the bio's counter does), so inputs side by side stay in line with or without one.
+ */
 function Counted(props: { label: string; value: string; max: number; onChange: (v: string) => void; error?: string | undefined; description?: string; digits?: boolean }) {
   return (
     <TextInput
       label={props.label}
       description={props.description}
+      inputWrapperOrder={["label", "input", "description", "error"]}
       value={props.value}
       maxLength={props.max}
       inputMode={props.digits ? "numeric" : undefined}
