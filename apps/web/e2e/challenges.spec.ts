@@ -357,6 +357,8 @@ test("dark mode and a phone viewport", async ({ page, request }) => {
     description: "Decrypt `KHOOR`:\n\n```\nshift = int(open('/etc/caesar/shift.conf').read().strip()) % 26  # END\n```",
     tags: ["crypto"],
   });
+  await seedChallenge(request, staff, { category: category.id, name: "Vigenere", score: 200, flag_metadata: { flag: "flag{v}" } });
+  await seedChallenge(request, staff, { category: category.id, name: "Lattice", score: 500, flag_metadata: { flag: "flag{l}" } });
   await page.addInitScript(() => window.localStorage.setItem("flagship.color-scheme", "dark"));
   await page.goto(`/campaign/${category.slug}/caesar-salad`);
   await expect(page.getByRole("heading", { name: "Caesar Salad" })).toBeVisible();
@@ -393,7 +395,14 @@ test("dark mode and a phone viewport", async ({ page, request }) => {
   await page.goto(`/campaign/${category.slug}`);
   await expect(page.getByRole("button", { name: "Caesar Salad" })).toBeVisible();
   await expectSwitchSeen(page.getByRole("switch", { name: "Show locked" }));
+  // Each difficulty's pill has a dot of its own colour, in both schemes.
+  const dots = () =>
+    page.getByTestId("difficulty").evaluateAll((pills) => Object.fromEntries(pills.map((pill) => [pill.textContent, getComputedStyle(pill, "::before").backgroundColor])));
+  await expect.poll(async () => Object.keys(await dots()).sort()).toEqual(["Easy", "Hard", "Medium"]);
+  expect(new Set(Object.values(await dots())).size).toBe(3);
   await shoot(page, "jeopardy-phone-dark");
+  await toggleDark(page);
+  expect(new Set(Object.values(await dots())).size).toBe(3);
 });
 
 test("the lock page until the start, for players only", async ({ page }) => {

@@ -1,4 +1,4 @@
-import { difficultyLabel, formatFileSize } from "@flagship/shared";
+import { formatFileSize } from "@flagship/shared";
 import { Alert, Anchor, Badge, Button, Card, Divider, Group, Loader, Stack, Text, Textarea, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
@@ -9,6 +9,7 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
+import { DifficultyBadge } from "./DifficultyBadge.tsx";
 import { DialogTitle, FlagForm, type Solved, SolvedDialog } from "./FlagForm.tsx";
 import { HintList } from "./HintList.tsx";
 import { Rating } from "./Rating.tsx";
@@ -50,7 +51,6 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
   // solved panel while the dialog must stay open.
   const [solved, setSolved] = useState<Solved | null>(null);
   const hasTeam = me?.teamId !== null && me?.teamId !== undefined;
-  const difficulty = difficultyLabel(challenge.current_score);
   return (
     <Stack gap="lg">
       <Stack gap="xs">
@@ -67,7 +67,7 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
           </Badge>
         </Group>
         <Group gap="xs">
-          {difficulty && <Badge variant="dot">{difficulty}</Badge>}
+          <DifficultyBadge score={challenge.current_score} />
           {challenge.solved && <Badge color="green" variant="light" leftSection={<span aria-hidden>✓</span>}>{t("challenges.solved")}</Badge>}
           {challenge.hidden && <Badge color="gray">{t("challenges.hidden")}</Badge>}
           {challenge.tags.map((tag) => (

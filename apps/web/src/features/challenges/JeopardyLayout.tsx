@@ -1,8 +1,9 @@
-import { difficultyLabel, ratingPercent } from "@flagship/shared";
+import { ratingPercent } from "@flagship/shared";
 import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Switch, Text, TextInput } from "@mantine/core";
 import { useNavigate } from "@tanstack/react-router";
 import { useMemo, useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
+import { DifficultyBadge } from "./DifficultyBadge.tsx";
 import { LockIcon } from "./icons.tsx";
 import type { CategoryRendererProps } from "./registry.tsx";
 import { matchesFilter } from "./TagFilter.tsx";
@@ -83,7 +84,6 @@ export function JeopardyLayout({ category, editing }: CategoryRendererProps) {
 function ChallengeCard({ challenge, onOpen }: { challenge: ChallengeView; onOpen(): void }) {
   const { t } = useTranslation();
   const rating = ratingPercent(challenge.votes.positive, challenge.votes.negative);
-  const difficulty = difficultyLabel(challenge.current_score);
   return (
     <Card
       withBorder
@@ -113,11 +113,7 @@ function ChallengeCard({ challenge, onOpen }: { challenge: ChallengeView; onOpen
               {t("challenges.maintenance_badge")}
             </Badge>
           )}
-          {difficulty && (
-            <Badge variant="dot" color="gray">
-              {difficulty}
-            </Badge>
-          )}
+          <DifficultyBadge score={challenge.current_score} />
           {challenge.tags.slice(0, 3).map((tag) => (
             <Badge key={tag.text} variant="outline" color="gray" c="dimmed" size="sm">
               {tag.text}
