@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
+import { expectNoAxeViolations } from "./support/axe.ts";
 import { seedUser, signIn, unique } from "./support/db.ts";
 
 test("the shell: sidebar, footer, theme and the 404 page", async ({ page }) => {
@@ -58,6 +59,31 @@ test("the sidebar collapses behind a menu button on a phone", async ({ page }) =
   await page.getByRole("button", { name: "Menu" }).click();
   await expect(nav.getByRole("link", { name: "Users" })).toBeInViewport();
   await page.screenshot({ path: "test-results/shell-phone.png" });
+});
+
+test("the player's name and team points: in the header on a desktop, atop the sliding sidebar on a phone", async ({ page }) => {
+  const player = (await seedTeam()).members[0]!;
+  await signIn(page, player);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/campaign");
+  const header = page.getByTestId("header-account");
+  await expect(header).toContainText(player.username);
+  await expect(page.getByTestId("header-points")).toHaveText(/^\d+ points$/);
+  await expect(page.getByTestId("header-points")).toHaveAttribute("title", "Your team's points");
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  // No room in a phone's header: the name and points come with the menu.
+  await expect(header).toBeHidden();
+  await page.getByRole("button", { name: "Menu" }).click();
+  const account = page.getByTestId("sidebar-account");
+  await expect(account).toBeInViewport();
+  await expect(account).toContainText(player.username);
+  await expect(page.getByTestId("sidebar-points")).toHaveText(/^\d+ points$/);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expectNoAxeViolations(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // On a desktop the header has them; the sidebar does not repeat them.
+  await expect(account).toBeHidden();
 });
 
 test("the diagnostic pages", async ({ page }) => {

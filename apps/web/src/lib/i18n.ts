@@ -76,6 +76,7 @@ export const en = {
     skip_to_content: "Skip to content",
     navigated_to: "{{title}} page",
     points: "{{points}} points",
+    team_points: "Your team's points",
   },
   admin: {
     config: "Configuration",

@@ -70,20 +70,29 @@ function ThemeToggle() {
   );
 }
 
-/** The signed-in player's name and their team's points, in the header. */
-function HeaderAccount() {
+/**
+ * The signed-in player's name and their team's points: in the header, and on a phone (where the
+ * header has no room for them) at the top of the sliding sidebar.
+ */
+function AccountSummary({ where }: { where: "header" | "sidebar" }) {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const { me } = useAppData();
   const team = useQuery(trpc.teams.self.queryOptions(undefined, { enabled: !!me && me.teamId !== null, staleTime: 30_000 }));
   if (!me) return null;
+  const header = where === "header";
   return (
-    <Group gap={6} wrap="nowrap" visibleFrom="sm" data-testid="header-account">
+    <Group
+      gap={6}
+      wrap="nowrap"
+      {...(header ? { visibleFrom: "sm" } : { hiddenFrom: "sm", px: "md", pt: "md", pb: "xs" })}
+      data-testid={header ? "header-account" : "sidebar-account"}
+    >
       <Text size="sm" fw={600} truncate="end" maw={160}>
         {me.username}
       </Text>
       {team.data && (
-        <Badge variant="light" size="lg" data-testid="header-points">
+        <Badge variant="light" size="lg" title={t("nav.team_points")} data-testid={header ? "header-points" : "sidebar-points"}>
           {t("nav.points", { points: team.data.points })}
         </Badge>
       )}
@@ -146,7 +155,7 @@ function Shell() {
             </UnstyledButton>
           </Group>
           <Group gap="sm" wrap="nowrap">
-            <HeaderAccount />
+            <AccountSummary where="header" />
             <Countdown />
             <AnnouncementsBell />
             <ThemeToggle />
@@ -154,6 +163,7 @@ function Shell() {
         </Group>
       </header>
       <div id={NAVBAR_ID} className="app-navbar">
+        <AccountSummary where="sidebar" />
         <Sidebar onNavigate={close} />
       </div>
       <main id="main" tabIndex={-1} className="app-main">
