@@ -178,6 +178,29 @@ test("exactly one sidebar entry is marked on every page of its section", async (
   }
 });
 
+test("a staff page far down the console's list, opened directly, has its entry scrolled into the sidebar's view", async ({ page }) => {
+  const staff = await seedUser({ isStaff: true });
+  await signIn(page, staff);
+  const nav = page.getByRole("navigation", { name: "Main navigation" });
+  const outbox = nav.getByRole("link", { name: "Outbox", exact: true });
+  // A short window: the console's last entry lies well below the panel's fold.
+  await page.setViewportSize({ width: 1280, height: 480 });
+  await page.goto("/admin/outbox");
+  await expect(page.getByRole("heading", { level: 1, name: "Outbox" })).toBeVisible();
+  await expect(outbox).toHaveAttribute("aria-current", "page");
+  await expect(outbox).toBeInViewport({ ratio: 1 });
+  // The page itself stays at its top.
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+  // On a phone, with motion reduced, the panel slides in with the entry already in view.
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  await page.setViewportSize({ width: 390, height: 600 });
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1, name: "Outbox" })).toBeVisible();
+  await page.getByRole("button", { name: "Menu" }).click();
+  await expect(outbox).toBeInViewport({ ratio: 1 });
+});
+
 test("the logo: the mark and wordmark on the login card, the mark as the favicon and in the header", async ({ page, request }) => {
   await page.goto("/login");
   await expect(page.getByRole("img", { name: "Flagship", exact: true })).toBeVisible();

@@ -1,4 +1,5 @@
 import { NavLink, Stack } from "@mantine/core";
+import { useRef } from "react";
 import { Link, useRouterState } from "@tanstack/react-router";
 // Named imports of single icons: the build keeps only these (the package has no side effects).
 import {
@@ -18,6 +19,7 @@ import {
 } from "@tabler/icons-react";
 import { useTranslation } from "../lib/i18n.ts";
 import { ariaCurrent, currentEntry, EXACT_MATCH, useSectionOpen } from "./current-entry.ts";
+import { useCurrentEntryInView } from "./current-entry-in-view.ts";
 import { useAppData } from "./useAppData.ts";
 import { ADMIN_PAGES } from "../features/admin/registry.tsx";
 import { CampaignNav } from "../features/challenges/CampaignNav.tsx";
@@ -54,6 +56,8 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const teams = config?.enable_teams !== false;
   const current = currentEntry(pathname, me);
   const [adminOpened, setAdminOpened] = useSectionOpen(current === "/admin");
+  const panel = useRef<HTMLElement>(null);
+  useCurrentEntryInView(panel, pathname);
 
   const entries: Entry[] = [
     { to: "/", label: t("nav.home") },
@@ -76,7 +80,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   }
 
   return (
-    <nav aria-label={t("nav.main_navigation")} className="app-sidebar">
+    <nav ref={panel} aria-label={t("nav.main_navigation")} className="app-sidebar">
       <Stack gap={2} p="xs">
         {entries.map((entry) =>
           entry.to === "/campaign" ? (
