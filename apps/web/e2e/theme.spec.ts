@@ -13,9 +13,20 @@ test("staff build a theme with a live preview and save it for everyone; players 
   const before = { theme: await configValue("theme"), start: await configValue("start_time") };
   await signIn(page, staff);
   try {
+    await setConfig("theme", null);
     await page.goto("/debug/theme");
     const builder = page.getByRole("region", { name: "Theme builder" });
     await expect(builder).toBeVisible();
+    // With no theme saved the sidebar is the built-in ink, and the sidebar control says Dark; the
+    // light default, the built-in look, keeps both.
+    const sidebarType = builder.getByRole("radiogroup", { name: "Sidebar" });
+    const navbarFill = () => page.evaluate(() => getComputedStyle(document.getElementById("app-navbar")!).backgroundColor);
+    await expect(sidebarType.getByRole("radio", { name: "Dark" })).toBeChecked();
+    expect(await navbarFill()).toBe("rgb(11, 18, 32)");
+    await builder.getByRole("button", { name: "Light default" }).click();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.sidebar)).toBe("dark");
+    await expect(sidebarType.getByRole("radio", { name: "Dark" })).toBeChecked();
+    expect(await navbarFill()).toBe("rgb(11, 18, 32)");
     await shootBoth(page, "theme-builder");
 
     // The dark preset previews at once, before anything is saved.

@@ -34,8 +34,12 @@ export function useSynthwave(): boolean {
   return useSyncExternalStore(subscribe, () => localStorage.getItem(SYNTHWAVE_KEY) === "true");
 }
 
-/** The light default and the dark preset, as builder themes. */
+/**
+ * The light default and the dark preset, as builder themes. The light default is the built-in
+ * look, whose sidebar is the logo's ink in both schemes: a dark sidebar, so the builder's sidebar
+ * control says so before any theme is saved.
+ */
 export const THEME_PRESETS: Record<"light" | "dark", Theme> = {
-  light: { ...PALETTES.light, sidebarType: "light" },
+  light: { ...PALETTES.light, sidebarType: "dark" },
   dark: { ...PALETTES.dark, sidebarType: "dark" },
 };
