@@ -459,6 +459,10 @@ test("audit log: staff writes newest first, readable, filtered by action and act
   const details = log.getByTestId("audit-details");
   await expect(details.filter({ hasText: "key: scoreboard_freeze_time" }).filter({ hasText: `new: ${date}` }).first()).toBeVisible();
   await expect(details.filter({ hasText: String(freeze) })).toHaveCount(0);
+  // A setting is named as the config editor names it, its key kept in monospace and as the title.
+  const setting = log.getByTestId("audit-setting").filter({ hasText: "scoreboard_freeze_time" }).first();
+  await expect(setting).toContainText("Scoreboard freezes");
+  await expect(setting).toHaveAttribute("title", "scoreboard_freeze_time");
   await page.getByRole("searchbox", { name: "Staff member" }).fill(staff.username);
   await expect(log.locator("tbody tr").first()).toContainText(staff.username);
   await expect(log.locator("tbody tr").filter({ hasNotText: staff.username })).toHaveCount(0);

@@ -5,6 +5,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { AdminPage, EmptyState, QueryState } from "./AdminPage.tsx";
+import { settingLabel } from "./setting-label.ts";
 import { StackedTable } from "./StackedTable.tsx";
 import type { AuditEntry } from "./types.ts";
 import "./texts.ts";
@@ -23,6 +24,23 @@ export function auditTarget(extra: unknown): string {
   if (typeof e.title === "string") return e.title;
   if (e.id !== undefined) return `#${String(e.id)}`;
   return "";
+}
+
+/** An entry's target; a setting by the name the config editor gives it, its key below in monospace. */
+function Target({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation();
+  const target = auditTarget(entry.extra);
+  // Only config writes: other entries' keys (an uploaded file's storage key) are not settings.
+  const label = entry.action === "set_config" ? settingLabel(t, target) : undefined;
+  if (!label) return <>{target}</>;
+  return (
+    <Stack gap={2} align="flex-start" title={target} data-testid="audit-setting">
+      <Text size="sm">{label}</Text>
+      <Text size="xs" c="dimmed" ff="monospace">
+        {target}
+      </Text>
+    </Stack>
+  );
 }
 
 /** An action's readable name ('set_config' is 'Changed a setting'); an unnamed one spelled out ('Rename team'). */
@@ -135,7 +153,9 @@ export function AuditLogPage() {
                             </Text>
                           </Stack>
                         </Table.Td>
-                        <Table.Td data-label={t("audit.target")}>{auditTarget(entry.extra)}</Table.Td>
+                        <Table.Td data-label={t("audit.target")}>
+                          <Target entry={entry} />
+                        </Table.Td>
                         <Table.Td maw={360} data-label={t("audit.extra")}>
                           <Details extra={entry.extra} />
                         </Table.Td>

@@ -6,6 +6,7 @@ import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { IntegerInput } from "../../lib/IntegerInput.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { AdminPage, QueryState } from "./AdminPage.tsx";
+import { settingLabel } from "./setting-label.ts";
 import "./admin.css";
 import "./texts.ts";
 
@@ -114,7 +115,7 @@ function ConfigForm({ config }: { config: Partial<Config> }) {
   const { form } = server;
 
   const field = (key: ConfigKey, kind: Kind) => {
-    const label = t(`config.keys.${key}`);
+    const label = settingLabel(t, key) ?? key;
     const description = t(`config.help.${key}`, { defaultValue: "" }) || undefined;
     switch (kind) {
       case "switch":
