@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page, test } from "@playwright/test";
 import { expectAccessible, screenshots, toggleDark } from "./support/axe.ts";
+import { expectChartTextInside } from "./support/charts.ts";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
 import { database, seedUser, type SeededUser, setConfig, signIn, unique } from "./support/db.ts";
 
@@ -528,6 +529,14 @@ test("statistics: the numbers, the charts and the per-challenge table", async ({
   await expect(page.getByRole("img", { name: "Submissions per challenge" })).toBeVisible();
   await expectAccessible(page);
   await expectTableFitsPhone(page, page.getByTestId("stats-table"));
+  // On a phone no chart's labels run off its card, in either scheme.
+  await page.setViewportSize(PHONE);
+  const charts = ["Submissions per challenge", "Solve rate per challenge", "Team point distribution", "Confirmed accounts"].map((name) => page.getByRole("img", { name, exact: true }));
+  for (const chart of charts) await expectChartTextInside(chart);
+  await toggleDark(page);
+  for (const chart of charts) await expectChartTextInside(chart);
+  await toggleDark(page);
+  await page.setViewportSize({ width: 1280, height: 720 });
   await screenshots(page, "admin-statistics");
   await toggleDark(page);
   await expectAccessible(page);

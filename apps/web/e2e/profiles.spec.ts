@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { expectChartTextInside } from "./support/charts.ts";
 import { database, seedUser, signIn, unique } from "./support/db.ts";
 
 /** A player with a team, solves in two categories, an incorrect attempt and score history. */
@@ -10,8 +11,8 @@ async function seedProfile() {
   await db.query("UPDATE users SET team_id = $1, bio = 'I like heap exploitation.', twitter = 'pwner', is_verified = true, state_actor = true WHERE id = $2", [teamId, user.id]);
   const challenges: { id: number; name: string }[] = [];
   for (const [category, challenge, points, hour] of [
-    ["Web", "Cookie Monster", 100, 9],
-    ["Crypto", "Caesar's Salad", 250, 11],
+    ["Web exploitation", "Cookie Monster", 100, 9],
+    ["Cryptography", "Caesar's Salad", 250, 11],
   ] as const) {
     const cat = await db.query<{ id: number }>("INSERT INTO categories (name) VALUES ($1) RETURNING id", [unique(category)]);
     const name = unique(challenge);
@@ -70,7 +71,12 @@ test("a profile with its badges, links, charts and solves", async ({ page }) => 
   await page.screenshot({ path: test.info().outputPath("profile-dark.png"), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: test.info().outputPath("profile-phone-dark.png"), fullPage: true });
+  // No chart's labels run off its card on a phone (the categories are named in a legend beside
+  // their pie there, not around it), in either scheme.
+  const charts = ["Solve attempts", "Points by category", "Score over time"].map((name) => page.getByRole("img", { name, exact: true }));
+  for (const chart of charts) await expectChartTextInside(chart);
   await page.getByRole("button", { name: "Toggle dark mode" }).click();
+  for (const chart of charts) await expectChartTextInside(chart);
   // On a phone the solves fit their card: every header and time whole in view, nothing scrolled away.
   await table.scrollIntoViewIfNeeded();
   for (const cell of [...(await table.getByRole("columnheader").all()), ...(await table.getByRole("cell", { name: /2030/ }).all())]) {

@@ -6,12 +6,22 @@ import { useCallback, useMemo } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { ChartCard } from "../profiles/ChartCard.tsx";
+import { NARROW_CHART } from "../profiles/chartOptions.ts";
 import { isFull } from "../challenges/types.ts";
 import { useCategories } from "../challenges/useCategories.ts";
 import { AdminPage, QueryState } from "./AdminPage.tsx";
 import { StackedTable } from "./StackedTable.tsx";
 import type { FullStats } from "./types.ts";
 import "./texts.ts";
+
+/**
+ * The challenge names beside the bars, cut short with an ellipsis where long (the tooltip and the
+ * table below have them whole), shorter in a phone's card so the bars keep room.
+ */
+function nameAxis(names: string[]) {
+  return { type: "category", data: names, inverse: true, axisLabel: { width: 200, overflow: "truncate" } };
+}
+const NAME_AXIS_MEDIA = [{ option: { yAxis: { axisLabel: { width: 200 } } } }, { query: NARROW_CHART, option: { yAxis: { axisLabel: { width: 100 } } } }];
 
 /** /admin/statistics: accounts, teams, addresses, points and how each challenge is going. */
 export function StatisticsPage() {
@@ -47,52 +57,63 @@ function StatsView({ stats }: { stats: FullStats }) {
       tooltip: { trigger: "axis", axisPointer: { type: "shadow" } },
       legend: { top: 0 },
       grid: { left: 8, right: 16, bottom: 8, top: 32, containLabel: true },
-      xAxis: { type: "value" },
-      yAxis: { type: "category", data: challenges.map((c) => c.name), inverse: true },
+      xAxis: { type: "value", minInterval: 1, axisLabel: { hideOverlap: true } },
+      yAxis: nameAxis(challenges.map((c) => c.name)),
       series: [
         { name: t("stats_admin.correct"), type: "bar", stack: "all", data: challenges.map((c) => c.correct), color: "#2f9e44" },
         { name: t("stats_admin.incorrect"), type: "bar", stack: "all", data: challenges.map((c) => c.incorrect), color: "#e03131" },
       ],
+      media: NAME_AXIS_MEDIA,
     }),
     [challenges, t],
   );
   const rates = useCallback(
     (): EChartsCoreOption => ({
       tooltip: { trigger: "axis", valueFormatter: (v: unknown) => `${Number(v).toFixed(2)}%` },
-      grid: { left: 8, right: 16, bottom: 8, top: 16, containLabel: true },
-      xAxis: { type: "value", max: 100, axisLabel: { formatter: "{value}%" } },
-      yAxis: { type: "category", data: challenges.map((c) => c.name), inverse: true },
+      grid: { left: 8, right: 24, bottom: 8, top: 16, containLabel: true },
+      xAxis: { type: "value", max: 100, axisLabel: { formatter: "{value}%", hideOverlap: true } },
+      yAxis: nameAxis(challenges.map((c) => c.name)),
       series: [{ name: t("stats_admin.solve_rate"), type: "bar", data: challenges.map((c) => c.rate) }],
+      media: NAME_AXIS_MEDIA,
     }),
     [challenges, t],
   );
   const teams = useCallback(
     (): EChartsCoreOption => ({
       tooltip: { trigger: "axis" },
-      grid: { left: 8, right: 48, bottom: 8, top: 36, containLabel: true },
-      xAxis: { type: "category", name: t("stats_admin.points"), data: distribution.map((d) => String(d.points)) },
+      // The axis names sit outside the labelled grid: points under the axis, not off its end.
+      grid: { left: 8, right: 16, bottom: 28, top: 36, containLabel: true },
+      xAxis: { type: "category", name: t("stats_admin.points"), nameLocation: "middle", nameGap: 28, data: distribution.map((d) => String(d.points)) },
       yAxis: { type: "value", name: t("stats_admin.teams"), minInterval: 1 },
       series: [{ name: t("stats_admin.teams"), type: "bar", data: distribution.map((d) => d.teams) }],
     }),
     [distribution, t],
   );
+  const userSlices = useMemo(
+    (): [string, number][] => [
+      [t("stats_admin.confirmed"), stats.users.confirmed],
+      [t("stats_admin.unconfirmed"), stats.users.all - stats.users.confirmed],
+    ],
+    [stats.users, t],
+  );
+  const shares = useMemo(() => new Map(userSlices.map(([name, value]) => [name, `${percentOf(value, stats.users.all).toFixed(2)}%`])), [userSlices, stats.users.all]);
   const users = useCallback(
     (): EChartsCoreOption => ({
       tooltip: { trigger: "item", formatter: "{b}: {c} ({d}%)" },
-      legend: { bottom: 0 },
+      // The shares in the legend, not around the ring: there they ran off a phone's card, and a
+      // slice of 0% put its label over the other's.
+      legend: { bottom: 0, formatter: (name: string) => `${name}: ${shares.get(name) ?? ""}` },
       series: [
         {
           type: "pie",
           radius: ["40%", "70%"],
-          label: { formatter: (p: { name: string; percent: number }) => `${p.name}: ${p.percent.toFixed(2)}%` },
-          data: [
-            { name: t("stats_admin.confirmed"), value: stats.users.confirmed },
-            { name: t("stats_admin.unconfirmed"), value: stats.users.all - stats.users.confirmed },
-          ],
+          center: ["50%", "45%"],
+          label: { show: false },
+          data: userSlices.map(([name, value]) => ({ name, value })),
         },
       ],
     }),
-    [stats.users, t],
+    [userSlices, shares],
   );
   const chartHeight = Math.max(220, challenges.length * 28 + 60);
 

@@ -64,21 +64,38 @@ export function categoryBars(categories: CategoryProgress[], labels: { solved: s
   };
 }
 
-/** Points per category as a pie (categories with no points left out). */
+/** A chart at most this wide is in a phone's card: too narrow for names drawn around a pie. */
+export const NARROW_CHART = { maxWidth: 480 };
+
+/**
+ * Points per category as a pie (categories with no points left out). Wide, the slices are named
+ * around it with a legend below; in a narrow chart names around it run off its edges, so the pie
+ * moves left and a legend beside it names the slices instead (the tooltip keeps the points).
+ */
 export function categoryPie(categories: CategoryProgress[], scheme: Scheme): EChartsCoreOption {
+  // Each property the narrow layout changes is restored by the wide one, as a chart resized from
+  // narrow to wide (a phone turned sideways) keeps what the narrow layout set otherwise.
+  const wide = {
+    legend: { orient: "horizontal", left: "center", top: "auto", bottom: 0, textStyle: { width: 200 } },
+    series: [{ radius: ["0%", "65%"], center: ["50%", "45%"], label: { show: true }, labelLine: { show: true } }],
+  };
+  const narrow = {
+    legend: { orient: "vertical", left: "54%", top: "middle", bottom: "auto", textStyle: { width: 100 } },
+    series: [{ radius: ["0%", "58%"], center: ["27%", "50%"], label: { show: false }, labelLine: { show: false } }],
+  };
   return {
     tooltip: { trigger: "item", ...tooltip(scheme) },
-    legend: { bottom: 0, type: "scroll", textStyle: { color: ink(scheme).text } },
+    legend: { ...wide.legend, type: "scroll", textStyle: { ...wide.legend.textStyle, color: ink(scheme).text, overflow: "truncate" }, tooltip: { show: true } },
     series: [
       {
+        ...wide.series[0],
         type: "pie",
-        radius: ["0%", "65%"],
-        center: ["50%", "45%"],
         itemStyle: { borderColor: scheme === "dark" ? "#1a2335" : "#ffffff", borderWidth: 2 },
-        label: { color: ink(scheme).text },
+        label: { ...wide.series[0]!.label, color: ink(scheme).text },
         data: categories.filter((x) => x.points > 0).map((x) => ({ name: x.name, value: x.points })),
       },
     ],
+    media: [{ option: wide }, { query: NARROW_CHART, option: narrow }],
   };
 }
 
