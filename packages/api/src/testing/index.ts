@@ -86,9 +86,9 @@ export interface TestUser {
   actor: Actor;
 }
 
-/** Creates a verified user with a live API token. */
+/** Creates a verified user with a live API token (in a test world, or any database given as `{ services: { db } }`). */
 export async function createUser(
-  world: TestWorld,
+  world: { services: Pick<Services, "db"> },
   options: { isStaff?: boolean; username?: string; teamId?: number | null; isVisible?: boolean } = {},
 ): Promise<TestUser> {
   const username = options.username ?? uniqueName("user");
