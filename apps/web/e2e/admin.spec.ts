@@ -107,6 +107,8 @@ test("configuration: grouped settings, saved together, with errors beside the fi
   await expect(page.getByTestId("config-save-bar")).toBeVisible();
   for (const size of [{ width: 1440, height: 900 }, PHONE]) {
     await page.setViewportSize(size);
+    // At phone width the sidebar slides away: only once it is gone is the page laid out.
+    if (size === PHONE) await expect(page.locator(".app-navbar")).not.toBeInViewport();
     await expectInputsUncovered(page);
   }
   await page.setViewportSize({ width: 1280, height: 720 });
