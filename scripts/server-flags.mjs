@@ -6,10 +6,11 @@
 // cache of a large event with room to spare and keeps a copy's resident memory near 250 MiB under
 // load. NODE_OPTIONS with its own --max-old-space-size wins.
 //
-// No --enable-source-maps: with it Node keeps the source maps of everything it loads, and under
-// the mixed benchmark workload a copy's peak resident memory was 298 MiB with it against 268 MiB
-// without (same throughput). The bundle is not minified, so stack traces still name the functions;
-// set NODE_OPTIONS=--enable-source-maps for TypeScript file and line numbers in them.
+// No --enable-source-maps: with it Node keeps the source maps of everything it loads. Two quick
+// runs of the mixed benchmark workload showed a lower peak without it (268 against 298 MiB), but a
+// full run did not confirm it (docs/performance.md, Memory). The bundle is not minified, so stack
+// traces still name the functions; set NODE_OPTIONS=--enable-source-maps for TypeScript file and
+// line numbers in them.
 export function serverNodeFlags(env = process.env) {
   const own = /--max-old-space-size/.test(env.NODE_OPTIONS ?? "");
   return own ? [] : ["--max-old-space-size=256"];
