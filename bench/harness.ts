@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { applyMigrations, createDb, type Db, databaseUrl, ensureDatabase, freePort, startEmbeddedPostgres } from "@flagship/db";
 import { startRedis } from "@flagship/db/redis";
 import autocannon from "autocannon";
-import { serverNodeFlags } from "../scripts/server-flags.mjs";
+import { serverEnv, serverNodeFlags } from "../scripts/server-flags.mjs";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -153,7 +153,7 @@ export async function startServer(url: string, env: Record<string, string> = {})
   profile.push(...(process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? []));
   const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags(), ...profile, SERVER_MAIN], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: url, THROTTLE: "off", WS_MAX_PER_IP: "0", LOG_LEVEL: "warn", ...env },
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: url, THROTTLE: "off", WS_MAX_PER_IP: "0", LOG_LEVEL: "warn", ...serverEnv(), ...env },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const baseUrl = `http://127.0.0.1:${port}`;

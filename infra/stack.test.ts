@@ -117,6 +117,11 @@ describe("the compose stack", () => {
   it("serves the web app and the API through nginx, with two server copies and two workers", async () => {
     expect(serverContainers()).toHaveLength(2);
     expect(compose("ps", "-q", "worker").trim().split("\n").filter(Boolean)).toHaveLength(2);
+    // Each server copy runs on jemalloc (the image preloads it), and keeps it to itself.
+    for (const id of serverContainers()) {
+      const maps = execFileSync("docker", ["exec", id, "cat", "/proc/1/maps"]).toString();
+      expect(maps).toContain("libjemalloc");
+    }
     const page = await fetch(`${base}/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("<div id=\"root\"");

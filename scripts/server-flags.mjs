@@ -1,6 +1,7 @@
-// The Node.js flags the compiled server runs with (npm start, and the benchmark, which measures
-// the server as npm start runs it).
-//
+// How the compiled server is started (npm start, and the benchmark, which measures the server as
+// npm start runs it): its Node.js flags and its environment.
+import { existsSync } from "node:fs";
+
 // --max-old-space-size: V8 sizes its heap by this limit, and with its default (gigabytes) a busy
 // server lets garbage pile up to hundreds of MiB before collecting. 256 MiB holds every bounded
 // cache of a large event with room to spare and keeps a copy's resident memory near 250 MiB under
@@ -14,4 +15,28 @@
 export function serverNodeFlags(env = process.env) {
   const own = /--max-old-space-size/.test(env.NODE_OPTIONS ?? "");
   return own ? [] : ["--max-old-space-size=256"];
+}
+
+/** Where Linux distributions install jemalloc (Debian's libjemalloc2, which redis-server brings). */
+export const JEMALLOC_PATHS = [
+  "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2",
+  "/usr/lib/aarch64-linux-gnu/libjemalloc.so.2",
+  "/usr/lib64/libjemalloc.so.2",
+  "/usr/lib/libjemalloc.so.2",
+];
+
+/**
+ * The environment the server runs with, beside the caller's: jemalloc as its memory allocator when
+ * the machine has it (docs/performance.md, Memory). Under the mixed benchmark workload glibc's
+ * allocator kept about 100 MiB of a copy in its per-thread arenas, freed but never handed back,
+ * and a copy's resident memory only grew; jemalloc hands freed pages back within seconds. The
+ * server takes LD_PRELOAD out of its own environment when it starts (FLAGSHIP_ALLOCATOR says it
+ * was set here), so the processes it starts (the embedded PostgreSQL) keep their own allocator.
+ *
+ * Left alone when the operator preloads something of their own, or with FLAGSHIP_ALLOCATOR=system.
+ */
+export function serverEnv(env = process.env, exists = existsSync) {
+  if (env.LD_PRELOAD || env.FLAGSHIP_ALLOCATOR === "system") return {};
+  const library = JEMALLOC_PATHS.find((candidate) => exists(candidate));
+  return library ? { LD_PRELOAD: library, FLAGSHIP_ALLOCATOR: "jemalloc" } : {};
 }

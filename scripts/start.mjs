@@ -3,7 +3,7 @@
 // DATA_DIR (default ./data). Signals reach the build or the server, and this process exits when
 // the server does.
 import { fileURLToPath } from "node:url";
-import { serverNodeFlags } from "./server-flags.mjs";
+import { serverEnv, serverNodeFlags } from "./server-flags.mjs";
 import { run, stopRequested } from "./supervise.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -15,6 +15,6 @@ if (build !== 0 || stopRequested()) process.exit(build);
 
 const server = await run(process.execPath, [...serverNodeFlags(), "apps/server/dist/main.js"], {
   cwd: root,
-  env: { NODE_ENV: "production", ...process.env },
+  env: { NODE_ENV: "production", ...process.env, ...serverEnv() },
 });
 process.exit(server);

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "@flagship/db";
-import { serverNodeFlags } from "../../scripts/server-flags.mjs";
+import { serverEnv, serverNodeFlags } from "../../scripts/server-flags.mjs";
 import { ROOT } from "../harness.ts";
 
 /**
@@ -21,7 +21,7 @@ async function startAndTime(env: Record<string, string>): Promise<{ ms: number; 
   const started = performance.now();
   const child = spawn(process.execPath, [...serverNodeFlags(), "apps/server/dist/main.js"], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env },
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn", ...serverEnv(), ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const deadline = Date.now() + 120_000;
