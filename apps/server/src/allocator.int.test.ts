@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { JEMALLOC_PATHS, serverEnv } from "../../../scripts/server-flags.mjs";
-import { keepAllocatorToSelf } from "./allocator.ts";
+import { keepAllocatorToSelf } from "./env.ts";
 
 const run = promisify(execFile);
 const JEMALLOC = JEMALLOC_PATHS[0]!;

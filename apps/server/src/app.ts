@@ -58,17 +58,23 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
   // own drops them before its reply leaves, so the caller's next request already sees the change.
   // Failed requests changed nothing, so they leave the caches warm (and cannot be used to keep
   // every copy's caches cold).
-  app.addHook("onSend", async (request, reply, payload) => {
+  // Both hooks run for every answer, so they take Fastify's callback form: no promise per request
+  // unless caches are to be dropped.
+  app.addHook("onSend", (request, reply, payload, done) => {
     if (reply.statusCode < 400 && mayChangeActors(request.method, request.url)) {
-      await Promise.all([forgetActors(services), forgetPlayerStates(services)]);
+      Promise.all([forgetActors(services), forgetPlayerStates(services)]).then(
+        () => done(null, payload),
+        (error: unknown) => done(error as Error),
+      );
+      return;
     }
-    return payload;
+    done(null, payload);
   });
 
   // While the database is unavailable (503), clients are told when to try again.
-  app.addHook("onSend", async (_request, reply, payload) => {
+  app.addHook("onSend", (_request, reply, payload, done) => {
     if (reply.statusCode === 503 && !reply.hasHeader("retry-after")) void reply.header("Retry-After", String(RETRY_AFTER_SECONDS));
-    return payload;
+    done(null, payload);
   });
 
   await registerSecurityHeaders(app, { development: env.NODE_ENV === "development" });

@@ -1,9 +1,8 @@
 import { configurePasswordHashing, RedisPublisher } from "@flagship/api";
 import { connectDatabase, EmbeddedPostgresError } from "@flagship/db";
 import pino from "pino";
-import { keepAllocatorToSelf } from "./allocator.ts";
 import { buildServer, startDraining } from "./app.ts";
-import { loadEnv } from "./env.ts";
+import { keepAllocatorToSelf, loadEnv } from "./env.ts";
 import { createServices } from "./services.ts";
 import { spawnWorkers } from "./workers.ts";
 

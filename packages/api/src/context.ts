@@ -65,5 +65,25 @@ export interface Context extends Services {
 
 /** The part tests build directly: services plus who is calling. */
 export function createInnerContext(services: Services, actor: Actor | null, ip: string | null = null, oidcBrowserKey: string | null = null): Context {
-  return { ...services, actor, ip, oidcBrowserKey };
+  // Every field named, not `...services`: a spread of the services object cost about 3% of a
+  // cheap read's CPU in the profiles (each request builds one), a literal of one shape next to nothing.
+  // The type makes leaving a service out a compile error.
+  const ctx: { [K in keyof Required<Services>]: Services[K] } & Omit<Context, keyof Services> = {
+    db: services.db,
+    events: services.events,
+    config: services.config,
+    log: services.log,
+    version: services.version,
+    now: services.now,
+    mail: services.mail,
+    throttle: services.throttle,
+    webhooks: services.webhooks,
+    challengeServers: services.challengeServers,
+    hashPassword: services.hashPassword,
+    oidc: services.oidc,
+    actor,
+    ip,
+    oidcBrowserKey,
+  };
+  return ctx;
 }

@@ -39,11 +39,20 @@ const NEUTRAL_TRPC = new Set(["challenges.submitFlag", "challenges.checkFlag", "
 
 /** GETs that change actors all the same: desudo deletes the impersonation token. */
 const CHANGING_GETS = new Set(["/api/v2/auth/desudo"]);
+const CHANGING_GET_PATHS = [...CHANGING_GETS];
+
+function startsChangingGet(url: string): boolean {
+  for (const path of CHANGING_GET_PATHS) if (url.startsWith(path)) return true;
+  return false;
+}
 
 /** Whether a request may change actors: any non-GET request except the game's own mutations and logins. */
 export function mayChangeActors(method: string, url: string): boolean {
+  const read = method === "GET" || method === "HEAD" || method === "OPTIONS";
+  // Every answer asks; a read of any other path is answered without cutting the URL up.
+  if (read && !startsChangingGet(url)) return false;
   const path = (url.split("?")[0] ?? "").replace(/\/+$/, "");
-  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return CHANGING_GETS.has(path);
+  if (read) return CHANGING_GETS.has(path);
   if (NEUTRAL_REST.has(path)) return false;
   if (path.startsWith("/trpc/")) {
     const procedures = decodeURIComponent(path.slice("/trpc/".length)).split(",");
