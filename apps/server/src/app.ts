@@ -107,7 +107,15 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
         }
         done(null, parsed);
       });
-      api.addHook("preValidation", async (request) => refuseNul(request.query));
+      // Callback form, as the onSend hooks above: no promise per request.
+      api.addHook("preValidation", (request, _reply, done) => {
+        try {
+          refuseNul(request.query);
+        } catch (error) {
+          return done(error as AppError);
+        }
+        done();
+      });
       api.setErrorHandler((error, request, reply) => {
         if (error instanceof AppError) return fail(reply, error.code, error.details);
         const code = (error as { code?: string }).code;
