@@ -18,6 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { COPIES, GENERATOR, memoryMiB, PACED_CONNECTIONS, PASS_SECONDS, PASSES, ROOT, type Measurement, startCopies, startDatabase, WARMUP_SECONDS } from "./harness.ts";
 import { SEED, seedOrReuse, type Seeded } from "./seed.ts";
+import { serverEnv, serverNodeFlags } from "../scripts/server-flags.mjs";
 import { benchChallengeServers, type TierResult } from "./scenarios/challenge-servers.ts";
 import { benchColdStart, type StartResult } from "./scenarios/cold-start.ts";
 import { benchFanout, type FanoutResult } from "./scenarios/fanout.ts";
@@ -33,6 +34,12 @@ const TENFOLD = process.env.BENCH_10X === "1";
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((s) => s.trim())) : null;
 const SEED_DIR = process.env.BENCH_SEED_DIR ? path.resolve(process.env.BENCH_SEED_DIR) : undefined;
 const SCENARIOS = ["listing", "wrong", "self", "team", "board", "board-solves", "mixed", "burst", "fanout", "soak", "stampede"];
+
+/** The memory allocator the server copies run on (scripts/server-flags.mjs). */
+function allocator(): string {
+  const preload = serverEnv().LD_PRELOAD;
+  return preload ? `on jemalloc (${preload})` : "on glibc's allocator (no jemalloc on this machine)";
+}
 
 /** Whether a scenario runs: all of them (soak only with BENCH_SOAK=1), or those BENCH_ONLY names. */
 function runs(key: string): boolean {
@@ -149,6 +156,7 @@ async function writeReport(report: Report, minutes: number): Promise<void> {
     `a warm-up (one request as each player, or in the mixed workload each player's every kind of request, as the first minutes of an event would send; then ${WARMUP_SECONDS} seconds), then ${PASSES} passes of ${PASS_SECONDS} seconds; the table shows the medians of the passes,`,
     "the errors of all passes and the peak resident memory of a server copy while measuring. Load generator,",
     "server and database share the machine.",
+    `The server copies run as \`npm start\` runs them: \`${["node", ...serverNodeFlags()].join(" ")}\`, ${allocator()}.`,
     "",
     `Each goal pairs a rate with a p99. The saturated passes measure the rate: 100 connections, each`,
     "sending its next request as soon as the last is answered, so they show the most the server",
