@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, type Locator, type Page, test } from "@playwright/test";
 import { LABELS } from "../../worker/src/challenge-servers/deployer.ts";
 import { BANNER_IMAGE, buildBannerImage, readBanner } from "../../worker/src/challenge-servers/test-image.ts";
 
@@ -42,6 +42,17 @@ async function shoot(page: Page, name: string) {
   if (size) await page.setViewportSize(size);
 }
 
+
+/**
+ * Turns a switch on, clicking again until it says so: a click that lands while the Advanced
+ * section is still opening can be lost (CI saw the switch stay off once).
+ */
+async function turnOn(toggle: Locator): Promise<void> {
+  await expect(async () => {
+    if (!(await toggle.isChecked())) await toggle.click({ force: true });
+    await expect(toggle).toBeChecked({ timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+}
 test("staff add a job in the UI; a player sees the instance's address, reaches it and resets it", async ({ browser, request }) => {
   test.setTimeout(120_000);
   const staff = await seedUser({ isStaff: true });
@@ -137,7 +148,7 @@ test("a dedicated job may name a team flag variable; the server refuses it besid
   await dialog.getByRole("textbox", { name: "Image", exact: true }).fill(BANNER_IMAGE);
   await dialog.getByRole("button", { name: "Advanced" }).click();
   await expect(dialog.getByRole("textbox", { name: "Team flag variable" })).toHaveCount(0);
-  await dialog.getByRole("switch", { name: /One instance per team/ }).click({ force: true });
+  await turnOn(dialog.getByRole("switch", { name: /One instance per team/ }));
   await dialog.getByRole("textbox", { name: "Team flag variable" }).fill("FLAG");
   await dialog.getByRole("button", { name: "Add job" }).click();
   await expect(dialog.getByText("Only a challenge with per-team (dynamic) flags can hand each team its flag.", { exact: true })).toBeVisible();
@@ -164,7 +175,7 @@ test("staff give a dedicated job a warm pool in the form and watch it fill; a pl
   await dialog.getByRole("textbox", { name: "Image", exact: true }).fill(BANNER_IMAGE);
   await dialog.getByRole("button", { name: "Advanced" }).click();
   await expect(dialog.getByRole("textbox", { name: "Warm instances" })).toHaveCount(0);
-  await dialog.getByRole("switch", { name: /One instance per team/ }).click({ force: true });
+  await turnOn(dialog.getByRole("switch", { name: /One instance per team/ }));
   const warm = dialog.getByRole("textbox", { name: "Warm instances" });
   await expect(warm).toHaveValue("0");
   // A team flag variable makes every instance different: the server refuses a pool beside the field.
