@@ -39,10 +39,9 @@ const NEUTRAL_TRPC = new Set(["challenges.submitFlag", "challenges.checkFlag", "
 
 /** GETs that change actors all the same: desudo deletes the impersonation token. */
 const CHANGING_GETS = new Set(["/api/v2/auth/desudo"]);
-const CHANGING_GET_PATHS = [...CHANGING_GETS];
 
 function startsChangingGet(url: string): boolean {
-  for (const path of CHANGING_GET_PATHS) if (url.startsWith(path)) return true;
+  for (const path of CHANGING_GETS) if (url.startsWith(path)) return true;
   return false;
 }
 
