@@ -94,8 +94,18 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** Server processes now running, whose resident memory load() samples while it measures. */
-const running = new Set<number>();
+/** Server processes now running, by pid, with the address each listens on. */
+const running = new Map<number, string>();
+
+/**
+ * The running server processes a load is sent to (their CPU time and memory are what load()
+ * measures), or every running one when none of them is among the targets.
+ */
+function measuredPids(url: string | string[]): number[] {
+  const targets = new Set((Array.isArray(url) ? url : [url]).map((u) => new URL(u).origin));
+  const pids = [...running].filter(([, origin]) => targets.has(origin)).map(([pid]) => pid);
+  return pids.length > 0 ? pids : [...running.keys()];
+}
 
 /** A process's resident set (VmRSS) or its peak so far (VmHWM), in MiB; 0 once it has gone. */
 export async function memoryMiB(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): Promise<number> {
@@ -120,7 +130,7 @@ export async function cpuMs(pid: number): Promise<number> {
 }
 
 /** Polls the resident memory of the running servers every 200 ms; stop() answers the peak (MiB). */
-export function watchMemory(pids: Iterable<number> = running): { stop(): Promise<number> } {
+export function watchMemory(pids: Iterable<number> = running.keys()): { stop(): Promise<number> } {
   const watched = [...pids];
   let peak = 0;
   const sample = async () => {
@@ -158,7 +168,7 @@ export async function startServer(url: string, env: Record<string, string> = {})
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const pid = child.pid!;
-  running.add(pid);
+  running.set(pid, baseUrl);
   child.once("exit", () => running.delete(pid));
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -530,16 +540,16 @@ export function run(options: LoadOptions, seconds: number, rate?: number): Promi
 }
 
 /**
- * A warm-up run first (JIT, caches, pools), then PASSES measured runs while the running servers'
- * memory is sampled; with `atRate`, PASSES more at that rate. Answers the pass with the median
+ * A warm-up run first (JIT, caches, pools), then PASSES measured runs while the memory of the
+ * servers the load is sent to is sampled; with `atRate`, PASSES more at that rate. Answers the pass with the median
  * rate; summarise() reports the medians of all passes and their errors.
  */
 export async function load(options: LoadOptions): Promise<LoadResult> {
   if (options.warmEach) await warmEach(options, options.warmEach);
   await run(options, options.warmupSeconds ?? WARMUP_SECONDS);
   await resetStatements();
-  const memory = watchMemory();
-  const servers = [...running];
+  const servers = measuredPids(options.url);
+  const memory = watchMemory(servers);
   const cpuBefore = (await Promise.all(servers.map(cpuMs))).reduce((a, b) => a + b, 0);
   const results: LoadResult[] = [];
   const passes = options.passes ?? PASSES;
