@@ -5,6 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSocket } from "../apps/server/src/realtime/ws-client.ts";
+import { serverNodeFlags } from "../scripts/server-flags.mjs";
 
 /**
  * The production stack as an operator runs it (docker-compose.yml, the images built from the
@@ -117,10 +118,13 @@ describe("the compose stack", () => {
   it("serves the web app and the API through nginx, with two server copies and two workers", async () => {
     expect(serverContainers()).toHaveLength(2);
     expect(compose("ps", "-q", "worker").trim().split("\n").filter(Boolean)).toHaveLength(2);
-    // Each server copy runs on jemalloc (the image preloads it), and keeps it to itself.
+    // Each server copy runs on jemalloc (the image preloads it), and keeps it to itself; and with
+    // npm start's Node flags (scripts/server-flags.mjs).
     for (const id of serverContainers()) {
       const maps = execFileSync("docker", ["exec", id, "cat", "/proc/1/maps"]).toString();
       expect(maps).toContain("libjemalloc");
+      const argv = execFileSync("docker", ["exec", id, "cat", "/proc/1/cmdline"]).toString().split("\0");
+      expect(argv).toEqual(expect.arrayContaining(serverNodeFlags({})));
     }
     const page = await fetch(`${base}/`);
     expect(page.status).toBe(200);
