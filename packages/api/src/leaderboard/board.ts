@@ -311,29 +311,33 @@ function byStanding(a: BoardEntry, b: BoardEntry): number {
   return a.id - b.id;
 }
 
-const positions = new WeakMap<BoardEntry[], Map<number, number>>();
-
 /**
  * The board with new totals for some competitors, re-sorted (an almost sorted array: cheap). The
  * same board comes back when nothing on it changed; "reload" when a listed competitor is missing
  * from it or a listed one should no longer be there (the board is then built from scratch).
+ *
+ * One pass over the board with the moved competitors in a map: a solve moves two or three, and a
+ * map of the whole board per version (one per solve and kind, and again after each check) was a
+ * large share of what the boards left behind for the garbage collector.
  */
 export function applyStandings(entries: BoardEntry[], rows: readonly Standing[]): BoardEntry[] | "reload" {
-  let at = positions.get(entries);
-  if (!at) positions.set(entries, (at = new Map(entries.map((e, i) => [e.id, i]))));
+  if (rows.length === 0) return entries;
+  const moved = new Map<number, Standing>();
+  for (const row of rows) moved.set(row.id, row);
   let next: BoardEntry[] | null = null;
-  for (const row of rows) {
-    const index = at.get(row.id);
-    if (index === undefined) {
-      if (row.listed) return "reload";
-      continue;
-    }
-    if (!row.listed) return "reload";
+  const seen = new Set<number>();
+  for (let index = 0; index < entries.length && seen.size < moved.size; index++) {
     const old = entries[index]!;
+    const row = moved.get(old.id);
+    if (!row) continue;
+    seen.add(row.id);
+    if (!row.listed) return "reload";
     if (old.leaderboard_points === row.points && old.last_score === row.last) continue;
     next ??= entries.slice();
     next[index] = { ...old, leaderboard_points: row.points, last_score: row.last };
   }
+  // Whoever is not on the board: a listed one makes it be built again, an unlisted one is fine.
+  if (seen.size < moved.size) for (const row of moved.values()) if (!seen.has(row.id) && row.listed) return "reload";
   if (!next) return entries;
   next.sort(byStanding);
   derived.delete(entries);
