@@ -541,8 +541,8 @@ export function run(options: LoadOptions, seconds: number, rate?: number): Promi
 
 /**
  * A warm-up run first (JIT, caches, pools), then PASSES measured runs while the memory of the
- * servers the load is sent to is sampled; with `atRate`, PASSES more at that rate. Answers the pass with the median
- * rate; summarise() reports the medians of all passes and their errors.
+ * servers the load is sent to is sampled; with `atRate`, PASSES more at that rate. Answers the
+ * pass with the median rate; summarise() reports the medians of all passes and their errors.
  */
 export async function load(options: LoadOptions): Promise<LoadResult> {
   if (options.warmEach) await warmEach(options, options.warmEach);

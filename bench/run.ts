@@ -101,11 +101,11 @@ async function main(): Promise<void> {
     } finally {
       await server.stop();
     }
-    if (TENFOLD) {
+    const tenfoldKeys = new Set(PER_REQUEST.map(([key]) => key).filter(runs));
+    if (TENFOLD && tenfoldKeys.size > 0) {
       // Its own database and a long seed: a failure here still leaves the rest of the report written.
       try {
-        const keys = new Set(PER_REQUEST.map(([key]) => key).filter(runs));
-        report.tenfold = await benchTenfold({ url: database.url, seeded: game }, keys, console.log, SEED_DIR && path.join(SEED_DIR, "10x"));
+        report.tenfold = await benchTenfold({ url: database.url, seeded: game }, tenfoldKeys, console.log, SEED_DIR && path.join(SEED_DIR, "10x"));
       } catch (error) {
         console.error("The 10x scenario failed:", error);
       }

@@ -42,7 +42,6 @@ async function shoot(page: Page, name: string) {
   if (size) await page.setViewportSize(size);
 }
 
-
 /**
  * Turns a switch on, clicking again until it says so: a click that lands while the Advanced
  * section is still opening can be lost (CI saw the switch stay off once).
@@ -53,6 +52,7 @@ async function turnOn(toggle: Locator): Promise<void> {
     await expect(toggle).toBeChecked({ timeout: 1000 });
   }).toPass({ timeout: 15_000 });
 }
+
 test("staff add a job in the UI; a player sees the instance's address, reaches it and resets it", async ({ browser, request }) => {
   test.setTimeout(120_000);
   const staff = await seedUser({ isStaff: true });
