@@ -103,6 +103,8 @@ export async function recordSolveIn(tx: Prisma.TransactionClient, input: SolveIn
   if (points !== challenge.current_score) {
     await tx.$executeRaw`UPDATE challenges SET current_score = ${points} WHERE id = ${input.challengeId}`;
   }
+  // Read under the challenge row lock, which every hint use of it waits for (locking.ts), so a hint
+  // use committed before this solve is charged.
   const [{ penalty }] = (await tx.$queryRaw<{ penalty: number }[]>`
     SELECT COALESCE(SUM(h.penalty), 0)::int AS penalty
       FROM hint_uses u JOIN hints h ON h.id = u.hint_id
