@@ -34,6 +34,8 @@ export interface SolveOutcome {
   teamName: string;
   challengeName: string;
   explanation: string;
+  /** When the solve happened. */
+  timestamp: Date;
   /** The totals of every team and user this solve moved (the solver's, and on a re-scoring every earlier solver's). */
   standings: Standings;
 }
@@ -164,6 +166,7 @@ export async function recordSolveIn(tx: Prisma.TransactionClient, input: SolveIn
     teamName: teamRows.find((r) => r.id === input.teamId)?.name ?? "",
     challengeName: challenge.name,
     explanation: challenge.post_score_explanation,
+    timestamp: now,
     standings: { teams: teamRows.map(standing), users: userRows.map(standing) },
   };
 }
