@@ -30,8 +30,7 @@ export interface SelfView {
 
 /** GET /member/self/, from the maintained views (see own-views.ts). */
 export async function getSelf(ctx: AuthedContext): Promise<SelfView> {
-  return ownViews(ctx)
-    .self(ctx.actor.id, ctx.actor.teamId, () => loadSelf(ctx), await viewMode(ctx));
+  return ownViews(ctx).self(ctx.actor.id, ctx.actor.teamId, () => loadSelf(ctx), await viewMode(ctx));
 }
 
 /** The statement's row: the view's own fields as they are, and what the view derives. */
