@@ -2,6 +2,7 @@ import { challengeValue } from "@flagship/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCategory, createChallenge, createTeamWith, type TestTeam } from "../challenges/fixtures.ts";
 import { callerFor, contextFor, createTestWorld, createUser, type TestUser, type TestWorld } from "../testing/index.ts";
+import { boardCache } from "./board.ts";
 import { ctftimeFeed } from "./leaderboard.ts";
 
 /**
@@ -180,6 +181,29 @@ describe("a frozen scoreboard", () => {
       [third.id, { teamId: third.id, staff: true }, value(1)],
     ]);
     expect(scores.map((e) => e.kind === "socket" && e.audience)).toEqual([{ staff: true }, { staff: true }]);
+  });
+
+  it("reads the snapshot once: later solves keep it, membership and challenge changes drop it", async () => {
+    // A freeze two minutes ago: past the first minute, in which solves may still be landing on it.
+    const at = new Date(Date.now() - 120_000);
+    const cache = boardCache(world.services);
+    const first = cache.snapshot(world.services.db, at);
+    await first;
+    await world.services.events.publish({
+      kind: "socket",
+      audience: { all: true },
+      standings: { teams: [], users: [] },
+      payload: { event_code: 1, team: late.id, user: late.members[0]!.id, challenge_id: decay },
+    });
+    await world.services.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: 7, challenge_id: decay, challenge_score: value(3) } });
+    expect(cache.snapshot(world.services.db, at)).toBe(first);
+    await world.services.events.publish({ kind: "internal", name: "membership_changed", data: {} });
+    const second = cache.snapshot(world.services.db, at);
+    expect(second).not.toBe(first);
+    // Read again, it is the same: what is live less what was recorded after the freeze.
+    expect(await second).toEqual(await first);
+    await world.services.events.publish({ kind: "internal", name: "challenges_changed" });
+    expect(cache.snapshot(world.services.db, at)).not.toBe(second);
   });
 
   it("shows everything once the event is over", async () => {
