@@ -332,7 +332,13 @@ describe("flagship event export", () => {
         .sort((x, y) => x.name.localeCompare(y.name));
     };
     expect(await shape(empty)).toEqual(await shape(server!));
-    // And the synced export is itself up to date.
-    expect((await flagship(empty, ["challenge", "sync", exported])).stdout.trim()).toBe("Nothing to change: 10 challenge(s) up to date.");
+
+    // The synced export is up to date; --prune removes what the repository does not have, and only that.
+    const category = (await categoriesOf(empty)).find((c) => c.name === "Warmup")!;
+    await api(empty.url, empty.token, "POST", "/challenges/", { category: category.id, name: "Made by hand", score: 10, flag_type: "plaintext", flag_metadata: { flag: "x" } });
+    const pruned = await flagship(empty, ["challenge", "sync", exported, "--prune"]);
+    expect(pruned.code).toBe(0);
+    expect(pruned.stdout.trim().split("\n")).toEqual(['- deleted challenge "Warmup/Made by hand"', "Done: 1 change(s) to 1 challenge(s); 10 unchanged."]);
+    expect(await empty.world.services.db.challenge.count()).toBe(10);
   }, 180_000);
 });

@@ -52,10 +52,11 @@ challenge
     const progress = new Progress();
     try {
       const summary = await syncRepository(api, root, { dryRun: options.dryRun, prune: options.prune }, progress, out);
+      const touched = summary.changed + summary.deleted;
       const unchanged = summary.challenges - summary.changed;
       if (summary.changes.length === 0) out(`Nothing to change: ${summary.challenges} challenge(s) up to date.`);
-      else if (options.dryRun) out(`Dry run: ${summary.changes.length} change(s) to ${summary.changed} challenge(s) would be made; nothing was written.`);
-      else out(`Done: ${summary.changes.length} change(s) to ${summary.changed} challenge(s); ${Math.max(unchanged, 0)} unchanged.`);
+      else if (options.dryRun) out(`Dry run: ${summary.changes.length} change(s) to ${touched} challenge(s) would be made; nothing was written.`);
+      else out(`Done: ${summary.changes.length} change(s) to ${touched} challenge(s); ${unchanged} unchanged.`);
     } finally {
       progress.stop();
     }

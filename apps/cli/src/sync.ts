@@ -19,7 +19,10 @@ export interface SyncSummary {
   changes: string[];
   /** Challenges the repository has (created, updated or already up to date). */
   challenges: number;
+  /** Of those, the ones created or changed. */
   changed: number;
+  /** Challenges deleted (or that would be) because the repository does not have them. */
+  deleted: number;
 }
 
 interface Planned {
@@ -287,5 +290,7 @@ export async function syncRepository(api: Api, root: string, options: SyncOption
     }
   }
 
-  return { changes, challenges: planned.length, changed: changedChallenges.size };
+  const repository = new Set(planned.map((p) => `${p.desired.category}\u0000${p.desired.name}`));
+  const changed = [...changedChallenges].filter((key) => repository.has(key)).length;
+  return { changes, challenges: planned.length, changed, deleted: changedChallenges.size - changed };
 }
