@@ -10,19 +10,8 @@ import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/a
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import type { Env } from "./env.ts";
 import { contextFor, restRoutes } from "./rest/adapter.ts";
+import { registerRestRoutes } from "./rest/routes/index.ts";
 import { fail } from "./rest/envelope.ts";
-import { adminRoutes } from "./rest/routes/admin.ts";
-import { announcementRoutes } from "./rest/routes/announcements.ts";
-import { authRoutes } from "./rest/routes/auth.ts";
-import { challengeRoutes } from "./rest/routes/challenges.ts";
-import { configRoutes } from "./rest/routes/config.ts";
-import { hintRoutes } from "./rest/routes/hints.ts";
-import { challengeServerRoutes } from "./rest/routes/challenge-servers.ts";
-import { leaderboardRoutes } from "./rest/routes/leaderboard.ts";
-import { pageRoutes } from "./rest/routes/pages.ts";
-import { memberRoutes } from "./rest/routes/members.ts";
-import { statsRoutes } from "./rest/routes/stats.ts";
-import { teamRoutes } from "./rest/routes/teams.ts";
 import { registerWebsocket } from "./realtime/websocket.ts";
 import { registerSecurityHeaders } from "./security.ts";
 
@@ -129,19 +118,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
         return fail(reply, "server_error");
       });
       api.setNotFoundHandler((_request, reply) => fail(reply, "not_found"));
-      const rest = restRoutes(api, services);
-      statsRoutes(rest);
-      configRoutes(rest);
-      announcementRoutes(rest);
-      leaderboardRoutes(rest);
-      pageRoutes(rest);
-      adminRoutes(rest);
-      authRoutes(rest);
-      teamRoutes(rest);
-      memberRoutes(rest);
-      challengeRoutes(rest);
-      hintRoutes(rest);
-      challengeServerRoutes(rest);
+      registerRestRoutes(restRoutes(api, services));
     },
     { prefix: "/api/v2" },
   );
