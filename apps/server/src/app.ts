@@ -5,7 +5,7 @@ import cors from "@fastify/cors";
 import fastifyStatic from "@fastify/static";
 import { isDatabaseUnavailable } from "@flagship/db";
 import { appRouter, type AppRouter, forgetActors, forgetPlayerStates, mayChangeActors, type Services, toTrpcError } from "@flagship/api";
-import { AppError, refuseNul } from "@flagship/shared";
+import { AppError, refuseUnstorableText } from "@flagship/shared";
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import type { Env } from "./env.ts";
@@ -90,7 +90,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
           return done(new AppError("parse_error"), undefined);
         }
         try {
-          refuseNul(parsed);
+          refuseUnstorableText(parsed);
         } catch (error) {
           return done(error as AppError, undefined);
         }
@@ -99,7 +99,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
       // Callback form, as the onSend hooks above: no promise per request.
       api.addHook("preValidation", (request, _reply, done) => {
         try {
-          refuseNul(request.query);
+          refuseUnstorableText(request.query);
         } catch (error) {
           return done(error as AppError);
         }
