@@ -24,7 +24,7 @@ describe("GET /admin/audit_log/", () => {
       user: staff.id,
       username: staff.username,
       time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-      extra: { key: "event_name", old: "Flagship CTF", new: "Audited CTF" },
+      extra: { key: "event_name", old_value: "Flagship CTF", new_value: "Audited CTF" },
     });
   });
   it("filters by ?action= and ?actor= (username, any case)", async () => {
