@@ -1,7 +1,7 @@
 import { appRouter } from "@flagship/api";
 import { createTeamWith, type TestUser } from "@flagship/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractServer, type TestServer } from "../testing.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useContractServer } from "../testing.ts";
 import type { Method, RestRoutes } from "./adapter.ts";
 import { registerRestRoutes } from "./routes/index.ts";
 
@@ -10,15 +10,12 @@ import { registerRestRoutes } from "./routes/index.ts";
  * failed inside PostgreSQL with a 500. Every REST path and tRPC procedure refuses it as 400
  * `invalid` on its field, and nothing is stored.
  */
-let server: TestServer;
-let staff: TestUser;
+const { server, staff } = await useContractServer();
 let player: TestUser;
 
 beforeAll(async () => {
-  ({ server, staff } = await createContractServer());
   player = (await createTeamWith(server.world)).members[0]!;
 });
-afterAll(() => server.close());
 
 const MESSAGE = "Unpaired surrogate characters are not allowed.";
 const refused = (field: string) => ({ status: 400, body: { s: false, m: "invalid", d: { [field]: [MESSAGE] } } });

@@ -1,24 +1,17 @@
-import type { TestUser } from "@flagship/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractServer, type TestServer } from "../testing.ts";
+import { describe, expect, it } from "vitest";
+import { useContractServer } from "../testing.ts";
 
 /**
  * RACTF's own web client, unchanged, against Flagship: each request below is the one that client
  * sends (paths, bodies, form values as strings), in the order of a player's and a staff member's
  * first visit.
  */
-let server: TestServer;
-let staff: TestUser;
+const { server, staff } = await useContractServer();
 let token: string;
 let userId: number;
 let categoryId: number;
 let challengeId: number;
 let groupId: number;
-
-beforeAll(async () => {
-  ({ server, staff } = await createContractServer());
-});
-afterAll(() => server.close());
 
 const as = (t: string | undefined) => (t ? { token: t } : {});
 

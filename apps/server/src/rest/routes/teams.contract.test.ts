@@ -1,14 +1,8 @@
 import { createUser, type TestUser, uniqueName } from "@flagship/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractServer, type TestServer } from "../../testing.ts";
+import { describe, expect, it } from "vitest";
+import { createContractServer, useContractServer } from "../../testing.ts";
 
-let server: TestServer;
-let staff: TestUser;
-
-beforeAll(async () => {
-  ({ server, staff } = await createContractServer());
-});
-afterAll(() => server.close());
+const { server, staff } = await useContractServer();
 
 async function setConfig(key: string, value: unknown) {
   const res = await server.api("POST", `/config/${key}/`, { token: staff.token, body: { value } });
