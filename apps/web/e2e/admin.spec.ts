@@ -460,7 +460,7 @@ test("audit log: staff writes newest first, readable, filtered by action and act
   // Details as lines, a Unix time as a date.
   const date = await page.evaluate((seconds) => new Date(seconds * 1000).toLocaleString(), freeze);
   const details = log.getByTestId("audit-details");
-  await expect(details.filter({ hasText: "key: scoreboard_freeze_time" }).filter({ hasText: `new: ${date}` }).first()).toBeVisible();
+  await expect(details.filter({ hasText: "key: scoreboard_freeze_time" }).filter({ hasText: `new_value: ${date}` }).first()).toBeVisible();
   await expect(details.filter({ hasText: String(freeze) })).toHaveCount(0);
   // A setting is named as the config editor names it, its key kept in monospace and as the title.
   const setting = log.getByTestId("audit-setting").filter({ hasText: "scoreboard_freeze_time" }).first();
