@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { LIMITS } from "./constants.ts";
+import { LIMITS, PERSONAL_TOKEN_MAX_DAYS } from "./constants.ts";
 import { isEmailShaped } from "./email.ts";
 
 /**
@@ -170,7 +170,6 @@ export function parseThrottleRates(spec: string | undefined): Record<string, { l
 }
 
 /** Personal access tokens: staff name one and choose how many days it lasts (at most a year). */
-export const PERSONAL_TOKEN_MAX_DAYS = 365;
 export const ZCreatePersonalTokenInput = z.object({
   name: z.string().trim().min(1).max(64),
   expires_in_days: z.number().int().min(1).max(PERSONAL_TOKEN_MAX_DAYS),

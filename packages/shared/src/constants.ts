@@ -15,6 +15,9 @@ export const LIMITS = {
   inviteBatchMax: 10_000,
 } as const;
 
+/** Personal access tokens last at most a year. */
+export const PERSONAL_TOKEN_MAX_DAYS = 365;
+
 export const PAGINATION = { defaultLimit: 100, maxLimit: 1000 } as const;
 
 export const TIMINGS = {
