@@ -232,7 +232,12 @@ export async function registerWebsocket(
     if (payload.event_code === EVENT_CODES.teamJoin) moveUser(payload.user, payload.team);
     // Serialised, encoded and framed once per event, not per socket: a solve goes to every socket.
     const frame = textFrame(Buffer.from(JSON.stringify(payload)));
-    const targets = "all" in audience ? "all" : "staff" in audience ? [...clients].filter((c) => c.staff) : [...(byTeam.get(audience.teamId) ?? [])];
+    let targets: Pending["targets"];
+    if ("all" in audience) targets = "all";
+    else if (!("teamId" in audience)) targets = [...clients].filter((c) => c.staff);
+    else if (!audience.staff) targets = [...(byTeam.get(audience.teamId) ?? [])];
+    // A team's news that staff see too (a solve while the scoreboard is frozen), once per socket.
+    else targets = new Set([...(byTeam.get(audience.teamId) ?? []), ...[...clients].filter((c) => c.staff)]);
     pending.push({ frame, targets });
     schedule();
   });

@@ -15,6 +15,8 @@ import { detectSharing, dynamicFlagMatches } from "./flag-sharing.ts";
 import { getPlayerState, invalidatePlayerState } from "./team-state.ts";
 import { invalidateOwnViews } from "../members/own-views.ts";
 import { isUnlocked } from "@flagship/shared";
+import { boardCache } from "../leaderboard/board.ts";
+import { freezeTime } from "../leaderboard/freeze.ts";
 
 export type SubmitFlagResult =
   | { m: "correct_flag"; d: { correct: true; explanation: string } }
@@ -138,7 +140,7 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
   await invalidatePlayerState(ctx, { teamId });
   // The solvers' views, and on a decay re-scoring every earlier solver's (other copies: the solve event's standings).
   invalidateOwnViews(ctx, { moved: { teams: outcome.standings.teams.map((t) => t.id), users: outcome.standings.users.map((u) => u.id) } });
-  await publishSolve(ctx, challenge, outcome, { id: actor.id, username: actor.username, teamId });
+  await publishSolve(ctx, challenge, outcome, { id: actor.id, username: actor.username, teamId }, freezeTime(config, ctx.now()));
   if (outcome.firstBlood && config.firstblood_webhook) {
     await announceFirstBlood(ctx, config.firstblood_webhook, {
       challengeName: outcome.challengeName,
@@ -150,15 +152,23 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
   return { m: "correct_flag", d: { correct: true, explanation: outcome.explanation } };
 }
 
+/**
+ * Events 1 (solve) and 7 (a decay challenge's new value). While the scoreboard is frozen, a solve
+ * after the freeze is news for its own team and staff only, worth what the challenge was worth at
+ * the freeze as far as the team sees, and the decay it causes for staff only (leaderboard/freeze.ts).
+ */
 async function publishSolve(
   ctx: Context,
   challenge: CatalogChallenge,
   outcome: SolveOutcome,
   user: { id: number; username: string; teamId: number },
+  frozenAt: Date | null,
 ): Promise<void> {
+  const frozen = frozenAt !== null && outcome.timestamp > frozenAt;
   // A hidden challenge (solved by staff testing it) is news for the solving team only: everyone
   // else must not learn its name, or even that it exists.
-  const audience = challenge.hidden ? { teamId: user.teamId } : { all: true as const };
+  const audience = challenge.hidden ? { teamId: user.teamId } : frozen ? { teamId: user.teamId, staff: true as const } : { all: true as const };
+  const score = frozen ? ((await boardCache(ctx).snapshot(ctx.db, frozenAt).catch(() => null))?.challenges.get(challenge.id)?.currentScore ?? outcome.points) : outcome.points;
   await ctx.events.publish({
     kind: "socket",
     audience,
@@ -170,7 +180,7 @@ async function publishSolve(
       username: user.username,
       challenge_id: challenge.id,
       challenge_name: outcome.challengeName,
-      challenge_score: outcome.points,
+      challenge_score: score,
       team: user.teamId,
       team_name: outcome.teamName,
     },
@@ -178,7 +188,7 @@ async function publishSolve(
   if (outcome.rescored) {
     await ctx.events.publish({
       kind: "socket",
-      audience,
+      audience: frozen && !challenge.hidden ? { staff: true } : audience,
       payload: { event_code: EVENT_CODES.scoreUpdate, challenge_id: challenge.id, challenge_score: outcome.points },
     });
   }

@@ -33,7 +33,8 @@ export interface AttemptTotalsChange {
 export type AppEvent =
   | {
       kind: "socket";
-      audience: { all: true } | { teamId: number } | { staff: true };
+      /** Everyone; one team's sockets (and with `staff`, staff's sockets too); or staff's only. */
+      audience: { all: true } | { teamId: number; staff?: true } | { staff: true };
       payload: { event_code: number } & Record<string, unknown>;
       standings?: Standings;
       attempts?: AttemptTotalsChange;

@@ -5,6 +5,8 @@ import { findHint } from "../challenges/catalog.ts";
 import { invalidatePlayerState, loadPlayerState } from "../challenges/team-state.ts";
 import type { Context } from "../context.ts";
 import { EVENT_CODES } from "../events/publisher.ts";
+import { retryTransaction } from "../scoring/locking.ts";
+import { LOCKING_TX } from "../teams/lock.ts";
 
 export interface UsedHint {
   id: number;
@@ -17,8 +19,8 @@ export interface UsedHint {
 
 /**
  * POST /hints/use/: reveals a hint to the caller's team. The penalty is charged when the team
- * solves the challenge. One use per (team, hint): the unique index turns a concurrent second use
- * into hint_already_used.
+ * solves the challenge: a use committed before the solve always is (the lock order in locking.ts).
+ * One use per (team, hint): the unique index turns a concurrent second use into hint_already_used.
  */
 export async function useHint(ctx: Context, input: unknown): Promise<UsedHint> {
   const access = await requireChallengeAccess(ctx);
@@ -35,7 +37,14 @@ export async function useHint(ctx: Context, input: unknown): Promise<UsedHint> {
   if (!state.solved.has(challenge.id) && !isUnlocked(challenge.unlockRequirements, state.solved)) throw new AppError("challenge_not_unlocked");
   if (state.hintsUsed.has(hint.id)) throw new AppError("hint_already_used");
   try {
-    await ctx.db.hintUse.create({ data: { hintId: hint.id, teamId, userId: actor.id, challengeId: challenge.id }, select: { id: true } });
+    // The challenge's row lock orders this use against the team's solve of it (locking.ts): a use
+    // that commits before the solve is charged to it, one that waits commits after it.
+    await retryTransaction(() =>
+      ctx.db.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT id FROM challenges WHERE id = ${challenge.id} FOR SHARE`;
+        await tx.hintUse.create({ data: { hintId: hint.id, teamId, userId: actor.id, challengeId: challenge.id }, select: { id: true } });
+      }, LOCKING_TX),
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("hint_already_used");
     throw error;

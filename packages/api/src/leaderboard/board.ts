@@ -1,6 +1,7 @@
 import type { Db } from "@flagship/db";
 import type { Context } from "../context.ts";
 import { type AppEvent, EVENT_CODES, type EventPublisher, RESYNC_EVENT } from "../events/publisher.ts";
+import { type FreezeSnapshot, loadFreezeSnapshot } from "./freeze.ts";
 import type { Standing, Standings } from "./standings.ts";
 
 export type BoardKind = "user" | "team";
@@ -75,6 +76,8 @@ interface Checks {
 }
 
 const KINDS: readonly BoardKind[] = ["team", "user"];
+/** Staff edits of challenges (their values, first bloods): the freeze snapshots hold those too. */
+const CHALLENGES_CHANGED = "challenges_changed";
 const liveKey = (kind: BoardKind) => `${kind}:live`;
 
 /**
@@ -96,6 +99,8 @@ const liveKey = (kind: BoardKind) => `${kind}:live`;
  */
 class BoardCache {
   private readonly boards = new Map<string, Slot>();
+  /** The freeze snapshots (freeze.ts) by freeze time, which the frozen boards are built from. */
+  private readonly snapshots = new Map<number, Promise<FreezeSnapshot>>();
   /** Per board, the read patch that has not started yet, which further changes join. */
   private readonly queued = new Map<string, Change>();
   private readonly checks: Record<BoardKind, Checks> = {
@@ -110,6 +115,7 @@ class BoardCache {
     events.subscribe((event: AppEvent) => {
       if (event.kind === "internal") {
         if (BOARD_SIGNALS.has(event.name)) this.clear();
+        else if (event.name === CHALLENGES_CHANGED) this.snapshots.clear();
         return;
       }
       const p = event.payload;
@@ -132,7 +138,24 @@ class BoardCache {
   get(db: Db, kind: BoardKind, frozenAt: Date | null): Promise<BoardEntry[]> {
     this.db = db;
     const key = `${kind}:${frozenAt?.getTime() ?? "live"}`;
-    return (this.boards.get(key) ?? this.hold(key, frozenAt ? loadFrozenBoard(db, kind, frozenAt) : loadLiveBoard(db, kind))).promise;
+    const load = () => (frozenAt ? this.snapshot(db, frozenAt).then((snapshot) => loadFrozenBoard(db, kind, snapshot)) : loadLiveBoard(db, kind));
+    return (this.boards.get(key) ?? this.hold(key, load())).promise;
+  }
+
+  /** The event as it stood at `at`, read once and shared (freeze.ts); a failed read is forgotten. */
+  snapshot(db: Db, at: Date): Promise<FreezeSnapshot> {
+    this.db = db;
+    const key = at.getTime();
+    let snapshot = this.snapshots.get(key);
+    if (!snapshot) {
+      const loading = loadFreezeSnapshot(db, at);
+      snapshot = loading;
+      this.snapshots.set(key, loading);
+      loading.catch(() => {
+        if (this.snapshots.get(key) === loading) this.snapshots.delete(key);
+      });
+    }
+    return snapshot;
   }
 
   /** Caches a board still to come; a failed load or patch is forgotten, so the next read builds it afresh. */
@@ -157,6 +180,7 @@ class BoardCache {
   private clear(): void {
     this.epoch += 1;
     this.boards.clear();
+    this.snapshots.clear();
     this.queued.clear();
   }
 
@@ -165,6 +189,7 @@ class BoardCache {
       const at = key.split(":")[1]!;
       if (at !== "live" && Date.now() - Number(at) < FREEZE_SETTLE_MS) this.boards.delete(key);
     }
+    for (const at of this.snapshots.keys()) if (Date.now() - at < FREEZE_SETTLE_MS) this.snapshots.delete(at);
   }
 
   /** Applies a solve's standings to the live boards now, then has them checked. */
@@ -393,34 +418,14 @@ async function loadLiveBoard(db: Db, kind: BoardKind): Promise<BoardEntry[]> {
   }));
 }
 
-/**
- * The board as it stood at `frozenAt`: every leaderboard score change up to then (decay
- * adjustments included), with the tiebreak time from tiebreaker solves up to then.
- */
-type Row = { id: number; name: string; points: bigint | null; last_score: Date | null; group_id: number | null; group_name: string | null };
-
-async function loadFrozenBoard(db: Db, kind: BoardKind, frozenAt: Date): Promise<BoardEntry[]> {
-  const rows =
-    kind === "team"
-      ? await db.$queryRaw<Row[]>`
-          SELECT t.id, t.name::text AS name, g.id AS group_id, g.name::text AS group_name,
-            (SELECT COALESCE(SUM(r.points), 0) FROM score_records r WHERE r.team_id = t.id AND r.leaderboard AND r.timestamp <= ${frozenAt}) AS points,
-            (SELECT MAX(s.timestamp) FROM solves s WHERE s.team_id = t.id AND s.scoring AND s.tiebreaker AND s.timestamp <= ${frozenAt}) AS last_score
-          FROM teams t LEFT JOIN leaderboard_groups g ON g.id = t.leaderboard_group_id WHERE t.is_visible`
-      : await db.$queryRaw<Row[]>`
-          SELECT u.id, u.username::text AS name, g.id AS group_id, g.name::text AS group_name,
-            (SELECT COALESCE(SUM(r.points), 0) FROM score_records r WHERE r.user_id = u.id AND r.leaderboard AND r.timestamp <= ${frozenAt}) AS points,
-            (SELECT MAX(s.timestamp) FROM solves s WHERE s.user_id = u.id AND s.scoring AND s.tiebreaker AND s.timestamp <= ${frozenAt}) AS last_score
-          FROM users u LEFT JOIN teams ut ON ut.id = u.team_id LEFT JOIN leaderboard_groups g ON g.id = ut.leaderboard_group_id
-          WHERE u.is_visible AND u.is_active AND NOT u.is_staff`;
-  return rows
-    .map((r) => ({
-      id: r.id,
-      name: r.name,
-      leaderboard_points: Number(r.points ?? 0),
-      last_score: r.last_score?.toISOString() ?? null,
-      group_id: r.group_id,
-      group_name: r.group_name,
-    }))
+/** The board as it stood at the freeze: today's competitors with their totals from the snapshot. */
+async function loadFrozenBoard(db: Db, kind: BoardKind, snapshot: FreezeSnapshot): Promise<BoardEntry[]> {
+  const totals = kind === "team" ? snapshot.teams : snapshot.users;
+  const entries = await loadLiveBoard(db, kind);
+  return entries
+    .map((e) => {
+      const frozen = totals.get(e.id);
+      return { ...e, leaderboard_points: frozen?.leaderboardPoints ?? 0, last_score: frozen?.last ?? null };
+    })
     .sort(byStanding);
 }

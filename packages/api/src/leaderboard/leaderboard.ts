@@ -1,4 +1,4 @@
-import { eventGates, isUnlocked, type Page, type PageInput } from "@flagship/shared";
+import { eventGates, isUnlocked, type Page, type PageInput, solveWorth } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { type BoardEntry, type BoardKind, boardCache, groupBoard, previousBoard } from "./board.ts";
 import { boardView } from "./view.ts";
@@ -188,13 +188,16 @@ export async function ctftimeFeed(ctx: Context, filter: BoardFilter = {}): Promi
   const nothingSolved = new Set<number>();
   const challenges = view.staff ? all : all.filter((c) => isUnlocked(c.unlockRequirements, nothingSolved));
   const names = new Map(challenges.map((c) => [c.id, c.name]));
+  const snapshot = view.frozenAt ? await boardCache(ctx).snapshot(ctx.db, view.frozenAt) : null;
   const stats = new Map<number, { tasks: CtftimeFeed["standings"][number]["taskStats"]; last: number }>();
   for (const s of solves) {
     const name = names.get(s.challengeId);
     if (name === undefined) continue;
     const entry = stats.get(s.teamId) ?? stats.set(s.teamId, { tasks: {}, last: 0 }).get(s.teamId)!;
     const time = Math.floor(s.timestamp.getTime() / 1000);
-    entry.tasks[name] = { points: Math.max(s.points - s.penalty, 0), time };
+    // While frozen, a decay challenge's solves are worth what it was worth at the freeze.
+    const points = snapshot?.challenges.get(s.challengeId)?.value ?? s.points;
+    entry.tasks[name] = { points: solveWorth(points, s.penalty), time };
     entry.last = Math.max(entry.last, time);
   }
   return {

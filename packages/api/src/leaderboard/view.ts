@@ -1,6 +1,6 @@
-import { eventGates } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { hasStaffPowers } from "../guards.ts";
+import { freezeTime } from "./freeze.ts";
 
 export type BoardView = { hidden: true } | { hidden: false; frozenAt: Date | null; teams: boolean; staff: boolean };
 
@@ -12,8 +12,5 @@ export async function boardView(ctx: Context): Promise<BoardView> {
   const config = await ctx.config.all();
   const staff = await hasStaffPowers(ctx);
   if (!config.enable_scoreboard && !staff) return { hidden: true };
-  const now = ctx.now();
-  const freeze = config.scoreboard_freeze_time;
-  const frozen = !staff && freeze !== null && freeze <= now && !eventGates(config, now).ended;
-  return { hidden: false, frozenAt: frozen ? new Date(freeze * 1000) : null, teams: config.enable_teams, staff };
+  return { hidden: false, frozenAt: staff ? null : freezeTime(config, ctx.now()), teams: config.enable_teams, staff };
 }

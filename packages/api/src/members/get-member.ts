@@ -1,4 +1,5 @@
 import { NO_PROGRESS, scoreVisibility, showsUserScores } from "../leaderboard/score-visibility.ts";
+import { frozenUser, frozenView, frozenWorth, laterSolves, showsSolve, withLater } from "../leaderboard/freeze.ts";
 import { AppError } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { hasStaffPowers } from "../guards.ts";
@@ -39,5 +40,16 @@ export async function getMember(ctx: Context, idOrMe: number | "me"): Promise<Me
     ctx.db.incorrectAttempt.count({ where: { userId: id, ...(!scores && NO_PROGRESS.attempts) } }),
   ]);
   if (!row) throw new AppError("not_found");
-  return { ...toMemberSummary(row, staff, self, scores), solves: solves.map(toSolveView), incorrect_solves: incorrect };
+  const freeze = await frozenView(ctx);
+  if (!freeze) return { ...toMemberSummary(row, staff, self, scores), solves: solves.map((s) => toSolveView(s)), incorrect_solves: incorrect };
+  // While the scoreboard is frozen: the member as they stood at the freeze, plus their later solves
+  // for the reader's own team (freeze.ts).
+  const own = freeze.teamId !== null && row.team?.id === freeze.teamId;
+  const later = own ? await laterSolves(ctx, freeze, { userId: id, teamId: freeze.teamId! }) : [];
+  const totals = withLater(freeze, frozenUser(freeze, id), later);
+  return {
+    ...toMemberSummary({ ...row, points: totals.points, leaderboardPoints: totals.leaderboardPoints }, staff, self, scores),
+    solves: solves.filter((s) => showsSolve(freeze, { team: s.teamId, timestamp: s.timestamp })).map((s) => toSolveView(s, (v) => frozenWorth(freeze, v))),
+    incorrect_solves: incorrect,
+  };
 }

@@ -2,6 +2,7 @@ import { Prisma } from "@flagship/db";
 import { AppError } from "@flagship/shared";
 import type { AuthedContext } from "../guards.ts";
 import { type SolveView, solveViewsFromJson, solvesJsonSql } from "../teams/solve-view.ts";
+import { frozenUser, frozenView, frozenWorth, laterSolves, showsSolve, viewMode, withLater } from "../leaderboard/freeze.ts";
 import { ownViews } from "./own-views.ts";
 
 export interface SelfView {
@@ -28,8 +29,8 @@ export interface SelfView {
 }
 
 /** GET /member/self/, from the maintained views (see own-views.ts). */
-export function getSelf(ctx: AuthedContext): Promise<SelfView> {
-  return ownViews(ctx).self(ctx.actor.id, ctx.actor.teamId, () => loadSelf(ctx));
+export async function getSelf(ctx: AuthedContext): Promise<SelfView> {
+  return ownViews(ctx).self(ctx.actor.id, ctx.actor.teamId, () => loadSelf(ctx), await viewMode(ctx));
 }
 
 /** The statement's row: the view's own fields as they are, and what the view derives. */
@@ -59,6 +60,17 @@ export async function loadSelf(ctx: AuthedContext): Promise<SelfView> {
       FROM users u LEFT JOIN teams t ON t.id = u.team_id
      WHERE u.id = ${ctx.actor.id}`;
   if (!user) throw new AppError("not_found");
+  // While the scoreboard is frozen: the account as it stood at the freeze, plus its own later
+  // solves for its team, each worth what the challenge was worth at the freeze (freeze.ts).
+  const frozen = await frozenView(ctx);
+  const freeze = frozen && user.team_id !== null ? { ...frozen, teamId: user.team_id } : frozen;
+  let solves = solveViewsFromJson(user.solves, freeze ? (s) => frozenWorth(freeze, s) : undefined);
+  let totals = { points: user.points, leaderboardPoints: user.leaderboard_points };
+  if (freeze) {
+    solves = solves.filter((s) => showsSolve(freeze, s));
+    const later = user.team_id !== null ? await laterSolves(ctx, freeze, { userId: user.id, teamId: user.team_id }) : [];
+    totals = withLater(freeze, frozenUser(freeze, user.id), later);
+  }
   return {
     id: user.id,
     username: user.username,
@@ -78,10 +90,10 @@ export async function loadSelf(ctx: AuthedContext): Promise<SelfView> {
         : null,
     team_name: user.team_name,
     has_2fa: user.totp_verified,
-    points: user.points,
-    leaderboard_points: user.leaderboard_points,
+    points: totals.points,
+    leaderboard_points: totals.leaderboardPoints,
     date_joined: user.date_joined.toISOString(),
-    solves: solveViewsFromJson(user.solves),
+    solves,
     incorrect_solves: user.incorrect,
   };
 }

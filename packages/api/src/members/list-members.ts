@@ -1,4 +1,5 @@
 import { scoreVisibility, showsUserScores } from "../leaderboard/score-visibility.ts";
+import { frozenUser, frozenView, laterSolves, withLater } from "../leaderboard/freeze.ts";
 import type { Prisma } from "@flagship/db";
 import { type MemberOrdering, type Page, parseInput, ZMemberListInput } from "@flagship/shared";
 import type { Context } from "../context.ts";
@@ -25,8 +26,10 @@ export async function listMembers(ctx: Context, input: unknown): Promise<Page<Me
   const { limit, offset, search, ordering, ...flags } = parseInput(ZMemberListInput, input);
   const staff = await hasStaffPowers(ctx);
   const scores = await scoreVisibility(ctx);
-  // Ordering by points would rank everyone on a hidden scoreboard.
-  const order = !scores.all && (ordering === "leaderboard_points" || ordering === "-leaderboard_points") ? "username" : (ordering ?? "username");
+  const freeze = await frozenView(ctx);
+  // Ordering by points would rank everyone on a hidden scoreboard, and by today's points on a frozen one.
+  const byPoints = ordering === "leaderboard_points" || ordering === "-leaderboard_points";
+  const order = (!scores.all || freeze) && byPoints ? "username" : (ordering ?? "username");
   const where: Prisma.UserWhereInput = {
     ...(!staff && { isVisible: true }),
     ...(staff && {
@@ -53,5 +56,12 @@ export async function listMembers(ctx: Context, input: unknown): Promise<Page<Me
       take: limit,
     }),
   ]);
-  return { count, total: count, limit, offset, results: rows.map((row) => toMemberSummary(row, staff, row.id === ctx.actor?.id, showsUserScores(scores, row))) };
+  if (!freeze) return { count, total: count, limit, offset, results: rows.map((row) => toMemberSummary(row, staff, row.id === ctx.actor?.id, showsUserScores(scores, row))) };
+  // While frozen: points as they stood at the freeze, plus the reader's own team's later solves.
+  const own = freeze.teamId !== null && rows.some((row) => row.teamId === freeze.teamId) ? await laterSolves(ctx, freeze, { teamId: freeze.teamId! }) : [];
+  const results = rows.map((row) => {
+    const totals = withLater(freeze, frozenUser(freeze, row.id), row.teamId === freeze.teamId ? own.filter((s) => s.userId === row.id) : []);
+    return toMemberSummary({ ...row, points: totals.points, leaderboardPoints: totals.leaderboardPoints }, staff, row.id === ctx.actor?.id, showsUserScores(scores, row));
+  });
+  return { count, total: count, limit, offset, results };
 }

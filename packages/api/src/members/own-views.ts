@@ -48,11 +48,14 @@ export interface ViewChange {
 
 interface SelfEntry {
   teamId: number | null;
+  /** The view's freeze (see OwnViews.self): a view built frozen is not served live, nor the reverse. */
+  mode: string;
   expires: number;
   view: SelfView;
 }
 
 interface TeamEntry {
+  mode: string;
   expires: number;
   view: TeamView;
 }
@@ -74,15 +77,20 @@ export class OwnViews {
   private readonly userTotals = new Map<number, number>();
   private generation = 0;
 
-  async self(userId: number, teamId: number | null, load: () => Promise<SelfView>): Promise<SelfView> {
+  /**
+   * `mode` names how the view is built: "live", or the freeze time while the scoreboard is frozen
+   * (leaderboard/freeze.ts). A cached view of another mode is built again, so the whole event
+   * shows the moment the freeze ends, with no event to say so.
+   */
+  async self(userId: number, teamId: number | null, load: () => Promise<SelfView>, mode = "live"): Promise<SelfView> {
     const entry = this.selves.get(userId);
-    if (entry && entry.teamId === teamId && Date.now() < entry.expires) return entry.view;
+    if (entry && entry.teamId === teamId && entry.mode === mode && Date.now() < entry.expires) return entry.view;
     const stamp = this.stamp(teamId);
     const view = withTotal(await load(), this.userTotals.get(userId));
     if (this.unchangedSince(stamp, teamId)) {
       this.dropSelf(userId);
       if (this.selves.size >= MAX_SELF) this.dropSelf(this.selves.keys().next().value!);
-      this.selves.set(userId, { teamId, expires: expiry(), view });
+      this.selves.set(userId, { teamId, mode, expires: expiry(), view });
       if (teamId !== null) {
         let members = this.membersOf.get(teamId);
         if (!members) this.membersOf.set(teamId, (members = new Set()));
@@ -92,16 +100,16 @@ export class OwnViews {
     return view;
   }
 
-  async team(teamId: number, load: () => Promise<TeamView | null>): Promise<TeamView | null> {
+  async team(teamId: number, load: () => Promise<TeamView | null>, mode = "live"): Promise<TeamView | null> {
     const entry = this.teams.get(teamId);
-    if (entry && Date.now() < entry.expires) return entry.view;
+    if (entry && entry.mode === mode && Date.now() < entry.expires) return entry.view;
     const stamp = this.stamp(teamId);
     const loaded = await load();
     const view = loaded && withTotal(loaded, this.teamTotals.get(teamId));
     if (view && this.unchangedSince(stamp, teamId)) {
       this.teams.delete(teamId);
       if (this.teams.size >= MAX_TEAMS) this.teams.delete(this.teams.keys().next().value!);
-      this.teams.set(teamId, { expires: expiry(), view });
+      this.teams.set(teamId, { mode, expires: expiry(), view });
     }
     return view;
   }

@@ -20,6 +20,14 @@ import { isTransactionConflict } from "@flagship/db";
  * Team membership changes (join, leave, staff moves) lock the user row before the team row, which
  * agrees with 2 before 5.
  *
+ * A hint use and a solve of the same challenge meet at step 3: the hint use takes the challenge row
+ * `FOR SHARE` before inserting its `hint_uses` row (step 4), and the solve reads the team's hint
+ * penalties only once it holds that row `FOR NO KEY UPDATE`, in a statement after the lock. The two
+ * locks conflict, so one waits for the other's commit: a use committed first is visible to the
+ * solve's read and charged; a use that waited commits after the solve and is not. (Without it, a
+ * use committed between the solve's read and its commit was silently free.) `FOR SHARE` lets hint
+ * uses of one challenge run side by side; they hold it for one insert.
+ *
  * Locks on existing rows are `FOR NO KEY UPDATE` (what a plain UPDATE of non-key columns takes),
  * never `FOR UPDATE`: inserting a row with a foreign key takes `FOR KEY SHARE` on the row it points
  * at, which `FOR UPDATE` blocks but `FOR NO KEY UPDATE` does not. A teammate's wrong submission

@@ -34,6 +34,8 @@ export interface SolveOutcome {
   teamName: string;
   challengeName: string;
   explanation: string;
+  /** When the solve happened. */
+  timestamp: Date;
   /** The totals of every team and user this solve moved (the solver's, and on a re-scoring every earlier solver's). */
   standings: Standings;
 }
@@ -103,6 +105,8 @@ export async function recordSolveIn(tx: Prisma.TransactionClient, input: SolveIn
   if (points !== challenge.current_score) {
     await tx.$executeRaw`UPDATE challenges SET current_score = ${points} WHERE id = ${input.challengeId}`;
   }
+  // Read under the challenge row lock, which every hint use of it waits for (locking.ts), so a hint
+  // use committed before this solve is charged.
   const [{ penalty }] = (await tx.$queryRaw<{ penalty: number }[]>`
     SELECT COALESCE(SUM(h.penalty), 0)::int AS penalty
       FROM hint_uses u JOIN hints h ON h.id = u.hint_id
@@ -162,6 +166,7 @@ export async function recordSolveIn(tx: Prisma.TransactionClient, input: SolveIn
     teamName: teamRows.find((r) => r.id === input.teamId)?.name ?? "",
     challengeName: challenge.name,
     explanation: challenge.post_score_explanation,
+    timestamp: now,
     standings: { teams: teamRows.map(standing), users: userRows.map(standing) },
   };
 }

@@ -1,4 +1,5 @@
 import type { Context } from "../context.ts";
+import { frozenView } from "../leaderboard/freeze.ts";
 import type { StaffContext } from "../guards.ts";
 
 export interface PublicStats {
@@ -18,11 +19,14 @@ export async function getStats(ctx: Context): Promise<PublicStats> {
     ctx.db.incorrectAttempt.count(),
   ]);
   const members = await ctx.db.user.count({ where: { isVisible: true, teamId: { not: null } } });
+  // While the scoreboard is frozen, solves after the freeze are not told (freeze.ts).
+  const freeze = await frozenView(ctx);
+  const solved = freeze ? freeze.snapshot.solves : correct;
   return {
     user_count: users,
     team_count: teams,
-    solve_count: correct + incorrect,
-    correct_solve_count: correct,
+    solve_count: solved + incorrect,
+    correct_solve_count: solved,
     avg_members: teams === 0 ? 0 : Math.round((members / teams) * 100) / 100,
   };
 }

@@ -1,6 +1,7 @@
 import { AppError } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { type AuthedContext, hasStaffPowers } from "../guards.ts";
+import { viewMode } from "../leaderboard/freeze.ts";
 import { ownViews } from "../members/own-views.ts";
 import { buildTeamView, type TeamView } from "./team-view.ts";
 
@@ -13,7 +14,7 @@ export async function getOwnTeam(ctx: AuthedContext): Promise<TeamView | null> {
   const teamId = ctx.actor.teamId;
   if (teamId !== null && !(await hasStaffPowers(ctx))) {
     // Its own members always see the team's progress, so its wrong-flag count is unfiltered.
-    return ownViews(ctx).team(teamId, () => buildTeamView(ctx, teamId, { withSecret: true, ownTeam: true }));
+    return ownViews(ctx).team(teamId, () => buildTeamView(ctx, teamId, { withSecret: true, ownTeam: true }), await viewMode(ctx));
   }
   return loadOwnTeam(ctx);
 }

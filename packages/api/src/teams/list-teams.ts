@@ -1,4 +1,5 @@
 import { scoreVisibility, showsTeamScores } from "../leaderboard/score-visibility.ts";
+import { frozenTeam, frozenView, laterSolves, withLater } from "../leaderboard/freeze.ts";
 import type { Prisma } from "@flagship/db";
 import { type Page, parseInput, ZTeamListInput } from "@flagship/shared";
 import type { Context } from "../context.ts";
@@ -32,11 +33,15 @@ export async function listTeams(ctx: Context, input: unknown): Promise<Page<Team
       take: limit,
     }),
   ]);
+  // While frozen: points as they stood at the freeze, plus the reader's own team's later solves.
+  const freeze = await frozenView(ctx);
+  const own = freeze && freeze.teamId !== null && rows.some((t) => t.id === freeze.teamId) ? await laterSolves(ctx, freeze, { teamId: freeze.teamId }) : [];
+  const points = (t: (typeof rows)[number]) => (freeze ? withLater(freeze, frozenTeam(freeze, t.id), t.id === freeze.teamId ? own : []).leaderboardPoints : t.leaderboardPoints);
   return {
     count,
     total: count,
     limit,
     offset,
-    results: rows.map((t) => ({ id: t.id, name: t.name, members: t._count.members, leaderboard_points: showsTeamScores(scores, t.id) ? t.leaderboardPoints : 0, is_visible: t.isVisible })),
+    results: rows.map((t) => ({ id: t.id, name: t.name, members: t._count.members, leaderboard_points: showsTeamScores(scores, t.id) ? points(t) : 0, is_visible: t.isVisible })),
   };
 }

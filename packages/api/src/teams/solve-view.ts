@@ -32,13 +32,16 @@ export interface SolveView {
   timestamp: string;
 }
 
-export function toSolveView(row: SolveRow): SolveView {
+/** What a solve shows as its points; while the scoreboard is frozen, its worth at the freeze (freeze.ts). */
+export type SolveWorth = (solve: { challengeId: number; points: number; penalty: number }) => number;
+
+export function toSolveView(row: SolveRow, worth: SolveWorth = solveValue): SolveView {
   return {
     id: row.id,
     team: row.teamId,
     challenge: row.challengeId,
     challenge_name: row.challenge.name,
-    points: solveValue(row),
+    points: worth(row),
     solved_by: row.userId,
     solved_by_name: row.user.username,
     team_name: row.team.name,
@@ -70,13 +73,13 @@ export function solvesJsonSql(where: Prisma.Sql): Prisma.Sql {
 type SolveColumns = [id: number, team: number, challenge: number, challengeName: string, points: number, penalty: number, userId: number, username: string, teamName: string, firstBlood: boolean, timestamp: number];
 
 /** The solve views of a solvesJsonSql column. */
-export function solveViewsFromJson(text: string): SolveView[] {
+export function solveViewsFromJson(text: string, worth: SolveWorth = solveValue): SolveView[] {
   return (JSON.parse(text) as SolveColumns[]).map(([id, team, challenge, challengeName, points, penalty, userId, username, teamName, firstBlood, timestamp]) => ({
     id,
     team,
     challenge,
     challenge_name: challengeName,
-    points: solveValue({ points, penalty }),
+    points: worth({ challengeId: challenge, points, penalty }),
     solved_by: userId,
     solved_by_name: username,
     team_name: teamName,

@@ -2,6 +2,7 @@ import { Prisma } from "@flagship/db";
 import { hasStaffPowers } from "../guards.ts";
 import type { Context } from "../context.ts";
 import { scoreVisibility, showsTeamScores } from "../leaderboard/score-visibility.ts";
+import { frozenTeam, frozenView, frozenWorth, laterSolves, showsSolve, withLater } from "../leaderboard/freeze.ts";
 import { type SolveView, solvesJsonSql, solveViewsFromJson } from "./solve-view.ts";
 
 /** A team as anyone may read it. The secret is selected separately, only where it may be shown. */
@@ -93,16 +94,27 @@ export async function buildTeamView(ctx: Context, teamId: number, options: { wit
       FROM teams t
      WHERE t.id = ${teamId}`;
   if (!team) return null;
+  // While the scoreboard is frozen: the team as it stood at the freeze, plus its own later solves
+  // when it is the reader's own (freeze.ts).
+  const frozen = await frozenView(ctx);
+  // A member reading their team just joined may still carry no team in their actor.
+  const freeze = frozen && options.ownTeam ? { ...frozen, teamId } : frozen;
+  let solves = solveViewsFromJson(team.solves, freeze ? (s) => frozenWorth(freeze, s) : undefined);
+  let totals = { points: team.points, leaderboardPoints: team.leaderboard_points };
+  if (freeze) {
+    solves = solves.filter((s) => showsSolve(freeze, s));
+    totals = withLater(freeze, frozenTeam(freeze, teamId), teamId === freeze.teamId ? await laterSolves(ctx, freeze, { teamId }) : []);
+  }
   return {
     id: team.id,
     name: team.name,
     description: team.description,
     owner: team.owner_id,
     members: (JSON.parse(team.members) as [number, string][]).map(([id, username]) => ({ id, username })),
-    solves: solveViewsFromJson(team.solves),
+    solves,
     incorrect_solves: team.incorrect,
-    points: scores ? team.points : 0,
-    leaderboard_points: scores ? team.leaderboard_points : 0,
+    points: scores ? totals.points : 0,
+    leaderboard_points: scores ? totals.leaderboardPoints : 0,
     is_visible: team.is_visible,
     discord: team.discord,
     discordid: team.discordid,

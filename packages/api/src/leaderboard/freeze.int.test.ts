@@ -1,0 +1,222 @@
+import { challengeValue } from "@flagship/shared";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCategory, createChallenge, createTeamWith, type TestTeam } from "../challenges/fixtures.ts";
+import { callerFor, contextFor, createTestWorld, createUser, type TestUser, type TestWorld } from "../testing/index.ts";
+import { boardCache } from "./board.ts";
+import { ctftimeFeed } from "./leaderboard.ts";
+
+/**
+ * The scoreboard freeze on every tRPC path, read by a player of a third team and by an anonymous
+ * visitor. Team "early" solves a decay challenge before the freeze; after it, team "late" solves it
+ * too (its value falls, re-scoring early) and takes first blood of a second challenge; the third
+ * team solves the decay challenge after the freeze as well, and sees that solve of its own, worth
+ * what the challenge was worth at the freeze. Staff see it all live; at the end everyone does.
+ */
+
+const DECAY = { flag: "flag{right}", decay_constant: 0.5, min_points: 100 };
+const value = (solves: number) => challengeValue("decay", 500, solves, DECAY);
+
+let world: TestWorld;
+let staff: TestUser;
+let early: TestTeam;
+let late: TestTeam;
+let third: TestTeam;
+let decay: number;
+let fresh: number;
+let earlyName: string;
+let decayName: string;
+
+beforeAll(async () => {
+  world = await createTestWorld();
+  staff = await createUser(world, { isStaff: true });
+  [early, late, third] = [await createTeamWith(world, 1), await createTeamWith(world, 1), await createTeamWith(world, 1)];
+  earlyName = early.name;
+  const category = await createCategory(world);
+  ({ id: decay, name: decayName } = await createChallenge(world, category.id, { score: 500, currentScore: 500, pointsType: "decay", flagMetadata: DECAY }));
+  fresh = (await createChallenge(world, category.id, { score: 100 })).id;
+  const submit = (team: TestTeam, challenge: number) => callerFor(world, team.members[0]!).challenges.submitFlag({ challenge, flag: "flag{right}" });
+  await submit(early, decay);
+  // The freeze falls on the next whole second (config times are in seconds), after early's solve.
+  const freeze = Math.ceil(Date.now() / 1000);
+  while (Date.now() <= freeze * 1000 + 20) await new Promise((resolve) => setTimeout(resolve, 25));
+  await callerFor(world, staff).config.set({ key: "scoreboard_freeze_time", value: freeze });
+  await submit(late, decay);
+  await submit(late, fresh);
+  await submit(third, decay);
+}, 60_000);
+afterAll(() => world.close());
+
+/** The third team's player and an anonymous visitor: neither may learn of late's solves. */
+const readers = () => [
+  { who: "a player of a third team", caller: callerFor(world, third.members[0]!), ctx: contextFor(world, third.members[0]!) },
+  { who: "an anonymous visitor", caller: callerFor(world, null), ctx: contextFor(world, null) },
+];
+
+function shown<T>(page: T | { hidden: true }): T {
+  if (typeof page === "object" && page !== null && "hidden" in page) throw new Error("hidden");
+  return page as T;
+}
+
+describe("a frozen scoreboard", () => {
+  it("is live for staff: every solve, the decayed value, the new first blood", async () => {
+    const caller = callerFor(world, staff);
+    expect((await caller.teams.get({ id: late.id })).leaderboard_points).toBe(value(3) + 100);
+    expect((await caller.teams.get({ id: early.id })).leaderboard_points).toBe(value(3));
+    const challenge = await caller.challenges.get({ id: decay });
+    expect(challenge).toMatchObject({ solve_count: 3, current_score: value(3) });
+    expect(await caller.challenges.get({ id: fresh })).toMatchObject({ solve_count: 1, first_blood: late.name });
+    expect((await caller.stats.stats()).correct_solve_count).toBe(4);
+  });
+
+  it("shows boards, graph, matrix and the CTFtime feed as they stood at the freeze", async () => {
+    for (const { who, caller, ctx } of readers()) {
+      const teams = shown(await caller.leaderboard.teams({ limit: 100, offset: 0 })).results;
+      expect({ who, teams: teams.map((t) => [t.name, t.leaderboard_points]) }).toEqual({
+        who,
+        teams: [
+          [earlyName, value(1)],
+          [late.name, 0],
+          [third.name, 0],
+        ],
+      });
+      const users = shown(await caller.leaderboard.users({ limit: 100, offset: 0 })).results;
+      expect(users.find((u) => u.id === late.members[0]!.id)?.leaderboard_points).toBe(0);
+      expect(users.find((u) => u.id === early.members[0]!.id)?.leaderboard_points).toBe(value(1));
+      const graph = shown(await caller.leaderboard.graph());
+      expect(graph.team?.filter((p) => p.team_id !== early.id)).toEqual([]);
+      const matrix = shown(await caller.leaderboard.matrix({ limit: 100, offset: 0 })).results;
+      expect(matrix.find((t) => t.id === late.id)?.solve_ids).toEqual([]);
+      expect(matrix.find((t) => t.id === third.id)?.solve_ids).toEqual([]);
+      // The feed's per-challenge points add up to its frozen totals.
+      const feed = await ctftimeFeed(ctx);
+      if (!("standings" in feed)) throw new Error("no feed");
+      const standings = feed.standings.map((t) => [t.team, t.score, Object.fromEntries(Object.entries(t.taskStats).map(([name, task]) => [name, task.points]))]);
+      expect({ who, standings }).toEqual({
+        who,
+        standings: [
+          [earlyName, value(1), { [decayName]: value(1) }],
+          [late.name, 0, {}],
+          [third.name, 0, {}],
+        ],
+      });
+    }
+  });
+
+  it("keeps other teams' later solves and their decay off team pages, lists and charts", async () => {
+    for (const { who, caller } of readers()) {
+      const lateView = await caller.teams.get({ id: late.id });
+      expect({ who, points: lateView.points, board: lateView.leaderboard_points, solves: lateView.solves }).toEqual({ who, points: 0, board: 0, solves: [] });
+      const earlyView = await caller.teams.get({ id: early.id });
+      expect({ who, points: earlyView.leaderboard_points, solves: earlyView.solves.map((s) => s.points) }).toEqual({ who, points: value(1), solves: [value(1)] });
+      const list = await caller.teams.list({ limit: 100 });
+      const points = new Map(list.results.map((t) => [t.id, t.leaderboard_points]));
+      expect({ who, early: points.get(early.id), late: points.get(late.id) }).toEqual({ who, early: value(1), late: 0 });
+      const stats = await caller.teams.stats({ id: late.id });
+      expect({ who, correct: stats.correct, score: stats.score, members: stats.members.map((m) => m.points) }).toEqual({ who, correct: 0, score: [], members: [0] });
+      const earlyStats = await caller.teams.stats({ id: early.id });
+      expect({ who, categories: earlyStats.categories.map((c) => c.points), members: earlyStats.members.map((m) => m.points) }).toEqual({
+        who,
+        categories: [value(1)],
+        members: [value(1)],
+      });
+    }
+  });
+
+  it("keeps them off member pages, the member list and their charts", async () => {
+    for (const { who, caller } of readers()) {
+      const member = await caller.users.get({ id: late.members[0]!.id });
+      expect({ who, points: member.points, board: member.leaderboard_points, solves: member.solves }).toEqual({ who, points: 0, board: 0, solves: [] });
+      const earlyMember = await caller.users.get({ id: early.members[0]!.id });
+      expect({ who, points: earlyMember.points, solves: earlyMember.solves.map((s) => s.points) }).toEqual({ who, points: value(1), solves: [value(1)] });
+      const list = await caller.users.list({ limit: 100 });
+      const points = new Map(list.results.map((m) => [m.id, m.leaderboard_points]));
+      expect({ who, early: points.get(early.members[0]!.id), late: points.get(late.members[0]!.id) }).toEqual({ who, early: value(1), late: 0 });
+      // Ordered by points, the list would rank by today's totals: it is ordered by name instead.
+      const byPoints = await caller.users.list({ limit: 100, ordering: "-leaderboard_points" });
+      expect(byPoints.results.map((m) => m.username)).toEqual([...byPoints.results.map((m) => m.username)].sort());
+      const stats = await caller.users.stats({ id: late.members[0]!.id });
+      expect({ who, correct: stats.correct, score: stats.score }).toEqual({ who, correct: 0, score: [] });
+    }
+  });
+
+  it("shows the challenge listing and the solve count as they stood at the freeze", async () => {
+    const player = callerFor(world, third.members[0]!);
+    const listed = (await player.challenges.categories()).flatMap((c) => c.challenges);
+    expect(listed.find((c) => c.id === decay)).toMatchObject({ solve_count: 1, current_score: value(1), first_blood: earlyName, solved: true });
+    expect(listed.find((c) => c.id === fresh)).toMatchObject({ solve_count: 0, current_score: 100, first_blood: null, solved: false });
+    expect(await player.challenges.get({ id: fresh })).toMatchObject({ solve_count: 0, first_blood: null });
+    for (const { who, caller } of readers()) {
+      const stats = await caller.stats.stats();
+      expect({ who, correct: stats.correct_solve_count }).toEqual({ who, correct: 1 });
+    }
+  });
+
+  it("shows a team its own later solves, worth what the challenge was worth at the freeze", async () => {
+    const player = callerFor(world, third.members[0]!);
+    const own = await player.teams.self();
+    expect({ points: own?.points, board: own?.leaderboard_points, solves: own?.solves.map((s) => [s.challenge, s.points]) }).toEqual({
+      points: value(1),
+      board: value(1),
+      solves: [[decay, value(1)]],
+    });
+    const self = await player.account.self();
+    expect({ points: self.points, solves: self.solves.map((s) => s.points) }).toEqual({ points: value(1), solves: [value(1)] });
+    const listed = await player.teams.list({ limit: 100 });
+    expect(listed.results.find((t) => t.id === third.id)?.leaderboard_points).toBe(value(1));
+    const stats = await player.teams.stats({ id: third.id });
+    expect({ correct: stats.correct, score: stats.score.at(-1)?.points, members: stats.members.map((m) => m.points) }).toEqual({ correct: 1, score: value(1), members: [value(1)] });
+    // Early's own score does not fall through the decay the others caused.
+    const earlyOwn = await callerFor(world, early.members[0]!).teams.self();
+    expect(earlyOwn?.leaderboard_points).toBe(value(1));
+  });
+
+  it("sends later solves to the solving team and staff only, and their decay to staff only", () => {
+    const solves = world.events.filter((e) => e.kind === "socket" && e.payload.event_code === 1);
+    const scores = world.events.filter((e) => e.kind === "socket" && e.payload.event_code === 7);
+    const audiences = solves.map((e) => (e.kind === "socket" ? [e.payload.team, e.audience, e.payload.challenge_score] : null));
+    expect(audiences).toEqual([
+      [early.id, { all: true }, value(1)],
+      [late.id, { teamId: late.id, staff: true }, value(1)],
+      [late.id, { teamId: late.id, staff: true }, 100],
+      [third.id, { teamId: third.id, staff: true }, value(1)],
+    ]);
+    expect(scores.map((e) => e.kind === "socket" && e.audience)).toEqual([{ staff: true }, { staff: true }]);
+  });
+
+  it("reads the snapshot once: later solves keep it, membership and challenge changes drop it", async () => {
+    // A freeze two minutes ago: past the first minute, in which solves may still be landing on it.
+    const at = new Date(Date.now() - 120_000);
+    const cache = boardCache(world.services);
+    const first = cache.snapshot(world.services.db, at);
+    await first;
+    await world.services.events.publish({
+      kind: "socket",
+      audience: { all: true },
+      standings: { teams: [], users: [] },
+      payload: { event_code: 1, team: late.id, user: late.members[0]!.id, challenge_id: decay },
+    });
+    await world.services.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: 7, challenge_id: decay, challenge_score: value(3) } });
+    expect(cache.snapshot(world.services.db, at)).toBe(first);
+    await world.services.events.publish({ kind: "internal", name: "membership_changed", data: {} });
+    const second = cache.snapshot(world.services.db, at);
+    expect(second).not.toBe(first);
+    // Read again, it is the same: what is live less what was recorded after the freeze.
+    expect(await second).toEqual(await first);
+    await world.services.events.publish({ kind: "internal", name: "challenges_changed" });
+    expect(cache.snapshot(world.services.db, at)).not.toBe(second);
+  });
+
+  it("shows everything once the event is over", async () => {
+    await callerFor(world, staff).config.set({ key: "end_time", value: Math.floor(Date.now() / 1000) - 1 });
+    for (const { who, caller } of readers()) {
+      const lateView = await caller.teams.get({ id: late.id });
+      expect({ who, points: lateView.leaderboard_points }).toEqual({ who, points: value(3) + 100 });
+      const board = shown(await caller.leaderboard.teams({ limit: 100, offset: 0 })).results;
+      expect({ who, early: board.find((t) => t.id === early.id)?.leaderboard_points }).toEqual({ who, early: value(3) });
+      expect({ who, solves: (await caller.stats.stats()).correct_solve_count }).toEqual({ who, solves: 4 });
+    }
+    const player = callerFor(world, third.members[0]!);
+    expect(await player.challenges.get({ id: decay })).toMatchObject({ solve_count: 3, current_score: value(3) });
+    expect((await player.teams.self())?.leaderboard_points).toBe(value(3));
+  });
+});
