@@ -54,6 +54,7 @@ export { requestPasswordReset, resetPassword } from "./auth/password-reset.ts";
 export { verifyEmail, resendVerification } from "./auth/verify-email.ts";
 export { sudo, desudo } from "./auth/impersonate.ts";
 export { generateInvites, listInvites } from "./auth/invites.ts";
+export { createPersonalToken, listPersonalTokens, revokePersonalToken, type PersonalTokenView } from "./auth/personal-tokens.ts";
 export { getSelf, loadSelf } from "./members/get-self.ts";
 export { ownViews } from "./members/own-views.ts";
 export { updateSelf } from "./members/update-self.ts";

@@ -166,3 +166,11 @@ export function parseThrottleRates(spec: string | undefined): Record<string, { l
   }
   return rates;
 }
+
+/** Personal access tokens: staff name one and choose how many days it lasts (at most a year). */
+export const PERSONAL_TOKEN_MAX_DAYS = 365;
+export const ZCreatePersonalTokenInput = z.object({
+  name: z.string().trim().min(1).max(64),
+  expires_in_days: z.number().int().min(1).max(PERSONAL_TOKEN_MAX_DAYS),
+});
+export type CreatePersonalTokenInput = z.infer<typeof ZCreatePersonalTokenInput>;

@@ -1,8 +1,8 @@
 import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
-import { codeBlock, combineCtfdFlags, CTFD_TABLES, ctfdDecayConstant, type CtfdTables, mapCtfdExport } from "./ctfd.ts";
+import { codeBlock, combineCtfdFlags, CTFD_TABLES, type CtfdTables, mapCtfdExport } from "./ctfd.ts";
 import { escapeRegex } from "./flag-format.ts";
-import { decayValue } from "./scoring.ts";
+import { challengeValue, ctfdDecayValue } from "./scoring.ts";
 
 const fullMatch = (pattern: string, input: string) => RE2JS.compile(pattern).matches(input);
 
@@ -40,21 +40,27 @@ describe("combineCtfdFlags", () => {
   });
 });
 
-describe("ctfdDecayConstant", () => {
-  it("loses half the range after as many solves as CTFd's curve does", () => {
-    // Logarithmic (a parabola): halfway after decay/sqrt(2) solves past the first.
-    const c = ctfdDecayConstant(500, 100, 10, "logarithmic");
-    // 7.07 solves, so at the nearest whole number of solves the value is a point or two off.
-    expect(Math.abs(decayValue(500, 1 + Math.round(10 / Math.SQRT2), { decayConstant: c, minPoints: 100 }) - 300)).toBeLessThanOrEqual(2);
-    expect(decayValue(500, 100, { decayConstant: c, minPoints: 100 })).toBe(100);
-    // Linear: 20 points a solve from 500 to 100 is halfway after 10 solves past the first.
-    const linear = ctfdDecayConstant(500, 100, 20, "linear");
-    expect(decayValue(500, 11, { decayConstant: linear, minPoints: 100 })).toBe(300);
+describe("CTFd's decay functions", () => {
+  // Values computed with CTFd's decay.py for initial 500, minimum 100, decay 10 (logarithmic) or 20 (linear).
+  it("gives the first solver the initial value and follows CTFd's curves", () => {
+    const log = [1, 2, 3, 4, 5, 6, 8, 11, 12, 50].map((n) => ctfdDecayValue("logarithmic", 500, 100, 10, n));
+    expect(log).toEqual([500, 496, 484, 464, 436, 400, 304, 100, 100, 100]);
+    const linear = [1, 2, 11, 21, 22, 40].map((n) => ctfdDecayValue("linear", 500, 100, 20, n));
+    expect(linear).toEqual([500, 480, 300, 100, 100, 100]);
+    // Rounded up, as CTFd's math.ceil: 1000 - (900 / 49) * 9 = 834.69...
+    expect(ctfdDecayValue("logarithmic", 1000, 100, 7, 4)).toBe(835);
+    expect(ctfdDecayValue("linear", 100, 10, 7.5, 3)).toBe(85);
   });
 
-  it("does not decay without a range or a decay", () => {
-    expect(ctfdDecayConstant(100, 100, 10, "logarithmic")).toBe(1);
-    expect(ctfdDecayConstant(500, 100, 0, "logarithmic")).toBe(1);
+  it("treats a decay of 0 as CTFd does", () => {
+    expect(ctfdDecayValue("logarithmic", 500, 100, 0, 2)).toBe(100);
+    expect(ctfdDecayValue("linear", 500, 100, 0, 30)).toBe(500);
+  });
+
+  it("is what a decay challenge with a decay_function is worth", () => {
+    const meta = { flag: "x", decay_function: "logarithmic", decay: 10, min_points: 100 };
+    expect([0, 1, 2, 6].map((n) => challengeValue("decay", 500, n, meta))).toEqual([500, 500, 496, 400]);
+    expect(challengeValue("basic", 500, 6, meta)).toBe(500);
   });
 });
 
@@ -124,7 +130,7 @@ describe("mapCtfdExport", () => {
     const challenge = linear.categories[0]!.challenges[0]!;
     expect(challenge.points_type).toBe("decay");
     expect(challenge.score).toBe(500);
-    expect(challenge.flag_metadata).toMatchObject({ min_points: 100, decay_constant: ctfdDecayConstant(500, 100, 20, "linear") });
+    expect(challenge.flag_metadata).toMatchObject({ min_points: 100, decay_function: "linear", decay: 20 });
     expect(linear.report.mapped.decay).toBe(1);
     expect(one({ function: "static" }).categories[0]!.challenges[0]!.points_type).toBe("basic");
   });

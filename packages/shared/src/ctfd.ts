@@ -186,22 +186,6 @@ export function combineCtfdFlags(flags: readonly CtfdFlagInput[]): { flag_type: 
   return error ? { error } : { flag_type: "regex", flag: pattern };
 }
 
-/**
- * CTFd's dynamic value as decay scoring here. CTFd lowers a challenge from `initial` to `minimum`
- * over `decay` solves (on a parabola, or by `decay` points a solve when linear); here the value
- * falls geometrically towards the minimum. The constant is chosen so that both lose half of the
- * range after the same number of solves.
- */
-export function ctfdDecayConstant(initial: number, minimum: number, decay: number, fn: string): number {
-  const range = initial - minimum;
-  if (!(decay > 0) || !(range > 0)) return 1;
-  // Solves (after the first) at which CTFd's value is halfway between initial and minimum.
-  const half = fn === "linear" ? range / 2 / decay : decay / Math.SQRT2;
-  if (!(half > 0)) return 1;
-  const c = 0.5 ** (1 / half);
-  return Math.min(1, Math.max(0.0001, Math.round(c * 10_000) / 10_000));
-}
-
 class Skips {
   private groups = new Map<string, CtfdSkipped>();
   add(kind: CtfdSkipKind, reason: string, name: string): void {
@@ -335,8 +319,10 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
       const decay = Math.max(0, int(params, "decay") ?? 0);
       score = initial;
       pointsType = "decay";
+      // Scored with CTFd's own formulas (see ctfdDecayValue), so the same solves give the same points.
       flagMetadata.min_points = minimum;
-      flagMetadata.decay_constant = ctfdDecayConstant(initial, minimum, decay, text(params, "function") || rowFunction || "logarithmic");
+      flagMetadata.decay_function = (text(params, "function") || rowFunction) === "linear" ? "linear" : "logarithmic";
+      flagMetadata.decay = decay;
     }
     const hints: { name: string; penalty: number; text: string }[] = [];
     for (const [index, hint] of (hintsOf.get(id) ?? []).entries()) {

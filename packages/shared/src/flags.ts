@@ -132,6 +132,12 @@ export function flagMetadataError(flagType: string, metadata: unknown): string |
   if (meta.min_points !== undefined && (typeof meta.min_points !== "number" || !Number.isInteger(meta.min_points) || meta.min_points < 0)) {
     return "min_points must be a whole number of at least 0.";
   }
+  if (meta.decay_function !== undefined && meta.decay_function !== "linear" && meta.decay_function !== "logarithmic") {
+    return "decay_function must be linear or logarithmic.";
+  }
+  if (meta.decay !== undefined && (typeof meta.decay !== "number" || !Number.isInteger(meta.decay) || meta.decay < 0 || meta.decay > 1_000_000)) {
+    return "decay must be a whole number from 0 to 1000000.";
+  }
   switch (flagType) {
     case "plaintext":
     case "lenient":

@@ -27,9 +27,43 @@ export function decayValue(score: number, solves: number, params: { decayConstan
   return Math.round(min + (score - min) * c ** Math.max(solves - 1, 0));
 }
 
+/** CTFd's decay functions (its dynamic challenges), chosen by `flag_metadata.decay_function`. */
+export const CTFD_DECAY_FUNCTIONS = ["linear", "logarithmic"] as const;
+export type CtfdDecayFunction = (typeof CTFD_DECAY_FUNCTIONS)[number];
+
+/**
+ * CTFd's value of a decaying challenge once `solves` have been made (CTFd's
+ * `plugins/dynamic_challenges/decay.py`, same arithmetic, so the same solves give the same points):
+ * the first solver gets `initial`; linear loses `decay` points a solve, logarithmic follows the
+ * parabola that reaches `minimum` after `decay` solves; both rounded up and never below `minimum`.
+ */
+export function ctfdDecayValue(fn: CtfdDecayFunction, initial: number, minimum: number, decay: number, solves: number): number {
+  const n = solves > 0 ? solves - 1 : 0;
+  let value: number;
+  if (fn === "linear") {
+    value = Math.ceil(initial - decay * n);
+  } else {
+    // CTFd turns a decay of 0, which would divide by zero, into 1.
+    const d = decay === 0 ? 1 : decay;
+    value = Math.ceil(((minimum - initial) / d ** 2) * n ** 2 + initial);
+  }
+  return value < minimum ? minimum : value;
+}
+
+/** The CTFd decay settings of a challenge's flag_metadata, when it has them. */
+export function ctfdDecayParams(flagMetadata: unknown): { fn: CtfdDecayFunction; decay: number; minPoints: number } | null {
+  const meta = (typeof flagMetadata === "object" && flagMetadata !== null ? flagMetadata : {}) as Record<string, unknown>;
+  const fn = meta.decay_function;
+  if (fn !== "linear" && fn !== "logarithmic") return null;
+  const decay = typeof meta.decay === "number" && Number.isFinite(meta.decay) && meta.decay >= 0 ? meta.decay : 0;
+  return { fn, decay, minPoints: decayParams(flagMetadata).minPoints };
+}
+
 /** The challenge's value after `solves` correct solves, for either points type. */
 export function challengeValue(pointsType: string, score: number, solves: number, flagMetadata: unknown): number {
   if (pointsType !== "decay" || solves === 0) return score;
+  const ctfd = ctfdDecayParams(flagMetadata);
+  if (ctfd) return ctfdDecayValue(ctfd.fn, score, Math.min(ctfd.minPoints, score), ctfd.decay, solves);
   return decayValue(score, solves, decayParams(flagMetadata));
 }
 

@@ -1,7 +1,7 @@
 import type { Db } from "@flagship/db";
 import type { Actor, Services } from "../context.ts";
 import { isResync } from "../events/publisher.ts";
-import { resolveActor } from "./resolve-actor.ts";
+import { resolveToken } from "./resolve-actor.ts";
 
 /**
  * Token lookups cached for up to two minutes. Every authenticated request needs its actor, and
@@ -76,10 +76,11 @@ class ActorCache {
     if (entry && Date.now() < entry.expires) return entry.actor;
     const generation = this.generation;
     // Unknown keys throw (authentication_failed) and are never cached.
-    const actor = await resolveActor(this.db, key);
+    const { actor, expiresAt } = await resolveToken(this.db, key);
     if (generation === this.generation) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-      this.entries.set(key, { actor, expires: expiry() });
+      // A token with an end time is never served from the cache after it.
+      this.entries.set(key, { actor, expires: Math.min(expiry(), expiresAt ?? Infinity) });
     }
     return actor;
   }

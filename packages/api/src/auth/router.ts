@@ -18,6 +18,7 @@ import { login, login2fa, mayLogInDirectly } from "./login.ts";
 import { logout } from "./logout.ts";
 import { listIdentities, oidcInfo, redeemOidcLink, redeemOidcLogin, unlinkIdentity } from "./oidc.ts";
 import { getMe } from "./me.ts";
+import { createPersonalToken, listPersonalTokens, revokePersonalToken } from "./personal-tokens.ts";
 import { requestPasswordReset, resetPassword } from "./password-reset.ts";
 import { register } from "./register.ts";
 import { issueToken } from "./tokens.ts";
@@ -68,6 +69,12 @@ export const authRouter = router({
 
   sudo: staffProcedure.input(typed<SudoInput>()).mutation(({ ctx, input }) => sudo(ctx, input)),
   desudo: authedProcedure.mutation(({ ctx }) => desudo(ctx)),
+
+  personalTokens: staffProcedure.query(({ ctx }) => listPersonalTokens(ctx)),
+  createPersonalToken: staffProcedure
+    .input(typed<{ name: string; expires_in_days: number }>())
+    .mutation(({ ctx, input }) => createPersonalToken(ctx, input)),
+  revokePersonalToken: staffProcedure.input(typed<{ id: number }>()).mutation(({ ctx, input }) => revokePersonalToken(ctx, input.id)),
 
   generateInvites: staffProcedure.input(typed<GenerateInvitesInput>()).mutation(({ ctx, input }) => generateInvites(ctx, input)),
   invites: staffProcedure

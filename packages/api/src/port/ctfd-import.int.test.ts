@@ -216,7 +216,7 @@ describe("CTFd import: dry run, then import", () => {
     expect(pattern.unlockRequirements).toBe(String(warmup.id));
 
     expect([falling.hidden, falling.pointsType, falling.score]).toEqual([true, "decay", 500]);
-    expect(falling.flagMetadata).toEqual({ flag: "(?:flag\\{falling\\})|(?:flag\\{also-falling\\})", min_points: 100, decay_constant: 0.9066 });
+    expect(falling.flagMetadata).toEqual({ flag: "(?:flag\\{falling\\})|(?:flag\\{also-falling\\})", min_points: 100, decay_function: "logarithmic", decay: 10 });
     expect(flagMatches("regex", falling.flagMetadata as Record<string, unknown>, "flag{also-falling}", "flag")).toBe(true);
 
     const teams = await db.team.findMany({ where: { name: { in: ["Red", "Blue"] } }, include: { members: { select: { id: true, username: true } }, owner: { select: { username: true } } }, orderBy: { id: "asc" } });

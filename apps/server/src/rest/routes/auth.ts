@@ -1,11 +1,13 @@
 import {
   addTwoFactor,
   changePassword,
+  createPersonalToken,
   deleteAccount,
   desudo,
   generateInvites,
   getSelf,
   listInvites,
+  listPersonalTokens,
   login,
   login2fa,
   logout,
@@ -17,12 +19,14 @@ import {
   requireStaff,
   resendVerification,
   resetPassword,
+  revokePersonalToken,
   sudo,
   updateSelf,
   verifyEmail,
   verifyTwoFactor,
 } from "@flagship/api";
 import { envelopeBytes, pageBody, type RestRoutes } from "../adapter.ts";
+import { pathId } from "./challenges.ts";
 
 /** The account paths of the REST contract; each handler only authorises and calls the domain. */
 export function authRoutes(rest: RestRoutes): void {
@@ -90,6 +94,18 @@ export function authRoutes(rest: RestRoutes): void {
     GET: async ({ ctx, query, request }) => {
       const page = await listInvites(await requireStaff(ctx), query);
       return { d: pageBody(request, page, page) };
+    },
+  });
+
+  // Personal access tokens (staff): the key is in the create answer only.
+  rest.route("/auth/tokens/", {
+    GET: async ({ ctx }) => ({ d: await listPersonalTokens(await requireStaff(ctx)) }),
+    POST: async ({ ctx, body }) => ({ d: await createPersonalToken(await requireStaff(ctx), body), status: 201 }),
+  });
+  rest.route("/auth/tokens/:id/", {
+    DELETE: async ({ ctx, params }) => {
+      await revokePersonalToken(await requireStaff(ctx), pathId(params.id));
+      return { d: "" };
     },
   });
 

@@ -5,6 +5,7 @@ import { localPreference } from "../localPreferences.ts";
 import { DangerCard, NotificationsCard, PasswordCard, ProfileCard, TwoFactorCard, UsernameCard } from "./AccountCards.tsx";
 import { registerSettingsCard, SETTINGS_ORDER, settingsCards } from "./registry.ts";
 import { SsoCard } from "../sso/SsoCard.tsx";
+import { PersonalTokensCard } from "./PersonalTokensCard.tsx";
 
 registerSettingsCard({ id: "profile", order: SETTINGS_ORDER.profile, Component: ProfileCard });
 registerSettingsCard({ id: "notifications", order: SETTINGS_ORDER.notifications, Component: NotificationsCard });
@@ -12,6 +13,8 @@ registerSettingsCard({ id: "2fa", order: SETTINGS_ORDER.twoFactor, Component: Tw
 registerSettingsCard({ id: "username", order: SETTINGS_ORDER.username, Component: UsernameCard });
 registerSettingsCard({ id: "password", order: SETTINGS_ORDER.password, Component: PasswordCard });
 registerSettingsCard({ id: "sso", order: SETTINGS_ORDER.sso, Component: SsoCard });
+// Staff only (the card shows nothing to players), after the sign-in cards.
+registerSettingsCard({ id: "tokens", order: SETTINGS_ORDER.sso + 5, Component: PersonalTokensCard });
 registerSettingsCard({
   id: "danger",
   order: SETTINGS_ORDER.danger,

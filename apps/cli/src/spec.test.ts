@@ -1,0 +1,71 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { checkChallengeFile, loadRepository } from "./spec.ts";
+
+const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
+const check = async (name: string) => checkChallengeFile(`${name}/challenge.yml`, await readFile(path.join(FIXTURES, name, "challenge.yml"), "utf8"));
+
+describe("challenge file schema", () => {
+  it("reads ctfcli's example layout (flow maps, free-text flag data, hints of both kinds)", async () => {
+    const { spec, problems } = await check("example");
+    expect(problems).toEqual([]);
+    expect(spec).toMatchObject({ name: "Sample", value: 100, attempts: 5, state: "hidden", image: null, requirements: ["Warmup", 1] });
+    expect(spec?.flags).toEqual(["flag{s4mpl3}", { type: "static", content: "flag{other}", data: "free text" }]);
+    expect(spec?.hints).toEqual([{ content: "This one costs points", cost: 10 }, "This one is free"]);
+  });
+
+  it("reads a minimal file, warning that it has no flag", async () => {
+    const { spec, problems } = await check("minimal");
+    expect(spec).toMatchObject({ name: "Smallest", category: "Warmup", value: 50, type: "standard", state: "hidden" });
+    expect(problems).toEqual([{ file: "minimal/challenge.yml", line: 1, severity: "warning", message: "No flags: nobody can solve this challenge until it has one." }]);
+  });
+
+  it("reads every field of the full file; the extra map is kept", async () => {
+    const { spec, problems } = await check("full");
+    expect(problems).toEqual([]);
+    expect(spec).toMatchObject({ attribution: "Adapted from an old puzzle", connection_info: "nc chall.example.test 31337", topics: ["parsing"], tags: ["easy", "text"], extra: { note: "kept for other tools" } });
+  });
+
+  it("reads a dynamic challenge with a Dockerfile and the flagship extension key", async () => {
+    const { spec, problems } = await check("dockerfile");
+    expect(problems).toEqual([]);
+    expect(spec).toMatchObject({ type: "dynamic", extra: { initial: 500, decay: 10, minimum: 100, function: "linear" }, image: ".", flagship: { server: { replicas: 2, memory: 67108864 } } });
+  });
+
+  it("reports each problem with its line; unknown keys are warnings", async () => {
+    const { spec, problems } = await check("invalid");
+    expect(spec).toBeNull();
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        { file: "invalid/challenge.yml", line: 3, severity: "error", message: expect.stringMatching(/^value: /) },
+        { file: "invalid/challenge.yml", line: 9, severity: "error", message: expect.stringMatching(/^hints\.0\.cost: /) },
+        { file: "invalid/challenge.yml", line: 10, severity: "warning", message: 'Unknown key "colour" is ignored.' },
+      ]),
+    );
+  });
+
+  it("refuses what is not a map, YAML errors and dynamic challenges without their settings", () => {
+    expect(checkChallengeFile("a.yml", "- this is\n- a list\n").problems[0]).toMatchObject({ line: 1, severity: "error", message: expect.stringMatching(/map of keys/) });
+    expect(checkChallengeFile("b.yml", "name: x\nname: y\n").problems[0]).toMatchObject({ severity: "error", message: expect.stringMatching(/unique/) });
+    const dynamic = checkChallengeFile("c.yml", "name: d\ncategory: c\ntype: dynamic\nextra:\n  initial: 100\nflags: [f]\n");
+    expect(dynamic.problems.map((p) => [p.line, p.message])).toEqual([
+      [5, "extra.decay: A dynamic challenge needs extra.decay."],
+      [5, "extra.minimum: A dynamic challenge needs extra.minimum."],
+    ]);
+    expect(checkChallengeFile("d.yml", "name: s\ncategory: c\nflags: [f]\n").problems).toEqual([{ file: "d.yml", line: 1, severity: "error", message: "value: A standard challenge needs a value." }]);
+  });
+});
+
+describe("a repository", () => {
+  it("checks files, requirements and Dockerfiles across challenges", async () => {
+    const loaded = await loadRepository(FIXTURES);
+    const byName = new Map(loaded.map((c) => [path.basename(path.dirname(c.file)), c]));
+    // "Warmup" is no challenge of the fixtures, "Smallest" is; ids are taken as they are.
+    expect(byName.get("example")!.problems.map((p) => p.message)).toEqual(['requirements: no challenge named "Warmup" in the repository.']);
+    expect(byName.get("full")!.problems).toEqual([]);
+    expect(byName.get("dockerfile")!.spec).not.toBeNull();
+    expect(byName.get("invalid")!.spec).toBeNull();
+  });
+});

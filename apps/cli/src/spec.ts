@@ -1,0 +1,296 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { isMap, LineCounter, parseDocument, type Document } from "yaml";
+import { z } from "zod";
+
+/**
+ * The challenge file: CTFd's `challenge.yml` as ctfcli publishes it (its spec and example), plus
+ * Flagship's own settings under the one extension key `flagship`. Unknown keys are warnings, not
+ * errors, so files written for other tools still load.
+ */
+
+/** Every key of ctfcli's spec (and its deployment keys), whether Flagship uses it or not. */
+const CTFD_KEYS = [
+  "name",
+  "author",
+  "category",
+  "description",
+  "attribution",
+  "value",
+  "type",
+  "extra",
+  "image",
+  "protocol",
+  "host",
+  "connection_info",
+  "healthcheck",
+  "attempts",
+  "logic",
+  "flags",
+  "topics",
+  "tags",
+  "files",
+  "hints",
+  "requirements",
+  "next",
+  "state",
+  "version",
+] as const;
+export const EXTENSION_KEY = "flagship";
+
+const text = (max: number) => z.string().max(max);
+const count = z.number().int().min(0).max(1_000_000);
+
+const ZFlag = z.union([
+  z.string().min(1),
+  z.object({
+    type: z.enum(["static", "regex"]).default("static"),
+    content: z.string().min(1),
+    // CTFd reads only "case_insensitive" here; anything else (ctfcli's example has free text) is case-sensitive.
+    data: z.string().nullish(),
+  }),
+]);
+
+const ZHint = z.union([
+  z.string().min(1),
+  z.object({ content: z.string().min(1), cost: count.default(0), title: text(255).nullish() }),
+]);
+
+const ZRequirement = z.union([z.string().min(1), z.number().int().positive()]);
+
+/** Flagship's own settings for one challenge (the `flagship:` key). */
+export const ZExtension = z
+  .object({
+    /** A flag type of Flagship's own (lenient, long_text, hashed, dynamic, map...) with its metadata; replaces `flags`. */
+    flag: z.object({ type: z.string().min(1), metadata: z.record(z.string(), z.unknown()).default({}) }).strict().optional(),
+    challenge_type: z.string().min(1).max(64).optional(),
+    challenge_metadata: z.record(z.string(), z.unknown()).optional(),
+    /** Where the tile sits in a campaign (tile map) category. */
+    position: z.object({ x: z.number(), y: z.number() }).strict().optional(),
+    tiebreaker: z.boolean().optional(),
+    maintenance: z.boolean().optional(),
+    post_score_explanation: text(100_000).optional(),
+    /** The challenge server built or pulled from `image`. */
+    server: z
+      .object({
+        name: z.string().min(1).max(48).optional(),
+        port: z.number().int().min(1).max(65535).optional(),
+        replicas: z.number().int().min(1).max(100).optional(),
+        /** One instance per team instead of shared replicas. */
+        per_team: z.boolean().optional(),
+        memory: z.number().int().positive().optional(),
+        cpus: z.number().positive().optional(),
+        lifetime: z.number().int().positive().optional(),
+        flag_env: z.string().min(1).optional(),
+        env: z.record(z.string(), z.string()).optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type Extension = z.infer<typeof ZExtension>;
+
+export const ZChallengeSpec = z
+  .object({
+    name: text(255).trim().min(1),
+    category: text(255).trim().min(1),
+    author: text(255).nullish(),
+    description: text(100_000).nullish(),
+    attribution: text(10_000).nullish(),
+    value: count.nullish(),
+    type: z.enum(["standard", "dynamic"]).default("standard"),
+    extra: z
+      .object({
+        initial: count.optional(),
+        decay: count.optional(),
+        minimum: count.optional(),
+        function: z.enum(["linear", "logarithmic"]).optional(),
+      })
+      .passthrough()
+      .nullish(),
+    function: z.enum(["linear", "logarithmic", "static"]).nullish(),
+    image: text(255).nullish(),
+    protocol: text(64).nullish(),
+    host: text(255).nullish(),
+    connection_info: text(2000).nullish(),
+    healthcheck: z.string().nullish(),
+    attempts: count.nullish(),
+    logic: z.literal("any").nullish(),
+    flags: z.array(ZFlag).max(100).nullish(),
+    topics: z.array(text(64).trim().min(1)).max(50).nullish(),
+    tags: z.array(text(64).trim().min(1)).max(50).nullish(),
+    files: z.array(z.string().min(1)).max(100).nullish(),
+    hints: z.array(ZHint).max(100).nullish(),
+    requirements: z
+      .union([z.array(ZRequirement), z.object({ prerequisites: z.array(ZRequirement).default([]), anonymize: z.boolean().optional() })])
+      .nullish(),
+    next: z.union([z.string(), z.number()]).nullish(),
+    state: z.enum(["visible", "hidden"]).default("visible"),
+    version: z.union([z.string(), z.number()]).nullish(),
+    [EXTENSION_KEY]: ZExtension.nullish(),
+  })
+  .superRefine((spec, ctx) => {
+    if (spec.type === "dynamic") {
+      for (const key of ["initial", "decay", "minimum"] as const) {
+        if (spec.extra?.[key] === undefined) ctx.addIssue({ code: "custom", path: ["extra", key], message: `A dynamic challenge needs extra.${key}.` });
+      }
+      if (spec.extra?.initial !== undefined && spec.extra.minimum !== undefined && spec.extra.minimum > spec.extra.initial) {
+        ctx.addIssue({ code: "custom", path: ["extra", "minimum"], message: "The minimum is more than the initial value." });
+      }
+    } else if (spec.value == null) {
+      ctx.addIssue({ code: "custom", path: ["value"], message: "A standard challenge needs a value." });
+    }
+    const hasFlags = (spec.flags?.length ?? 0) > 0;
+    if (hasFlags && spec[EXTENSION_KEY]?.flag) ctx.addIssue({ code: "custom", path: [EXTENSION_KEY, "flag"], message: `Give either flags or ${EXTENSION_KEY}.flag, not both.` });
+  });
+export type ChallengeSpec = z.infer<typeof ZChallengeSpec>;
+
+export interface Problem {
+  file: string;
+  line: number;
+  message: string;
+  severity: "error" | "warning";
+}
+
+/** One challenge file, read and checked. `spec` is null when it has errors. */
+export interface LoadedChallenge {
+  file: string;
+  dir: string;
+  spec: ChallengeSpec | null;
+  problems: Problem[];
+}
+
+/** The line (1-based) of the node at `keys` in the document, or of the nearest parent that exists. */
+function lineOf(doc: Document, lines: LineCounter, keys: readonly PropertyKey[]): number {
+  for (let n = keys.length; n >= 0; n -= 1) {
+    const node = n === 0 ? doc.contents : doc.getIn(keys.slice(0, n) as unknown[], true);
+    const range = (node as { range?: [number, number, number] } | undefined)?.range;
+    if (range) return lines.linePos(range[0]).line;
+  }
+  return 1;
+}
+
+type Issue = z.core.$ZodIssue;
+
+/**
+ * A value that fits no form of a union (a hint is a string or {content, cost}) is explained by
+ * the form it came closest to: the one whose problem lies deepest inside the value.
+ */
+function deepest(issue: Issue): Issue[] {
+  if (issue.code !== "invalid_union" || issue.errors.length === 0) return [issue];
+  const branches = issue.errors.map((branch) => branch.flatMap(deepest));
+  const depth = (branch: Issue[]) => Math.max(...branch.map((i) => i.path.length));
+  const best = branches.reduce((a, b) => (depth(b) > depth(a) ? b : a));
+  if (depth(best) === 0) return [issue];
+  return best.map((i) => ({ ...i, path: [...issue.path, ...i.path] }));
+}
+
+/** Parses and checks one challenge file's text. Pure: `file` only labels the problems. */
+export function checkChallengeFile(file: string, source: string): { spec: ChallengeSpec | null; problems: Problem[] } {
+  const lines = new LineCounter();
+  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const problems: Problem[] = [];
+  for (const error of doc.errors) problems.push({ file, line: error.linePos?.[0]?.line ?? 1, message: error.message.split("\n")[0]!, severity: "error" });
+  if (problems.length > 0) return { spec: null, problems };
+  if (!isMap(doc.contents)) return { spec: null, problems: [{ file, line: 1, message: "A challenge file is a map of keys (name, category, value, flags...).", severity: "error" }] };
+  const data = doc.toJS() as Record<string, unknown>;
+  const known = new Set<string>([...CTFD_KEYS, EXTENSION_KEY]);
+  for (const key of Object.keys(data)) {
+    if (!known.has(key)) problems.push({ file, line: lineOf(doc, lines, [key]), message: `Unknown key "${key}" is ignored.`, severity: "warning" });
+  }
+  const known_only = Object.fromEntries(Object.entries(data).filter(([key]) => known.has(key)));
+  const parsed = ZChallengeSpec.safeParse(known_only);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues.flatMap(deepest)) {
+      const where = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+      problems.push({ file, line: lineOf(doc, lines, issue.path), message: `${where}${issue.message}`, severity: "error" });
+    }
+    return { spec: null, problems };
+  }
+  if ((parsed.data.flags?.length ?? 0) === 0 && !parsed.data[EXTENSION_KEY]?.flag) {
+    problems.push({ file, line: lineOf(doc, lines, ["flags"]), message: "No flags: nobody can solve this challenge until it has one.", severity: "warning" });
+  }
+  return { spec: parsed.data, problems };
+}
+
+const FILE_NAMES = new Set(["challenge.yml", "challenge.yaml"]);
+const SKIPPED_DIRS = new Set(["node_modules", ".git"]);
+
+/** Every challenge file below `root`, in a stable order. */
+export async function findChallengeFiles(root: string): Promise<string[]> {
+  const found: string[] = [];
+  async function walk(dir: string): Promise<void> {
+    const entries = await readdir(dir, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) await walk(path.join(dir, entry.name));
+      else if (entry.isFile() && FILE_NAMES.has(entry.name)) found.push(path.join(dir, entry.name));
+    }
+  }
+  await walk(root);
+  return found;
+}
+
+/**
+ * Loads every challenge below `root` and checks what one file cannot: names unique within a
+ * category, listed files present, requirements naming a challenge of the repository (or an id).
+ */
+export async function loadRepository(root: string): Promise<LoadedChallenge[]> {
+  const files = await findChallengeFiles(root);
+  const loaded: LoadedChallenge[] = [];
+  for (const file of files) {
+    const source = await readFile(file, "utf8");
+    const label = path.relative(process.cwd(), file) || file;
+    const { spec, problems } = checkChallengeFile(label, source);
+    loaded.push({ file: label, dir: path.dirname(file), spec, problems });
+  }
+  const seen = new Map<string, string>();
+  const names = new Set(loaded.flatMap((c) => (c.spec ? [c.spec.name] : [])));
+  for (const challenge of loaded) {
+    const spec = challenge.spec;
+    if (!spec) continue;
+    const source = await readFile(path.join(challenge.dir, path.basename(challenge.file)), "utf8");
+    const lines = new LineCounter();
+    const doc = parseDocument(source, { lineCounter: lines });
+    const key = `${spec.category}\u0000${spec.name}`;
+    const other = seen.get(key);
+    if (other) challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["name"]), message: `"${spec.name}" in "${spec.category}" is also defined in ${other}.`, severity: "error" });
+    else seen.set(key, challenge.file);
+    for (const [index, name] of (spec.files ?? []).entries()) {
+      const full = path.resolve(challenge.dir, name);
+      if (!full.startsWith(path.resolve(challenge.dir) + path.sep)) {
+        challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["files", index]), message: `files: "${name}" is outside the challenge's folder.`, severity: "error" });
+        continue;
+      }
+      try {
+        await readFile(full);
+      } catch {
+        challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["files", index]), message: `files: "${name}" does not exist.`, severity: "error" });
+      }
+    }
+    const requirements = Array.isArray(spec.requirements) ? spec.requirements : (spec.requirements?.prerequisites ?? []);
+    const path_ = Array.isArray(spec.requirements) ? ["requirements"] : ["requirements", "prerequisites"];
+    for (const [index, ref] of requirements.entries()) {
+      if (typeof ref === "string" && !names.has(ref) && !/^\d+$/.test(ref)) {
+        challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, [...path_, index]), message: `requirements: no challenge named "${ref}" in the repository.`, severity: "error" });
+      }
+      if (ref === spec.name) challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, [...path_, index]), message: "requirements: a challenge cannot require itself.", severity: "error" });
+    }
+    const image = spec.image;
+    if (image && isLocalImage(image)) {
+      const context = path.resolve(challenge.dir, image);
+      try {
+        await readFile(path.join(context, "Dockerfile"));
+      } catch {
+        challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["image"]), message: `image: no Dockerfile in "${image}".`, severity: "error" });
+      }
+    }
+    if (challenge.problems.some((p) => p.severity === "error")) challenge.spec = null;
+  }
+  return loaded;
+}
+
+/** `image: .` or a relative path is a folder to build; anything else is an image reference. */
+export function isLocalImage(image: string): boolean {
+  return image === "." || image.startsWith("./") || image.startsWith("../");
+}
