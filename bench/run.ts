@@ -14,7 +14,7 @@
 // stampede) and prints their figures without writing BENCHMARKS.md; BENCH_SEED_DIR=folder keeps
 // the seeded database there and reuses it on later runs (seeded once, with the solves of earlier
 // runs on top); BENCH_CPU_PROF=folder has each server process write a V8 CPU profile there.
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { COPIES, GENERATOR, memoryMiB, PACED_CONNECTIONS, PASS_SECONDS, PASSES, ROOT, type Measurement, startCopies, startDatabase, WARMUP_SECONDS } from "./harness.ts";
@@ -238,7 +238,23 @@ async function writeReport(report: Report, minutes: number): Promise<void> {
   else lines.push("| challenge-server scenario | result | goal | met |", "|---|---|---|---|", ...tier.map((t) => `| ${t.name} | ${t.value} | ${t.goal} | ${t.met ? "yes" : "no"} |`), "");
   lines.push(...report.stampede);
   lines.push("", firstLoadSection(benchFirstLoad()), "");
+  // Figures measured elsewhere (the compose stack test) are kept as they were.
+  const kept = await keptSection(path.join(ROOT, "BENCHMARKS.md"));
+  if (kept) lines.push(kept, "");
   await writeFile(path.join(ROOT, "BENCHMARKS.md"), lines.join("\n"));
+}
+
+/** The heading of BENCHMARKS.md's section that the benchmark does not measure and keeps as it is. */
+const KEPT_HEADING = "## Operations";
+
+/** BENCHMARKS.md's kept section (its heading up to the next section), or null. */
+async function keptSection(file: string): Promise<string | null> {
+  const text = await readFile(file, "utf8").catch(() => "");
+  const start = text.split("\n").findIndex((line) => line.startsWith(KEPT_HEADING));
+  if (start < 0) return null;
+  const rest = text.split("\n").slice(start);
+  const end = rest.findIndex((line, i) => i > 0 && line.startsWith("## "));
+  return (end < 0 ? rest : rest.slice(0, end)).join("\n").trimEnd();
 }
 
 main().then(
