@@ -5,7 +5,7 @@ import type { Prisma } from "@flagship/db";
 import type { Context } from "../context.ts";
 import { hasStaffPowers, requireAuth } from "../guards.ts";
 import { LOCKING_TX, lockTeams } from "../teams/lock.ts";
-import { anyWorkerAlive, liveWorkers } from "./tier.ts";
+import { anyWorkerAlive, liveWorkers, placeable } from "./tier.ts";
 
 /** How long a request waits for a container to become healthy before it answers an error. */
 const SHARED_WAIT_MS = 10_000;
@@ -169,7 +169,7 @@ async function dedicatedInstance(ctx: Context, job: JobRef, teamId: number, rese
       const warm = await claimWarm(tx, job, teamId);
       if (warm) return { id: warm.id, workerId: warm.worker_id, warm };
       // The pool is empty (or the job keeps none): the instance is made for the team now.
-      const workerId = pickWorker(await liveWorkers(tx));
+      const workerId = pickWorker((await liveWorkers(tx)).filter(placeable));
       if (workerId === null) throw new AppError("challenge_server_disabled");
       const created = await tx.challengeServerInstance.create({
         data: { jobId: job.id, generation: job.generation, teamId, workerId, expiresAt: new Date(Date.now() + job.lifetime * 1000) },
