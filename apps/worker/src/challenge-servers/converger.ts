@@ -24,6 +24,8 @@ export interface ConvergerOptions {
 interface Row {
   id: number;
   job_id: number;
+  /** The job's part of engine names (a slug and a hash of its name); empty for jobs made before it existed. */
+  engine_key: string;
   generation: number;
   slot: number | null;
   team_id: number | null;
@@ -161,7 +163,7 @@ export class Converger {
 
   private rows(): Promise<Row[]> {
     return this.db.$queryRaw<Row[]>`
-      SELECT i.id, i.job_id, i.generation, i.slot, i.team_id, i.pooled, i.revision, i.status, i.updated_at, i.host, i.port AS published,
+      SELECT i.id, i.job_id, j.engine_key, i.generation, i.slot, i.team_id, i.pooled, i.revision, i.status, i.updated_at, i.host, i.port AS published,
              j.port, j.replicas, j.memory, j.cpus, j.image, j.registry_auth, j.env, j.writable, j.flag_env,
              CASE WHEN j.flag_env IS NOT NULL AND c.flag_type = 'dynamic' THEN c.flag_metadata->>'secret' END AS flag_secret
       FROM challenge_server_instances i JOIN challenge_server_jobs j ON j.id = i.job_id JOIN challenges c ON c.id = j.challenge_id
@@ -242,7 +244,8 @@ export class Converger {
       // A warm instance is a dedicated one whose team is not known yet: its own unit and network.
       const shared = row.team_id === null && !row.pooled;
       const grouped = shared && this.deployer.groupsReplicas;
-      const name = grouped ? `fs-${deployment}-j${row.job_id}-g${row.generation}-${shortId(workerId)}` : `fs-${deployment}-i${row.id}-r${row.revision}`;
+      const job = `fs-${deployment}-${row.engine_key || `j${row.job_id}`}`;
+      const name = grouped ? `${job}-g${row.generation}-${shortId(workerId)}` : `${job}-i${row.id}-r${row.revision}`;
       const entry = desired.get(name);
       if (entry) {
         entry.rows.push(row);
@@ -276,10 +279,10 @@ export class Converger {
           pidsLimit: JOB_DEFAULTS.pidsLimit,
           replicas: 1,
           network: shared
-            ? `fs-${deployment}-j${row.job_id}`
+            ? job
             : row.team_id === null
-              ? `fs-${deployment}-j${row.job_id}-w${row.id}`
-              : `fs-${deployment}-j${row.job_id}-t${row.team_id}`,
+              ? `${job}-w${row.id}`
+              : `${job}-t${row.team_id}`,
           registryAuth: row.registry_auth,
           // A replacement takes the port the team was given, where the engine still has it free.
           ...(!grouped && row.published !== null && { hostPort: row.published }),

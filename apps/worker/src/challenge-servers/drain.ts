@@ -12,6 +12,8 @@ export interface DrainOptions {
   connection: ConnectionOptions;
   docker: Docker;
   deployment: string;
+  /** Drains only this worker (WORKER_ID given); unset: every worker of this installation on the engine. */
+  workerId?: string;
   /** Where progress goes, a line at a time (the terminal). */
   out: (line: string) => void;
   /** BullMQ's key prefix, the same as the server's. */
@@ -26,7 +28,7 @@ const PROGRESS_EVERY_MS = 5000;
 
 /**
  * Takes this host's engine out of the tier (`npm run worker -- --drain`): every worker of this
- * installation on the engine is marked draining (no new placements), its instances are moved to
+ * installation on the engine (or only the one WORKER_ID names) is marked draining (no new placements), its instances are moved to
  * other workers by the periodic pass (started here at once, not waiting for its turn), and once
  * each moved instance is healthy on its new worker the units left on this engine are removed.
  * Says what it waits for, and when it is done. Returns the exit status: 0 done, 1 not done in time.
@@ -35,9 +37,9 @@ export async function drainEngine(options: DrainOptions): Promise<number> {
   const { db, docker, deployment, out } = options;
   const deployer = await chooseDeployer({ docker, backend: "auto", deployment, bindAddress: "127.0.0.1", publicHost: "127.0.0.1", workerId: "drain" });
   const engine = await deployer.engineId();
-  const drained = await drainWorkers(db, { engine });
+  const drained = await drainWorkers(db, options.workerId !== undefined ? { id: options.workerId } : { engine });
   if (drained.length === 0) {
-    out("No worker of this installation has run on this engine: nothing to drain.");
+    out(options.workerId !== undefined ? `No worker ${options.workerId} in this installation: nothing to drain.` : "No worker of this installation has run on this engine: nothing to drain.");
     return 0;
   }
   const moving = (await db.challengeServerInstance.findMany({ where: { workerId: { in: drained } }, select: { id: true } })).map((r) => r.id);
@@ -68,7 +70,7 @@ export async function drainEngine(options: DrainOptions): Promise<number> {
             : `Moving: ${held} still on this host, ${waiting} starting on other workers.`,
         );
       }
-      await sleep(options.pollMs ?? 500);
+      await sleep(options.pollMs ?? 1000);
     }
     // Nothing of this engine's workers is wanted any more: what is left on it goes, and so do
     // their spare networks (a worker still running removes its own units too; both are harmless).

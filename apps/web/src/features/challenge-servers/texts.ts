@@ -24,7 +24,7 @@ export const challengeServerTexts = {
     form_title: "Challenge server job",
     challenge: "Challenge",
     name: "Name",
-    name_hint: "Lower-case letters, digits and dashes. Players' challenges refer to the job by this name.",
+    name_hint: "Up to 64 characters. Players' challenges refer to the job by this name, exactly as written.",
     port: "Port",
     port_hint: "The port the service listens on inside the container.",
     replicas: "Replicas",
