@@ -44,6 +44,7 @@ export { createWebhookSender, type WebhookSender } from "./scoring/webhooks.ts";
 export { createChallengeServerTier, liveWorkers, type ChallengeServerTier, type LiveWorker } from "./challenge-servers/tier.ts";
 export { submitJob, listJobs, redeployJob, removeJob, type JobView, type JobStatusView } from "./challenge-servers/jobs.ts";
 export { getInstance, resetInstance } from "./challenge-servers/instances.ts";
+export { drainWorker } from "./challenge-servers/drain-worker.ts";
 export { adoptParked, DEFAULT_ENGINE_GRACE_SECONDS, drainWorkers, heartbeat, instancesHeldBy, leave, planJob, reconcile } from "./challenge-servers/planner.ts";
 export { register } from "./auth/register.ts";
 export { login, login2fa } from "./auth/login.ts";

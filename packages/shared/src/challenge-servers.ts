@@ -132,6 +132,10 @@ export type SubmitJobInput = z.infer<typeof ZSubmitJobInput>;
 
 export const ZCservName = z.string().min(1).max(200);
 
+/** A worker of the challenge-server tier, by its id (WORKER_ID). */
+export const ZWorkerIdInput = z.object({ id: z.string().min(1).max(64) });
+export type WorkerIdInput = z.infer<typeof ZWorkerIdInput>;
+
 /** An instance as players get it. */
 export interface ChallengeServerInstanceView {
   ip: string;

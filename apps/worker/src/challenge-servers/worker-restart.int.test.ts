@@ -208,6 +208,8 @@ describe("worker processes restarted and drained", () => {
     await until("the other worker's heartbeat", async () => (await world.services.db.challengeServerWorker.count({ where: { id: otherId } })) === 1).catch((error: unknown) => {
       throw new Error(`${(error as Error).message}: ${other.output()}`);
     });
+    expect(restarted.child.exitCode, restarted.output()).toBeNull();
+    expect(await world.services.db.challengeServerInstance.count({ where: { workerId } }), `${restarted.output()}\n${other.output()}`).toBe(2);
     const drain = run("npm", ["run", "--silent", "worker", "--", "--drain"], { WORKER_ID: workerId });
     const code = await Promise.race([drain.exited, new Promise<"late">((r) => setTimeout(() => r("late"), 90_000))]);
     expect(drain.output()).toMatch(/Draining .*2 instances to move/);

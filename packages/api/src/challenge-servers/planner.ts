@@ -79,7 +79,7 @@ export async function adoptParked(db: Db, engine: string): Promise<string | null
  * periodic pass moves its instances to other workers. A worker that starts again afresh (not
  * adopting) is in service again. Returns the ids marked.
  */
-export async function drainWorkers(db: Db, target: { id: string } | { engine: string }): Promise<string[]> {
+export async function drainWorkers(db: Pick<Db, "$queryRaw">, target: { id: string } | { engine: string }): Promise<string[]> {
   const rows =
     "id" in target
       ? await db.$queryRaw<{ id: string }[]>`UPDATE challenge_server_workers SET draining = true WHERE id = ${target.id} RETURNING id`

@@ -10,6 +10,8 @@ import type { Logger } from "../context.ts";
  */
 export interface ChallengeServerTier {
   plan(jobId: number): void;
+  /** Runs the tier's periodic pass now (after a drain, say). */
+  reconcile(): void;
   wake(workerIds: Iterable<string>): void;
   close(): Promise<void>;
 }
@@ -32,6 +34,10 @@ export class QueueChallengeServerTier implements ChallengeServerTier {
 
   plan(jobId: number): void {
     this.quietly(this.producer.enqueue(QUEUES.challengeServers, { action: "plan", jobId }), { jobId });
+  }
+
+  reconcile(): void {
+    this.quietly(this.producer.enqueue(QUEUES.challengeServers, { action: "reconcile" }), {});
   }
 
   wake(workerIds: Iterable<string>): void {
