@@ -168,13 +168,22 @@ describe("worker processes restarted and drained", () => {
     dedicatedName = uniqueName("dedicated");
     const shared = await createChallenge(world, categoryId);
     const dedicated = await createChallenge(world, categoryId);
-    await submitJob(contextFor(world, staff) as never, { challenge_id: shared.id, job_spec: { ...spec, name: sharedName, replicas: 1 } });
-    await submitJob(contextFor(world, staff) as never, { challenge_id: dedicated.id, job_spec: { ...spec, name: dedicatedName, dedicated: true, lifetime: 3600 } });
     const player = ctxOf(team.members[0]!);
-    first = {
-      shared: await until("the shared replica", () => getInstance(player, sharedName).catch(() => null)),
-      dedicated: await getInstance(player, dedicatedName),
-    };
+    // The first jobs of a fresh worker, their image on the engine: each reachable within 10 s of submit_job.
+    const submitted = Date.now();
+    await submitJob(contextFor(world, staff) as never, { challenge_id: shared.id, job_spec: { ...spec, name: sharedName, replicas: 1 } });
+    const sharedFirst = await until("the shared replica", () => getInstance(player, sharedName).catch(() => null));
+    await readBanner(sharedFirst.ip, sharedFirst.port);
+    const sharedMs = Date.now() - submitted;
+    const dedicatedSubmitted = Date.now();
+    await submitJob(contextFor(world, staff) as never, { challenge_id: dedicated.id, job_spec: { ...spec, name: dedicatedName, dedicated: true, lifetime: 3600 } });
+    const dedicatedFirst = await getInstance(player, dedicatedName);
+    await readBanner(dedicatedFirst.ip, dedicatedFirst.port);
+    const dedicatedMs = Date.now() - dedicatedSubmitted;
+    console.log(`first shared job reachable ${sharedMs} ms after submit_job; first dedicated instance ${dedicatedMs} ms`);
+    expect(sharedMs).toBeLessThan(10_000);
+    expect(dedicatedMs).toBeLessThan(10_000);
+    first = { shared: sharedFirst, dedicated: dedicatedFirst };
     containers = await containerPorts();
     expect(containers.size).toBe(2);
 
