@@ -98,7 +98,8 @@ async function sparesOf(workerId: string) {
  * every connection through to the real engine's.
  */
 async function engineProxy() {
-  const target = (docker.modem as unknown as { socketPath?: string }).socketPath ?? "/var/run/docker.sock";
+  const configured = (docker.modem as unknown as { socketPath?: unknown }).socketPath;
+  const target = typeof configured === "string" ? configured : "/var/run/docker.sock";
   const socketPath = path.join(os.tmpdir(), `${uniqueName("fs-engine").replace(/[^A-Za-z0-9-]/g, "")}.sock`);
   const open = new Set<net.Socket>();
   let server: net.Server | null = null;
@@ -183,7 +184,7 @@ describe("challenge servers on a real Docker engine", () => {
     const before = await world.services.db.challengeServerJob.count();
     const error = (await submitJob(ctxOf(staff), {
       challenge_id: challenge.id,
-      job_spec: { name: "Bad Name!", port: "abc", replicas: 0, image: "", resources: { memory: 1, cpus: "x" } },
+      job_spec: { name: "", port: "abc", replicas: 0, image: "", resources: { memory: 1, cpus: "x" } },
     }).catch((e: unknown) => e)) as AppError;
     expect(error).toBeInstanceOf(AppError);
     expect(error.status).toBe(400);

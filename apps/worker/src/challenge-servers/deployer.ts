@@ -67,7 +67,7 @@ export interface Deployer {
    * Optional: backends whose networks are cheap to make on demand leave it out.
    */
   prepare?(count: number, live: () => Promise<(workerId: string) => boolean>, paused: () => boolean): Promise<void>;
-  /** Answers when the engine does (within a couple of seconds); throws otherwise. */
+  /** Answers when the engine does (within a few seconds); throws otherwise. */
   ping(): Promise<void>;
   /** The engine's own id, the same for every worker on it and across their restarts. */
   engineId(): Promise<string>;

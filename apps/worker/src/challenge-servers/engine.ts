@@ -290,9 +290,9 @@ export class EngineResources {
   }
 }
 
-const PING_TIMEOUT_MS = 2000;
+const PING_TIMEOUT_MS = 5000;
 
-/** Resolves when the engine answers a ping within two seconds; throws otherwise. */
+/** Resolves when the engine answers a ping within five seconds; throws otherwise. */
 export async function pingEngine(docker: Docker): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const silent = new Promise<never>((_, reject) => {

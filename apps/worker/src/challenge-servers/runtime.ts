@@ -4,7 +4,7 @@ import { JobProducer, parseJob, QUEUES, workerQueueName, ZWorkerTask } from "@fl
 import { type ConnectionOptions, Queue, Worker } from "bullmq";
 import type Docker from "dockerode";
 import { Converger } from "./converger.ts";
-import { type Deployer, LABELS } from "./deployer.ts";
+import { type Deployer, engineUnreachable, LABELS } from "./deployer.ts";
 import { DockerDeployer } from "./docker-deployer.ts";
 import { SwarmDeployer } from "./swarm-deployer.ts";
 
@@ -117,20 +117,36 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
   const watchEngine = () => {
     stopWatching ??= deployer.watch?.((name) => void converger.died(name)) ?? null;
   };
-  const announce = async () => {
-    const up = await deployer.ping().then(
-      () => true,
-      () => false,
-    );
+  // A refused or missing socket is a lost engine at once; a slow answer (a busy host) only when
+  // the next ping is slow too.
+  let slowPings = 0;
+  const ping = async () => {
+    let up = true;
+    try {
+      await deployer.ping();
+      slowPings = 0;
+    } catch (error) {
+      slowPings = engineUnreachable(error) ? 2 : slowPings + 1;
+      up = slowPings < 2;
+    }
     if (up !== engineUp) {
       if (up) log.info({ worker: workerId }, "the Docker engine answers again");
       else log.warn({ worker: workerId }, "the Docker engine does not answer: this worker takes no new instances until it does");
       engineUp = up;
       if (up) void converger.run();
     }
-    await heartbeat(db, { id: workerId, backend: deployer.backend, address: options.publicHost, capacity: options.capacity, engine, engineUp: up, engineGrace: options.engineGraceSeconds ?? DEFAULT_ENGINE_GRACE_SECONDS });
+  };
+  let pinging: Promise<void> | null = null;
+  const announce = async () => {
+    // The ping runs beside the heartbeat, which reports the last ping's answer: a slow engine
+    // never delays the heartbeat that keeps the worker's instances where they are.
+    pinging ??= ping().finally(() => {
+      pinging = null;
+    });
+    await heartbeat(db, { id: workerId, backend: deployer.backend, address: options.publicHost, capacity: options.capacity, engine, engineUp, engineGrace: options.engineGraceSeconds ?? DEFAULT_ENGINE_GRACE_SECONDS });
     options.onHeartbeat?.();
   };
+  await ping();
   await announce();
   // The first heartbeat of a process puts a worker drained before back in service.
   await db.$executeRaw`UPDATE challenge_server_workers SET draining = false WHERE id = ${workerId} AND draining`;
@@ -177,7 +193,7 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
       .finally(() => heartbeats.delete(pending));
     heartbeats.add(pending);
   };
-  const timers = [setInterval(beat, options.heartbeatMs ?? 2000), setInterval(() => void (engineUp ? converger.run() : undefined), options.convergeMs ?? 2000)];
+  const timers = [setInterval(beat, options.heartbeatMs ?? 2000), setInterval(() => void converger.run(), options.convergeMs ?? 2000)];
   void converger.run();
   log.info({ worker: workerId, backend: deployer.backend, deployment: options.deployment }, "challenge-server worker started");
 
@@ -185,7 +201,7 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
     for (const timer of timers) clearInterval(timer);
     stopWatching?.();
     converger.halt();
-    await Promise.all([own.close(), cluster.close(), scheduler.close(), producer.close(), ...heartbeats]);
+    await Promise.all([own.close(), cluster.close(), scheduler.close(), producer.close(), ...heartbeats, pinging]);
   };
   /** Leaves at once and removes this worker's units and spare networks (its instances move at once). */
   const retire = async () => {
