@@ -56,8 +56,8 @@ export function jobEngineKey(name: string): string {
       .slice(0, 12)
       .replace(/-+$/, "") || "job";
   let hash = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(name)) {
-    hash ^= byte;
+  for (let i = 0; i < name.length; i++) {
+    hash ^= name.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193) >>> 0;
   }
   return `${slug}-${hash.toString(16).padStart(8, "0")}`;
