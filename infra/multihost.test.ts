@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import path from "node:path";
 import { createChallengeServerTier } from "@flagship/api";
 import { callerFor, createCategory, createChallenge, createTeamWith, createTestWorld, createUser, type TestTeam, type TestUser, type TestWorld } from "@flagship/api/testing";
@@ -251,6 +251,20 @@ describe("plain Docker, one worker per host", () => {
     for (const team of teams) await reachable(team, team === teams[0] || team === teams[1] ? sharedName : dedicatedName);
   }, 120_000);
 
+  it("places instances on the returned host again once its engine answers", async () => {
+    reportOnFailure();
+    const returned = workerOf.get(lost)!.id;
+    // The worker says its engine answers again (a worker that does not report engine losses at all has nothing to clear).
+    await until("the returned host's worker placeable", async () => {
+      const worker = (await callerFor(world, staff).challengeServers.workers()).find((w) => w.id === returned) as { engine_lost?: boolean } | undefined;
+      return worker !== undefined && worker.engine_lost !== true;
+    }, 60_000);
+    // It now runs the fewest instances, so a new team's dedicated instance goes there.
+    const team = await createTeamWith(world, 1);
+    const view = await reachable(team, dedicatedName);
+    expect(view.ip).toBe(lost.address);
+  }, 90_000);
+
   afterAll(async () => {
     // SIGTERM, as a process manager stops a worker; then what is left on the engines goes.
     await Promise.all([...workerOf.values()].map((w) => w.stop()));
@@ -330,8 +344,9 @@ describe("Swarm across both engines", () => {
 
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.stop()));
+    // Leaving the Swarm removes its services and their tasks; the engines go with the hosts.
     for (const host of [nodeHost, manager]) {
-      if (host) execFileSync("docker", ["-H", host.dockerHost, "swarm", "leave", "--force"], { stdio: "ignore" });
+      if (host) spawnSync("docker", ["-H", host.dockerHost, "swarm", "leave", "--force"], { stdio: "ignore" });
     }
   }, 120_000);
 });

@@ -33,6 +33,10 @@ export function startWorkerProcess(options: { id: string; log: string; env: Reco
   });
   closeSync(out);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // A test run that ends without its clean-up (interrupted) takes its workers with it.
+  const orphaned = () => child.kill("SIGKILL");
+  process.once("exit", orphaned);
+  void exited.then(() => process.off("exit", orphaned));
   return {
     id: options.id,
     log: options.log,
