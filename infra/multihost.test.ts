@@ -279,15 +279,18 @@ describe("Swarm across both engines", () => {
   let manager: NamespaceHost;
   let nodeHost: NamespaceHost;
   let name: string;
+  let jobId: number;
   let teams: TestTeam[];
 
   async function tasksOf(serviceName: string) {
     return (await manager.docker.listTasks({ filters: { service: [serviceName], "desired-state": ["running"] } })) as { NodeID: string; Status: { State: string } }[];
   }
 
-  async function ourService() {
-    const services = (await manager.docker.listServices({ filters: { label: [`${LABELS.deployment}=${SWARM_DEPLOYMENT}`] } })) as { Spec: { Name: string } }[];
-    return services.map((s) => s.Spec.Name).find((n) => n.includes(`-j`));
+  /** The one service running a shared job's replicas, found by its labels. */
+  async function serviceOf(jobId: number): Promise<string> {
+    const services = (await manager.docker.listServices({ filters: { label: [`${LABELS.deployment}=${SWARM_DEPLOYMENT}`, `${LABELS.job}=${jobId}`] } })) as { Spec: { Name: string } }[];
+    expect(services).toHaveLength(1);
+    return services[0]!.Spec.Name;
   }
 
   beforeAll(async () => {
@@ -309,13 +312,13 @@ describe("Swarm across both engines", () => {
   it("spreads a shared job's replicas over both nodes, and players get instances on both", async () => {
     reportOnFailure();
     name = jobName("swarm");
-    const jobId = await submit(name, { replicas: 2 });
+    jobId = await submit(name, { replicas: 2 });
     const rows = await until("2 healthy replicas", async () => {
       const found = await world.services.db.challengeServerInstance.findMany({ where: { jobId, status: "healthy" } });
       return found.length === 2 ? found : null;
     }, 90_000);
     expect(new Set(rows.map((r) => r.host))).toEqual(new Set(net.hosts.map((h) => h.address)));
-    const service = (await ourService())!;
+    const service = await serviceOf(jobId);
     const nodes = new Set((await tasksOf(service)).map((t) => t.NodeID));
     expect(nodes.size).toBe(2);
     const first = await reachable(teams[0]!, name);
@@ -331,14 +334,14 @@ describe("Swarm across both engines", () => {
     const nodeId = ((await drained.docker.info()) as { Swarm: { NodeID: string } }).Swarm.NodeID;
     const drainedAt = Date.now();
     execFileSync("docker", ["-H", manager.dockerHost, "node", "update", "--availability", "drain", nodeId], { stdio: "ignore" });
-    const service = (await ourService())!;
+    const service = await serviceOf(jobId);
     await until("every task on the other node", async () => {
       const tasks = await tasksOf(service);
       return tasks.length === 2 && tasks.every((t) => t.NodeID !== nodeId && t.Status.State === "running");
     }, 60_000);
     for (const team of teams) await reachable(team, name, other.address, 60_000);
     console.log(`[multihost] teams reach their instance again ${((Date.now() - drainedAt) / 1000).toFixed(1)} s after the drain`);
-    const rows = await world.services.db.challengeServerInstance.findMany({ where: { job: { name } } });
+    const rows = await world.services.db.challengeServerInstance.findMany({ where: { jobId } });
     expect(rows.every((r) => r.host === other.address && r.status === "healthy")).toBe(true);
   }, 120_000);
 
