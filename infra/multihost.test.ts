@@ -115,7 +115,8 @@ function instanceOf(team: TestTeam, name: string) {
 async function reachable(team: TestTeam, name: string, address?: string, timeoutMs = 30_000) {
   return until(`${name}'s instance for team ${team.id}${address ? ` on ${address}` : ""}`, async () => {
     const view = await instanceOf(team, name);
-    if (address !== undefined && view.ip !== address) return null;
+    // Thrown, not returned: a timeout then says what the team was last given.
+    if (address !== undefined && view.ip !== address) throw new Error(`the team was given ${view.ip}:${view.port}`);
     return (await readBanner(view.ip, view.port)).startsWith("flagship-banner ") ? view : null;
   }, timeoutMs);
 }
