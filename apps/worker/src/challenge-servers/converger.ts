@@ -2,8 +2,8 @@ import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import pLimit, { type Limit } from "p-limit";
 import type { Db } from "@flagship/db";
-import { CONFIG_DEFAULTS, deriveTeamFlag, JOB_DEFAULTS } from "@flagship/shared";
-import { type Deployer, type Endpoint, engineReason, LABELS, type Unit } from "./deployer.ts";
+import { CONFIG_DEFAULTS, deriveTeamFlag, JOB_DEFAULTS, WORKER_STALE_SECONDS } from "@flagship/shared";
+import { type Deployer, type Endpoint, engineReason, engineUnreachable, LABELS, type Unit } from "./deployer.ts";
 
 export interface ConvergerOptions {
   workerId: string;
@@ -24,6 +24,8 @@ export interface ConvergerOptions {
 interface Row {
   id: number;
   job_id: number;
+  /** The job's part of engine names (a slug and a hash of its name); empty for jobs made before it existed. */
+  engine_key: string;
   generation: number;
   slot: number | null;
   team_id: number | null;
@@ -119,6 +121,25 @@ export class Converger {
     return waiting.length;
   }
 
+  /**
+   * The engine reports that a copy of a unit stopped: its instances are marked down at once (so
+   * no request is handed the dead address) and the unit is replaced now, keeping its host port
+   * where it can. Never rejects.
+   */
+  async died(name: string): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const desired = (await this.wanted()).get(name);
+      if (!desired) return;
+      this.forget(name);
+      for (const row of desired.rows) if (row.status === "healthy") await this.mark(row, { status: "unhealthy", error: "" });
+      // A task converging the unit now finds it stopped on its next look; otherwise one starts now.
+      await this.converge(desired);
+    } catch (error) {
+      this.options.log.warn({ err: error, unit: name }, "could not handle a stopped container");
+    }
+  }
+
   /** Runs a pass now, or right after the one in progress. Never rejects: errors are logged. */
   run(): Promise<void> {
     if (this.running) {
@@ -142,7 +163,7 @@ export class Converger {
 
   private rows(): Promise<Row[]> {
     return this.db.$queryRaw<Row[]>`
-      SELECT i.id, i.job_id, i.generation, i.slot, i.team_id, i.pooled, i.revision, i.status, i.updated_at, i.host, i.port AS published,
+      SELECT i.id, i.job_id, j.engine_key, i.generation, i.slot, i.team_id, i.pooled, i.revision, i.status, i.updated_at, i.host, i.port AS published,
              j.port, j.replicas, j.memory, j.cpus, j.image, j.registry_auth, j.env, j.writable, j.flag_env,
              CASE WHEN j.flag_env IS NOT NULL AND c.flag_type = 'dynamic' THEN c.flag_metadata->>'secret' END AS flag_secret
       FROM challenge_server_instances i JOIN challenge_server_jobs j ON j.id = i.job_id JOIN challenges c ON c.id = j.challenge_id
@@ -155,21 +176,18 @@ export class Converger {
     const { workerId, deployment } = this.options;
     // The engine is listed before the database is read: a unit started meanwhile by the wake-up
     // path was started for a row that this read sees, so it is never taken for an unwanted one.
-    let listed;
-    try {
-      listed = await this.deployer.list();
-    } catch (error) {
-      // The engine is unreachable: say so on every instance it should run, for staff and players.
-      await this.failAll(await this.rows(), engineReason(error));
-      throw error;
-    }
+    // An engine that cannot be reached fails the pass and changes no instance: what was last seen
+    // healthy is still handed out (its containers usually keep serving through an engine blip),
+    // and the heartbeat reports the loss so that new instances go to other workers.
+    const listed = await this.deployer.list();
     const desired = await this.wanted();
     const liveIds = await this.liveWorkerIds();
     const removals: string[] = [];
     for (const unit of listed) {
       if (this.busy.has(unit.name)) continue;
+      if (desired.has(unit.name)) continue;
       const owner = unit.labels[LABELS.worker];
-      if (owner === workerId ? !desired.has(unit.name) : owner !== undefined && !liveIds.has(owner) && unit.labels[LABELS.deployment] === deployment) {
+      if (owner === workerId || (owner !== undefined && !liveIds.has(owner) && unit.labels[LABELS.deployment] === deployment)) {
         removals.push(unit.name);
       }
     }
@@ -202,7 +220,9 @@ export class Converger {
   }
 
   private async liveWorkerIds(): Promise<Set<string>> {
-    const rows = await this.db.$queryRaw<{ id: string }[]>`SELECT id FROM challenge_server_workers WHERE last_seen > now() - interval '15 seconds'`;
+    // A worker parked by a clean stop counts as live: its containers wait for the worker that adopts them.
+    const rows = await this.db.$queryRaw<{ id: string }[]>`
+      SELECT id FROM challenge_server_workers WHERE last_seen > now() - make_interval(secs => ${WORKER_STALE_SECONDS}) OR parked_until > now()`;
     return new Set(rows.map((r) => r.id));
   }
 
@@ -224,7 +244,8 @@ export class Converger {
       // A warm instance is a dedicated one whose team is not known yet: its own unit and network.
       const shared = row.team_id === null && !row.pooled;
       const grouped = shared && this.deployer.groupsReplicas;
-      const name = grouped ? `fs-${deployment}-j${row.job_id}-g${row.generation}-${shortId(workerId)}` : `fs-${deployment}-i${row.id}-r${row.revision}`;
+      const job = `fs-${deployment}-${row.engine_key || `j${row.job_id}`}`;
+      const name = grouped ? `${job}-g${row.generation}-${shortId(workerId)}` : `${job}-i${row.id}-r${row.revision}`;
       const entry = desired.get(name);
       if (entry) {
         entry.rows.push(row);
@@ -258,11 +279,13 @@ export class Converger {
           pidsLimit: JOB_DEFAULTS.pidsLimit,
           replicas: 1,
           network: shared
-            ? `fs-${deployment}-j${row.job_id}`
+            ? job
             : row.team_id === null
-              ? `fs-${deployment}-j${row.job_id}-w${row.id}`
-              : `fs-${deployment}-j${row.job_id}-t${row.team_id}`,
+              ? `${job}-w${row.id}`
+              : `${job}-t${row.team_id}`,
           registryAuth: row.registry_auth,
+          // A replacement takes the port the team was given, where the engine still has it free.
+          ...(!grouped && row.published !== null && { hostPort: row.published }),
         },
       });
     }
@@ -295,8 +318,8 @@ export class Converger {
   private async convergeUnit({ unit, rows }: Desired, checked: () => void): Promise<void> {
     const retryMs = this.options.retryFailedMs ?? 30_000;
     if (rows.every((r) => r.status === "failed" && Date.now() - r.updated_at.getTime() < retryMs)) return;
-    // Copies waiting for a container: followed closely until they answer.
-    const waiting = rows.filter((r) => r.status === "pending");
+    // Copies waiting for a container (or replacing one that died): followed closely until they answer.
+    const waiting = rows.filter((r) => r.status === "pending" || r.status === "unhealthy");
     const endpoints = await this.ensure(unit, rows);
     if (!endpoints) return;
     await this.check(unit, rows, endpoints);
@@ -323,9 +346,9 @@ export class Converger {
     try {
       return await this.deploys(() => this.deployer.ensure(unit));
     } catch (error) {
-      const reason = engineReason(error);
       this.options.log.warn({ err: error, unit: unit.name }, "could not deploy a unit");
-      await this.failAll(rows, reason);
+      // An engine that cannot be reached is waited out (see `pass`); a refusal is the instance's failure.
+      if (!engineUnreachable(error)) await this.failAll(rows, engineReason(error));
       return null;
     }
   }
