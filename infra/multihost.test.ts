@@ -255,10 +255,10 @@ describe("plain Docker, one worker per host", () => {
   it("places instances on the returned host again once its engine answers", async () => {
     reportOnFailure();
     const returned = workerOf.get(lost)!.id;
-    // The worker says its engine answers again (a worker that does not report engine losses at all has nothing to clear).
+    // The worker reports that its engine answers again.
     await until("the returned host's worker placeable", async () => {
-      const worker = (await callerFor(world, staff).challengeServers.workers()).find((w) => w.id === returned) as { engine_lost?: boolean } | undefined;
-      return worker !== undefined && worker.engine_lost !== true;
+      const worker = (await callerFor(world, staff).challengeServers.workers()).find((w) => w.id === returned);
+      return worker !== undefined && !worker.engine_lost;
     }, 60_000);
     // It now runs the fewest instances, so a new team's dedicated instance goes there.
     const team = await createTeamWith(world, 1);
