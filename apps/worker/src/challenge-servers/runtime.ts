@@ -2,6 +2,8 @@ import { adoptParked, DEFAULT_ENGINE_GRACE_SECONDS, heartbeat, leave, planJob, r
 import type { Db } from "@flagship/db";
 import { JobProducer, parseJob, QUEUES, workerQueueName, ZWorkerTask } from "@flagship/jobs";
 import { type ConnectionOptions, Queue, Worker } from "bullmq";
+import { randomBytes } from "node:crypto";
+import { WORKER_STALE_SECONDS } from "@flagship/shared";
 import type Docker from "dockerode";
 import { Converger } from "./converger.ts";
 import { type Deployer, engineUnreachable, LABELS } from "./deployer.ts";
@@ -96,8 +98,14 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
   // engine that does not answer yet is not fatal: the worker reports it and takes no placements.
   const probe = makeDeployer(options, "docker");
   const engine = await probe.engineId().catch(() => "");
-  const adopted = options.adopt ? await adoptParked(db, engine) : null;
-  const workerId = adopted ?? options.workerId;
+  const adopted = options.adopt ? await adoptParked(db, engine, options.workerId) : null;
+  let workerId = adopted ?? options.workerId;
+  if (options.adopt && !adopted) {
+    // Its default id may be another worker's now (which adopted it): one of its own then.
+    const taken = await db.$queryRaw<{ id: string }[]>`
+      SELECT id FROM challenge_server_workers WHERE id = ${workerId} AND (last_seen > now() - make_interval(secs => ${WORKER_STALE_SECONDS}) OR parked_until > now())`;
+    if (taken.length > 0) workerId = `${workerId.slice(0, 57)}-${randomBytes(3).toString("hex")}`;
+  }
   if (adopted) log.info({ worker: workerId }, "adopted the instances a worker stopped on this engine left running");
   const deployer = await chooseDeployer({ ...options, workerId });
   const converger = new Converger(db, deployer, {

@@ -60,14 +60,15 @@ export async function leave(db: Db, workerId: string, parkSeconds = 0): Promise<
  * and state. One parked worker is adopted by one starting worker only (the row lock). Returns
  * the adopted id, or null when there is none.
  */
-export async function adoptParked(db: Db, engine: string): Promise<string | null> {
+export async function adoptParked(db: Db, engine: string, preferred = ""): Promise<string | null> {
   if (engine === "") return null;
+  // Its own former identity first (a container restarted keeps its host name, so its default id).
   const rows = await db.$queryRaw<{ id: string }[]>`
     UPDATE challenge_server_workers SET parked_until = NULL, last_seen = now(), started_at = now(), engine_lost_at = NULL
     WHERE id = (
       SELECT id FROM challenge_server_workers
       WHERE engine = ${engine} AND parked_until > now() AND NOT draining
-      ORDER BY parked_until LIMIT 1
+      ORDER BY (id = ${preferred}) DESC, parked_until LIMIT 1
       FOR UPDATE SKIP LOCKED
     ) AND parked_until > now()
     RETURNING id`;
