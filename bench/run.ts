@@ -238,23 +238,22 @@ async function writeReport(report: Report, minutes: number): Promise<void> {
   else lines.push("| challenge-server scenario | result | goal | met |", "|---|---|---|---|", ...tier.map((t) => `| ${t.name} | ${t.value} | ${t.goal} | ${t.met ? "yes" : "no"} |`), "");
   lines.push(...report.stampede);
   lines.push("", firstLoadSection(benchFirstLoad()), "");
-  // Figures measured elsewhere (the compose stack test) are kept as they were.
-  const kept = await keptSection(path.join(ROOT, "BENCHMARKS.md"));
-  if (kept) lines.push(kept, "");
+  lines.push(...(await measuredElsewhere(path.join(ROOT, "BENCHMARKS.md"))));
   await writeFile(path.join(ROOT, "BENCHMARKS.md"), lines.join("\n"));
 }
 
-/** The heading of BENCHMARKS.md's section that the benchmark does not measure and keeps as it is. */
-const KEPT_HEADING = "## Operations";
-
-/** BENCHMARKS.md's kept section (its heading up to the next section), or null. */
-async function keptSection(file: string): Promise<string | null> {
+/**
+ * Sections of BENCHMARKS.md whose figures come from elsewhere than this run ("Operations", or a
+ * heading that says "(measured by ...)", e.g. the multi-host test's lost-host figure): kept as they
+ * are, at the end.
+ */
+async function measuredElsewhere(file: string): Promise<string[]> {
   const text = await readFile(file, "utf8").catch(() => "");
-  const start = text.split("\n").findIndex((line) => line.startsWith(KEPT_HEADING));
-  if (start < 0) return null;
-  const rest = text.split("\n").slice(start);
-  const end = rest.findIndex((line, i) => i > 0 && line.startsWith("## "));
-  return (end < 0 ? rest : rest.slice(0, end)).join("\n").trimEnd();
+  const kept: string[] = [];
+  for (const section of text.split(/^(?=## )/m)) {
+    if (/^## (Operations|.*\(measured by )/.test(section)) kept.push(section.trimEnd(), "");
+  }
+  return kept;
 }
 
 main().then(
