@@ -17,7 +17,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { COPIES, GENERATOR, memoryMiB, PACED_CONNECTIONS, PASS_SECONDS, PASSES, ROOT, type Measurement, startCopies, startDatabase, WARMUP_SECONDS } from "./harness.ts";
+import { COPIES, type Database, GENERATOR, memoryMiB, PACED_CONNECTIONS, PASS_SECONDS, PASSES, ROOT, type Measurement, startCopies, startDatabase, WARMUP_SECONDS } from "./harness.ts";
 import { SEED, seedOrReuse, type Seeded } from "./seed.ts";
 import { serverEnv, serverNodeFlags } from "../scripts/server-flags.mjs";
 import { benchChallengeServers, type TierResult } from "./scenarios/challenge-servers.ts";
@@ -67,55 +67,8 @@ async function main(): Promise<void> {
   const database = await startDatabase(SEED_DIR);
   const report: Report = { seed: null, measurements: [], fanout: null, burst: null, soak: null, tenfold: null, tier: "not measured", starts: [], peakRssMiB: 0, stampede: [] };
   try {
-    const game = await seedOrReuse(database.url, SEED, SEED_DIR);
-    report.seed = game.counts;
-    console.log(`Seeded in ${game.counts.seconds} s`);
-    const server = await startCopies(database.url);
-    try {
-      for (const [key, run] of PER_REQUEST) {
-        if (!runs(key)) continue;
-        console.log(`Measuring ${key}...`);
-        report.measurements.push(await run(server, game));
-      }
-      if (runs("board-solves")) {
-        console.log("Measuring the leaderboard while solves happen...");
-        report.measurements.push(await benchLeaderboardUnderSolves(server, game));
-      }
-      if (runs("mixed")) {
-        console.log("Measuring the mixed workload...");
-        report.measurements.push(await benchMixed(server, game));
-      }
-      if (runs("burst")) {
-        console.log("Measuring the correct-solve burst...");
-        report.burst = await benchSolveBurst(server, game, database.db);
-      }
-      if (runs("fanout")) {
-        console.log("Measuring websocket fan-out...");
-        report.fanout = await benchFanout(server, database.db);
-      }
-      if (runs("soak")) {
-        console.log("Soaking the mixed workload for 10 minutes...");
-        report.soak = await benchSoak(server, game);
-      }
-      report.peakRssMiB = Math.max(...(await Promise.all(server.pids.map((pid) => memoryMiB(pid, "VmHWM")))));
-    } finally {
-      await server.stop();
-    }
-    const tenfoldKeys = new Set(PER_REQUEST.map(([key]) => key).filter(runs));
-    if (TENFOLD && tenfoldKeys.size > 0) {
-      // Its own database and a long seed: a failure here still leaves the rest of the report written.
-      try {
-        report.tenfold = await benchTenfold({ url: database.url, seeded: game }, tenfoldKeys, console.log, SEED_DIR && path.join(SEED_DIR, "10x"));
-      } catch (error) {
-        console.error("The 10x scenario failed:", error);
-      }
-    }
-    if (!ONLY) {
-      console.log("Measuring cold start and memory at rest...");
-      report.starts = await benchColdStart(database.url);
-      console.log("Measuring challenge servers...");
-      report.tier = await benchChallengeServers(database.url, game);
-    }
+    // The stampede seeds its own players: BENCH_ONLY=stampede needs neither the event nor its copies.
+    if (SCENARIOS.some((key) => key !== "stampede" && runs(key))) await measureSeeded(database, report);
     if (runs("stampede")) {
       console.log("Measuring the event-start stampede...");
       report.stampede = stampedeSection(await benchStampede(database.url));
@@ -128,6 +81,64 @@ async function main(): Promise<void> {
   } else {
     await writeReport(report, Math.round((Date.now() - started) / 60_000));
   }
+  printSummary(report);
+}
+
+/** Every scenario that plays the seeded event, with the report's figures filled in as they come. */
+async function measureSeeded(database: Database, report: Report): Promise<void> {
+  const game = await seedOrReuse(database.url, SEED, SEED_DIR);
+  report.seed = game.counts;
+  console.log(`Seeded in ${game.counts.seconds} s`);
+  const server = await startCopies(database.url);
+  try {
+    for (const [key, run] of PER_REQUEST) {
+      if (!runs(key)) continue;
+      console.log(`Measuring ${key}...`);
+      report.measurements.push(await run(server, game));
+    }
+    if (runs("board-solves")) {
+      console.log("Measuring the leaderboard while solves happen...");
+      report.measurements.push(await benchLeaderboardUnderSolves(server, game));
+    }
+    if (runs("mixed")) {
+      console.log("Measuring the mixed workload...");
+      report.measurements.push(await benchMixed(server, game));
+    }
+    if (runs("burst")) {
+      console.log("Measuring the correct-solve burst...");
+      report.burst = await benchSolveBurst(server, game, database.db);
+    }
+    if (runs("fanout")) {
+      console.log("Measuring websocket fan-out...");
+      report.fanout = await benchFanout(server, database.db);
+    }
+    if (runs("soak")) {
+      console.log("Soaking the mixed workload for 10 minutes...");
+      report.soak = await benchSoak(server, game);
+    }
+    report.peakRssMiB = Math.max(...(await Promise.all(server.pids.map((pid) => memoryMiB(pid, "VmHWM")))));
+  } finally {
+    await server.stop();
+  }
+  const tenfoldKeys = new Set(PER_REQUEST.map(([key]) => key).filter(runs));
+  if (TENFOLD && tenfoldKeys.size > 0) {
+    // Its own database and a long seed: a failure here still leaves the rest of the report written.
+    try {
+      report.tenfold = await benchTenfold({ url: database.url, seeded: game }, tenfoldKeys, console.log, SEED_DIR && path.join(SEED_DIR, "10x"));
+    } catch (error) {
+      console.error("The 10x scenario failed:", error);
+    }
+  }
+  if (!ONLY) {
+    console.log("Measuring cold start and memory at rest...");
+    report.starts = await benchColdStart(database.url);
+    console.log("Measuring challenge servers...");
+    report.tier = await benchChallengeServers(database.url, game);
+  }
+}
+
+/** The one-line verdicts, after the report. */
+function printSummary(report: Report): void {
   for (const m of report.measurements) {
     const atGoal = m.atGoal ? `; at ${m.atGoal.offered} offered: ${m.atGoal.requestsPerSecond} req/s, p50 ${m.atGoal.p50} ms, p99 ${m.atGoal.p99} ms, ${m.atGoal.errors} errors, ${m.atGoal.late} late` : "";
     console.log(`${m.met ? "met " : "MISS"}  ${m.name}: ${m.requestsPerSecond} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ${m.errors + m.non2xx} errors, ${m.rssMiB} MiB, server CPU ${m.cpuMsPerRequest} ms/request${atGoal}`);

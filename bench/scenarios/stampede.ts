@@ -1,5 +1,6 @@
 import os from "node:os";
 import { startRedis } from "@flagship/db/redis";
+import { ARGON2_OPTIONS } from "@flagship/api";
 import argon2 from "argon2";
 import pg from "pg";
 import WebSocket from "ws";
@@ -224,7 +225,7 @@ async function run(copies: Server[], players: Player[], challenges: { id: number
 export async function benchStampede(databaseUrl: string, options: StampedeOptions = optionsFromEnv()): Promise<StampedeResult | string> {
   const redis = await startRedis();
   if (!redis.url) return "not measured: redis-server is not installed";
-  const hash = await argon2.hash(PASSWORD, { type: argon2.argon2id });
+  const hash = await argon2.hash(PASSWORD, ARGON2_OPTIONS);
   const runs: StampedeRun[] = [];
   try {
     for (const count of [1, 2]) {

@@ -5,24 +5,13 @@ import cors from "@fastify/cors";
 import fastifyStatic from "@fastify/static";
 import { isDatabaseUnavailable } from "@flagship/db";
 import { appRouter, type AppRouter, forgetActors, forgetPlayerStates, mayChangeActors, type Services, toTrpcError } from "@flagship/api";
-import { AppError, refuseNul } from "@flagship/shared";
+import { AppError, refuseUnstorableText } from "@flagship/shared";
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
 import type { Env } from "./env.ts";
 import { contextFor, restRoutes } from "./rest/adapter.ts";
+import { registerRestRoutes } from "./rest/routes/index.ts";
 import { fail } from "./rest/envelope.ts";
-import { adminRoutes } from "./rest/routes/admin.ts";
-import { announcementRoutes } from "./rest/routes/announcements.ts";
-import { authRoutes } from "./rest/routes/auth.ts";
-import { challengeRoutes } from "./rest/routes/challenges.ts";
-import { configRoutes } from "./rest/routes/config.ts";
-import { hintRoutes } from "./rest/routes/hints.ts";
-import { challengeServerRoutes } from "./rest/routes/challenge-servers.ts";
-import { leaderboardRoutes } from "./rest/routes/leaderboard.ts";
-import { pageRoutes } from "./rest/routes/pages.ts";
-import { memberRoutes } from "./rest/routes/members.ts";
-import { statsRoutes } from "./rest/routes/stats.ts";
-import { teamRoutes } from "./rest/routes/teams.ts";
 import { registerWebsocket } from "./realtime/websocket.ts";
 import { registerSecurityHeaders } from "./security.ts";
 
@@ -101,7 +90,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
           return done(new AppError("parse_error"), undefined);
         }
         try {
-          refuseNul(parsed);
+          refuseUnstorableText(parsed);
         } catch (error) {
           return done(error as AppError, undefined);
         }
@@ -110,7 +99,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
       // Callback form, as the onSend hooks above: no promise per request.
       api.addHook("preValidation", (request, _reply, done) => {
         try {
-          refuseNul(request.query);
+          refuseUnstorableText(request.query);
         } catch (error) {
           return done(error as AppError);
         }
@@ -129,19 +118,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
         return fail(reply, "server_error");
       });
       api.setNotFoundHandler((_request, reply) => fail(reply, "not_found"));
-      const rest = restRoutes(api, services);
-      statsRoutes(rest);
-      configRoutes(rest);
-      announcementRoutes(rest);
-      leaderboardRoutes(rest);
-      pageRoutes(rest);
-      adminRoutes(rest);
-      authRoutes(rest);
-      teamRoutes(rest);
-      memberRoutes(rest);
-      challengeRoutes(rest);
-      hintRoutes(rest);
-      challengeServerRoutes(rest);
+      registerRestRoutes(restRoutes(api, services));
     },
     { prefix: "/api/v2" },
   );

@@ -1,18 +1,14 @@
 import type { TestUser } from "@flagship/api/testing";
 import { buildCtfdArchive, renameMember, sampleCtfdEvent } from "@flagship/api/testing/ctfd-archive";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authHeader, createContractServer, type TestServer } from "./testing.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { authHeader, useContractServer } from "./testing.ts";
 
-let server: TestServer;
-let staff: TestUser;
-let player: TestUser;
+const { server, staff, player } = await useContractServer();
 let archive: Buffer;
 
 beforeAll(async () => {
-  ({ server, staff, player } = await createContractServer());
   archive = await buildCtfdArchive(sampleCtfdEvent());
 });
-afterAll(() => server.close());
 
 const upload = (query: string, body: Buffer, user?: TestUser) =>
   server.app.inject({ method: "POST", url: `/port/ctfd${query}`, headers: { "content-type": "application/zip", ...authHeader(user) }, payload: body });

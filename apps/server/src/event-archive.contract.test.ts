@@ -1,16 +1,9 @@
 import { gunzipSync } from "node:zlib";
 import { callerFor, type TestUser } from "@flagship/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authHeader, createContractServer, type TestServer } from "./testing.ts";
+import { describe, expect, it } from "vitest";
+import { authHeader, useContractServer } from "./testing.ts";
 
-let server: TestServer;
-let staff: TestUser;
-let player: TestUser;
-
-beforeAll(async () => {
-  ({ server, staff, player } = await createContractServer());
-});
-afterAll(() => server.close());
+const { server, staff, player } = await useContractServer();
 
 const download = (user?: TestUser) => server.app.inject({ method: "GET", url: "/port/event", headers: authHeader(user) });
 const upload = (body: Buffer, user?: TestUser) => server.app.inject({ method: "POST", url: "/port/event", headers: { "content-type": "application/gzip", ...authHeader(user) }, payload: body });

@@ -1,15 +1,8 @@
 import type { TestUser } from "@flagship/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authHeader, createContractServer, type TestServer } from "./testing.ts";
+import { describe, expect, it } from "vitest";
+import { authHeader, useContractServer } from "./testing.ts";
 
-let server: TestServer;
-let staff: TestUser;
-let player: TestUser;
-
-beforeAll(async () => {
-  ({ server, staff, player } = await createContractServer());
-});
-afterAll(() => server.close());
+const { server, staff, player } = await useContractServer();
 
 function upload(name: string, body: Buffer | string, user?: TestUser) {
   return server.app.inject({

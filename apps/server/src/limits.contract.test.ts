@@ -1,12 +1,8 @@
 import { configurePasswordHashing, DEFAULT_HASHING } from "@flagship/api";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer } from "./testing.ts";
+import { describe, expect, it } from "vitest";
+import { useContractServer } from "./testing.ts";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await createTestServer();
-});
-afterAll(() => server.close());
+const { server } = await useContractServer();
 
 describe("request limits", () => {
   it("refuses a REST body over 2 MB in the envelope, and changes nothing", async () => {

@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { freePort } from "@flagship/db";
 import { createTestWorld, createUser, type TestUser, type TestWorld } from "@flagship/api/testing";
 import type { FastifyInstance, InjectOptions } from "fastify";
+import { afterAll } from "vitest";
 import { buildServer } from "./app.ts";
 import { loadEnv } from "./env.ts";
 
@@ -81,6 +82,18 @@ export async function createContractServer(envOverrides: Record<string, string> 
   const staff = await createUser(server.world, { isStaff: true });
   const player = await createUser(server.world);
   return { server, staff, player };
+}
+
+/**
+ * The set-up most contract test files share, in one line at the top of the file:
+ * `const { server, staff, player } = await useContractServer();` builds the server (a fresh
+ * database, a staff account and a player) while the file is collected, and closes it after the
+ * file's tests.
+ */
+export async function useContractServer(envOverrides: Record<string, string> = {}): Promise<ContractServer> {
+  const contract = await createContractServer(envOverrides);
+  afterAll(() => contract.server.close());
+  return contract;
 }
 
 /** The authorization header for `user`'s token (none for an anonymous caller), for raw `app.inject` calls. */

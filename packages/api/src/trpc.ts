@@ -1,4 +1,4 @@
-import { AppError, ERRORS, errorMessage, refuseNul } from "@flagship/shared";
+import { AppError, ERRORS, errorMessage, refuseUnstorableText } from "@flagship/shared";
 import { isDatabaseUnavailable } from "@flagship/db";
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
@@ -41,9 +41,9 @@ const appErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
-/** PostgreSQL text cannot hold NUL: input carrying one is 400 invalid on its field, before any work. */
-const noNul = t.middleware(async ({ getRawInput, next }) => {
-  refuseNul(await getRawInput());
+/** Text PostgreSQL cannot store (NUL, a lone surrogate) is 400 invalid on its field, before any work. */
+const storableText = t.middleware(async ({ getRawInput, next }) => {
+  refuseUnstorableText(await getRawInput());
   return next();
 });
 
@@ -51,7 +51,7 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
 
-export const publicProcedure = t.procedure.use(appErrors).use(noNul);
+export const publicProcedure = t.procedure.use(appErrors).use(storableText);
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => next({ ctx: requireAuth(ctx) }));
 

@@ -129,6 +129,8 @@ export function groupSecret(secret: string): string {
 export const THROTTLE_DEFAULTS = {
   login: "5/min",
   register: "10/min",
+  // Wrong team passwords, per account and per team (see Throttle.guess).
+  team_join: "10/min",
   "2fa": "1000/day",
   password_reset: "3/min",
   request_password_reset: "5/hour",

@@ -22,7 +22,7 @@ export * from "./challenge-servers.ts";
 export * from "./event-time.ts";
 export * from "./stats.ts";
 export * from "./staff-warnings.ts";
-export * from "./nul.ts";
+export * from "./unstorable-text.ts";
 export * from "./port.ts";
 export * from "./ctfd.ts";
 export * from "./colour.ts";

@@ -33,7 +33,13 @@ export const ZUpdateTeamInput = z.object({
 export type UpdateTeamInput = z.infer<typeof ZUpdateTeamInput>;
 
 /** What staff may change on any team (PATCH /team/{id}/). */
-export const ZStaffUpdateTeamInput = ZUpdateTeamInput.extend({ is_visible: z.boolean().optional(), leaderboard_group: groupRef.optional() });
+export const ZStaffUpdateTeamInput = ZUpdateTeamInput.extend({
+  // Staff never see a team's secret in RACTF's admin, whose form sends the empty field it shows:
+  // an empty password there means "unchanged".
+  password: z.preprocess((value) => (value === "" ? undefined : value), teamSecret.optional()),
+  is_visible: z.boolean().optional(),
+  leaderboard_group: groupRef.optional(),
+});
 export type StaffUpdateTeamInput = z.infer<typeof ZStaffUpdateTeamInput>;
 
 /** A paged list with an optional search term (GET /team/?search=). */

@@ -1,15 +1,9 @@
 import { mayChangeActors } from "@flagship/api";
-import { createUser, TEST_PASSWORD, type TestUser } from "@flagship/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractServer, type TestServer } from "../testing.ts";
+import { createUser, TEST_PASSWORD } from "@flagship/api/testing";
+import { describe, expect, it } from "vitest";
+import { useContractServer } from "../testing.ts";
 
-let server: TestServer;
-let staff: TestUser;
-
-beforeAll(async () => {
-  ({ server, staff } = await createContractServer());
-});
-afterAll(() => server.close());
+const { server, staff } = await useContractServer();
 
 describe("cached actors follow changes at once", () => {
   it("a logged-out token stops working on the very next request", async () => {

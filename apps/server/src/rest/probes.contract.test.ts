@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer } from "../testing.ts";
+import { describe, expect, it } from "vitest";
+import { useContractServer } from "../testing.ts";
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await createTestServer();
-});
-afterAll(() => server.close());
+const { server } = await useContractServer();
 
 describe("liveness and readiness", () => {
   it("answers /healthz while the process serves and /readyz while the database answers", async () => {

@@ -1,24 +1,17 @@
-import type { TestUser } from "@flagship/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractServer, type TestServer } from "../testing.ts";
+import { describe, expect, it } from "vitest";
+import { useContractServer } from "../testing.ts";
 
 /**
  * RACTF's own web client, unchanged, against Flagship: each request below is the one that client
  * sends (paths, bodies, form values as strings), in the order of a player's and a staff member's
  * first visit.
  */
-let server: TestServer;
-let staff: TestUser;
+const { server, staff } = await useContractServer();
 let token: string;
 let userId: number;
 let categoryId: number;
 let challengeId: number;
 let groupId: number;
-
-beforeAll(async () => {
-  ({ server, staff } = await createContractServer());
-});
-afterAll(() => server.close());
 
 const as = (t: string | undefined) => (t ? { token: t } : {});
 
@@ -173,5 +166,72 @@ describe("RACTF's client: the player plays", () => {
   it("GET /member/{id} for the profile page", async () => {
     const res = await server.api("GET", `/member/${userId}`, as(token));
     expect(res.body.d).toMatchObject({ id: userId, username: "shell-player", solves: [expect.objectContaining({ challenge: challengeId, points: 150 })] });
+  });
+});
+
+/** What the websocket sent, in order. */
+const socketPayloads = () => server.world.events.flatMap((e) => (e.kind === "socket" ? [e.payload as Record<string, unknown>] : []));
+
+describe("RACTF's client: the requests that used to end in an error", () => {
+  it("the config page's Save: POST /config/enable_force_admin_2fa%20/ (a key we do not know) is stored as given, staff only, and returned by /config/", async () => {
+    const save = await server.api("POST", "/config/enable_force_admin_2fa%20/", { token: staff.token, body: { value: false } });
+    expect({ status: save.status, body: save.body }).toEqual({ status: 201, body: { s: true, m: "", d: false } });
+    expect((await server.api("GET", "/config/", { token: staff.token })).body.d).toMatchObject({ "enable_force_admin_2fa ": false, enable_force_admin_2fa: false });
+    // Spelled like a staff-only key, it stays from players like that key.
+    expect((await server.api("GET", "/config/", as(token))).body.d).not.toHaveProperty(["enable_force_admin_2fa "]);
+    expect((await server.api("GET", "/config/enable_force_admin_2fa%20/", as(token))).status).toBe(403);
+    // Any other key: stored as given, returned to everyone like other keys, written by staff only.
+    const banner = { text: "Welcome", colour: "#ff0" };
+    expect((await server.api("POST", "/config/custom_banner/", { token: staff.token, body: { value: banner } })).status).toBe(201);
+    expect((await server.api("GET", "/config/")).body.d.custom_banner).toEqual(banner);
+    expect((await server.api("GET", "/config/custom_banner/")).body.d).toEqual(banner);
+    expect((await server.api("POST", "/config/custom_banner/", { ...as(token), body: { value: "mine" } })).status).toBe(403);
+    expect((await server.api("GET", "/config/custom_banner/")).body.d).toEqual(banner);
+    // Keys we know are still checked; an unknown key never stored is still 404.
+    expect((await server.api("POST", "/config/team_size/", { token: staff.token, body: { value: "four" } })).status).toBe(400);
+    expect((await server.api("GET", "/config/never_set/")).status).toBe(404);
+  });
+
+  it("the audit log page: GET /admin/audit_log/ shows config changes as set_config with {key, old_value, new_value}", async () => {
+    await server.api("POST", "/config/event_name/", { token: staff.token, body: { value: "Shell CTF" } });
+    await server.api("POST", "/config/event_name/", { token: staff.token, body: { value: "Shell CTF 2" } });
+    const log = await server.api("GET", "/admin/audit_log/", { token: staff.token });
+    const configs = log.body.d.filter((e: { action: string }) => e.action === "set_config");
+    expect(configs[0]).toEqual({ id: expect.any(Number), action: "set_config", user: staff.id, username: staff.username, time: expect.any(String), extra: { key: "event_name", old_value: "Shell CTF", new_value: "Shell CTF 2" } });
+    expect(configs.map((e: { extra: unknown }) => e.extra)).toContainEqual({ key: "enable_force_admin_2fa ", old_value: null, new_value: false });
+  });
+
+  it("the hint-used popup: POST /hints/use/ {id} sends event 3 whose `challenge` is the challenge's name and `challenge_id` its id", async () => {
+    const hint = await server.api("POST", "/hints/", { token: staff.token, body: { challenge: challengeId, name: "Second nudge", penalty: "5", text: "Look closer." } });
+    const used = await server.api("POST", "/hints/use/", { ...as(token), body: { id: hint.body.d.id } });
+    expect(used.status).toBe(200);
+    const event = socketPayloads().findLast((p) => p.event_code === 3);
+    expect(event).toMatchObject({ event_code: 3, username: "shell-player", hint_name: "Second nudge", challenge: "Hello", challenge_id: challengeId, challenge_name: "Hello" });
+  });
+
+  it("the admin's team editor: PATCH /team/{id}/ with the empty password field it shows leaves the password unchanged", async () => {
+    const team = (await server.api("GET", "/team/self", as(token))).body.d;
+    const res = await server.api("PATCH", `/team/${team.id}/`, { token: staff.token, body: { name: "Shell Crew", description: "Edited by staff", password: "", is_visible: true } });
+    expect({ status: res.status, m: res.body.m }).toEqual({ status: 200, m: "" });
+    expect(res.body.d).toMatchObject({ id: team.id, description: "Edited by staff" });
+    expect((await server.api("GET", "/team/self", as(token))).body.d).toMatchObject({ password: "hunter2hunter2", description: "Edited by staff" });
+    // A password given is still checked and set.
+    expect((await server.api("PATCH", `/team/${team.id}/`, { token: staff.token, body: { password: "short" } })).status).toBe(400);
+    expect((await server.api("PATCH", `/team/${team.id}/`, { token: staff.token, body: { password: "new-team-secret" } })).status).toBe(200);
+    expect((await server.api("GET", "/team/self", as(token))).body.d.password).toBe("new-team-secret");
+  });
+
+  it("deleting a challenge: DELETE /challenges/{id}/ sends no challenge-update event (clients would fetch it and get 404)", async () => {
+    const created = await server.api("POST", "/challenges/", {
+      token: staff.token,
+      body: { category: categoryId, name: "Doomed", score: "50", description: "", flag_type: "plaintext", flag_metadata: { flag: "ractf{doomed}" }, challenge_type: "default" },
+    });
+    const id = created.body.d.id;
+    const updates = () => socketPayloads().filter((p) => p.event_code === 6 && p.challenge_id === id);
+    expect(updates()).toHaveLength(1);
+    expect((await server.api("DELETE", `/challenges/${id}/`, { token: staff.token })).status).toBe(200);
+    expect(updates()).toHaveLength(1);
+    expect((await server.api("GET", `/challenges/${id}/`, as(token))).status).toBe(404);
+    expect((await server.api("GET", "/challenges/categories/", as(token))).body.d.flatMap((c: { challenges: { id: number }[] }) => c.challenges.map((ch) => ch.id))).not.toContain(id);
   });
 });

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer } from "../testing.ts";
+import { describe, expect, it } from "vitest";
+import { useContractServer } from "../testing.ts";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await createTestServer();
-});
-afterAll(() => server.close());
+const { server } = await useContractServer();
 
 describe("transport", () => {
   it("answers a path without its trailing slash exactly as with it, without redirecting", async () => {

@@ -32,7 +32,7 @@ describe("audit log page", () => {
     const bySet = await caller.admin.auditLogPage({ action: "set_config" });
     expect(bySet.count).toBe(2);
     const byActor = await caller.admin.auditLogPage({ actor: "SECOND" });
-    expect(byActor.results.map((e) => e.extra)).toEqual([{ key: "event_name", old: "One", new: "Two" }]);
+    expect(byActor.results.map((e) => e.extra)).toEqual([{ key: "event_name", old_value: "One", new_value: "Two" }]);
     const both = await caller.admin.auditLogPage({ action: "create_announcement", actor: "second" });
     expect(both.count).toBe(0);
   });

@@ -1,3 +1,4 @@
+import argon2 from "argon2";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callerFor, createTestWorld, createUser, TEST_PASSWORD, type TestWorld } from "../testing/index.ts";
@@ -66,6 +67,24 @@ describe("login", () => {
     expect(await world.services.db.authToken.count({ where: { userId: user.id } })).toBe(0);
     expect(world.events.slice(seen)).toContainEqual({ kind: "internal", name: "sessions_revoked", data: { userId: user.id } });
   });
+
+  it("upgrades a hash made with other argon2 parameters at the next successful login, and only then", async () => {
+    const user = await createUser(world);
+    const old = await argon2.hash(TEST_PASSWORD, { type: argon2.argon2id, memoryCost: 65536, timeCost: 3, parallelism: 4 });
+    await world.services.db.user.update({ where: { id: user.id }, data: { passwordHash: old } });
+    const stored = async () => (await world.services.db.user.findUniqueOrThrow({ where: { id: user.id }, select: { passwordHash: true } })).passwordHash!;
+
+    await expect(loginAs(user.username, "not the password")).rejects.toMatchObject({ cause: { code: "incorrect_username_or_password" } });
+    expect(await stored()).toBe(old);
+
+    await loginAs(user.username);
+    const upgraded = await stored();
+    expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(await argon2.verify(upgraded, TEST_PASSWORD)).toBe(true);
+    // Already at the documented cost: a further login leaves it alone.
+    await loginAs(user.username);
+    expect(await stored()).toBe(upgraded);
+  }, 30_000);
 
   it("is throttled per IP when rates are on", async () => {
     const throttled = await createTestWorld({ throttle: { enabled: true, rates: "login=2/hour" } });

@@ -1,6 +1,6 @@
 import { AppError, type ErrorCode, eventGates, type Login2faInput, type LoginInput, parseInput, twoFactorKind, ZLogin2faInput, ZLoginInput } from "@flagship/shared";
 import type { Context } from "../context.ts";
-import { verifyPassword } from "./passwords.ts";
+import { hashPassword, passwordNeedsRehash, verifyPassword } from "./passwords.ts";
 import { issueToken } from "./tokens.ts";
 import { acceptTotp, consumeBackupCode } from "./totp.ts";
 
@@ -34,7 +34,24 @@ async function authenticate(ctx: Context, input: LoginInput): Promise<LoginUser>
   const user = candidates.find((c) => c.username.toLowerCase() === input.username.toLowerCase()) ?? candidates[0] ?? null;
   const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (!user || !ok || !user.isActive) throw loginError("incorrect_username_or_password");
+  if (user.passwordHash && passwordNeedsRehash(user.passwordHash)) await rehash(ctx, user.id, user.passwordHash, input.password);
   return user;
+}
+
+/**
+ * Upgrades a hash made with other argon2 parameters (older defaults) while the password is at hand,
+ * the only moment it is. Only if the stored hash is still the one verified, so a password changed
+ * meanwhile is never overwritten; a busy hashing pool skips it and the next login tries again.
+ */
+async function rehash(ctx: Context, userId: number, verified: string, password: string): Promise<void> {
+  let passwordHash: string;
+  try {
+    passwordHash = await hashPassword(password);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "throttled") return;
+    throw error;
+  }
+  await ctx.db.user.updateMany({ where: { id: userId, passwordHash: verified }, data: { passwordHash } });
 }
 
 /**

@@ -374,7 +374,8 @@ describe("hints", () => {
       hint_name: "Big hint",
       hint_penalty: 30,
       hint_text: "It's base64",
-      challenge: challenge.id,
+      challenge: challenge.name,
+      challenge_id: challenge.id,
       challenge_name: challenge.name,
     });
     expect((await errorOf(callerFor(world, b).hints.use({ id: hints[0]!.id }))).appCode).toBe("hint_already_used");

@@ -51,12 +51,12 @@ export async function updateCategory(ctx: StaffContext, id: number, input: unkno
 /** Deleting a category deletes its challenges (and their solves) with it. */
 export async function deleteCategory(ctx: StaffContext, id: number): Promise<void> {
   parseInput(ZIdInput, { id });
-  const removed = await ctx.db.$transaction(async (tx) => {
+  await ctx.db.$transaction(async (tx) => {
     const category = await tx.category.findUnique({ where: { id }, select: { name: true, challenges: { select: { id: true } } } });
     if (!category) throw new AppError("not_found");
     await tx.category.delete({ where: { id }, select: { id: true } });
     await writeAudit(tx, ctx.actor, "delete_category", { id, name: category.name, challenges: category.challenges.map((c) => c.id) });
-    return category.challenges.map((c) => c.id);
   });
-  await announceChallengeChanges(ctx, removed);
+  // No event 6 for the challenges that went with it: clients would fetch each and get 404.
+  await announceChallengeChanges(ctx, []);
 }

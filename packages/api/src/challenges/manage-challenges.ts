@@ -125,5 +125,6 @@ export async function deleteChallenge(ctx: StaffContext, id: number): Promise<vo
     await tx.challenge.delete({ where: { id }, select: { id: true } });
     await writeAudit(tx, ctx.actor, "delete_challenge", { id, name: found.name });
   });
-  await announceChallengeChanges(ctx, [id]);
+  // No event 6 for it: every open client would fetch the challenge and get 404 (upstream sends none).
+  await announceChallengeChanges(ctx, []);
 }

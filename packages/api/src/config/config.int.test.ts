@@ -42,7 +42,7 @@ describe("config", () => {
     expect(await callerFor(world, player).config.get({ key: "event_name" })).toBe("Spring CTF");
     const entry = await world.services.db.auditLog.findFirstOrThrow({ where: { action: "set_config" }, orderBy: { id: "desc" } });
     expect(entry.userId).toBe(staff.id);
-    expect(entry.extra).toEqual({ key: "event_name", old: "Flagship CTF", new: "Spring CTF" });
+    expect(entry.extra).toEqual({ key: "event_name", old_value: "Flagship CTF", new_value: "Spring CTF" });
   });
 
   it("unsets a time with null", async () => {
@@ -84,7 +84,7 @@ describe("config", () => {
     expect(await caller.config.get({ key: "enable_team_leave" })).toBe(true);
     const entries = await world.services.db.auditLog.findMany({ where: { action: "set_config" }, orderBy: { id: "desc" }, take: 3 });
     expect(await world.services.db.auditLog.count({ where: { action: "set_config" } })).toBe(before + 3);
-    expect(entries.map((e) => e.extra)).toContainEqual({ key: "team_size", old: 0, new: 4 });
+    expect(entries.map((e) => e.extra)).toContainEqual({ key: "team_size", old_value: 0, new_value: 4 });
     await caller.config.setMany({ team_size: 0, register_end_time: null, enable_team_leave: false });
   });
 
@@ -99,8 +99,13 @@ describe("config", () => {
     await expect(callerFor(world, player).config.setMany({ team_size: 2 })).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 
-  it("answers not_found for an unknown key", async () => {
-    await expect(callerFor(world, staff).config.set({ key: "no_such_key", value: 1 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  it("stores a key it does not know as given (staff only, audited) and lists it; a key never stored is not_found", async () => {
+    await expect(callerFor(world, staff).config.get({ key: "no_such_key" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await callerFor(world, staff).config.set({ key: "no_such_key", value: { any: ["shape", 1] } })).toEqual({ any: ["shape", 1] });
+    expect(await callerFor(world, null).config.get({ key: "no_such_key" })).toEqual({ any: ["shape", 1] });
+    expect(await callerFor(world, null).config.list()).toMatchObject({ no_such_key: { any: ["shape", 1] } });
+    const entry = await world.services.db.auditLog.findFirstOrThrow({ where: { action: "set_config" }, orderBy: { id: "desc" } });
+    expect(entry.extra).toEqual({ key: "no_such_key", old_value: null, new_value: { any: ["shape", 1] } });
   });
 });
 

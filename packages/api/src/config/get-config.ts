@@ -21,11 +21,25 @@ export async function listConfig(ctx: Context): Promise<Partial<Config>> {
     if (STAFF_ONLY_CONFIG_KEYS.has(key) && !staff) continue;
     (out as Record<string, unknown>)[key] = value;
   }
+  for (const [key, value] of Object.entries(await ctx.config.unknownKeys())) {
+    if (staff || !looksStaffOnly(key)) (out as Record<string, unknown>)[key] = value;
+  }
   return out;
 }
 
+/** An unknown key spelled like a staff-only one (`enable_force_admin_2fa `) is kept from players like it. */
+function looksStaffOnly(key: string): boolean {
+  const near = key.trim().toLowerCase();
+  return [...STAFF_ONLY_CONFIG_KEYS].some((staffOnly) => staffOnly === near);
+}
+
 export async function getConfigValue(ctx: Context, key: string): Promise<unknown> {
-  if (!isConfigKey(key)) throw new AppError("not_found");
+  if (!isConfigKey(key)) {
+    const unknown = await ctx.config.unknownKeys();
+    if (!Object.hasOwn(unknown, key)) throw new AppError("not_found");
+    if (looksStaffOnly(key) && !(await hasStaffPowers(ctx))) throw new AppError("permission_denied");
+    return unknown[key];
+  }
   if (!(await visibleTo(ctx, key))) throw new AppError("permission_denied");
   return ctx.config.get(key);
 }

@@ -1,27 +1,42 @@
 import { AppError, CONFIG_SCHEMA, type Config, type ConfigKey, isConfigKey, parseInput, readLenient, validationError } from "@flagship/shared";
+import { Prisma } from "@flagship/db";
 import { z } from "zod";
 import { writeAudit } from "../audit/write-audit.ts";
 import type { StaffContext } from "../guards.ts";
 
-/** Sets one key (staff only), audited as set_config with the old and new values. */
+/**
+ * Sets one key (staff only), audited as set_config with `{key, old_value, new_value}` (upstream's
+ * shape, which RACTF's client reads). A key we know is checked by its schema; any other key is
+ * stored as given, as upstream does (RACTF's client saves `enable_force_admin_2fa ` with a trailing
+ * space on every save), and returned with the configuration.
+ */
 export async function setConfigValue(ctx: StaffContext, key: string, value: unknown): Promise<unknown> {
-  if (!isConfigKey(key)) throw new AppError("not_found");
+  if (key.length > MAX_KEY_LENGTH) throw AppError.field("max_length", "key", `Ensure this field has no more than ${MAX_KEY_LENGTH} characters.`);
   if (value === undefined) throw AppError.field("required", "value", "This field is required");
-  const parsed = CONFIG_SCHEMA[key].safeParse(readLenient(CONFIG_SCHEMA[key], value));
-  if (!parsed.success) throw validationError(parsed.error.issues.length ? withPath(parsed.error) : parsed.error, { value });
-  const old = await ctx.config.get(key);
+  let stored: unknown;
+  let old: unknown;
+  if (isConfigKey(key)) {
+    const parsed = CONFIG_SCHEMA[key].safeParse(readLenient(CONFIG_SCHEMA[key], value));
+    if (!parsed.success) throw validationError(parsed.error.issues.length ? withPath(parsed.error) : parsed.error, { value });
+    stored = parsed.data;
+    old = await ctx.config.get(key);
+  } else {
+    stored = value;
+    old = (await ctx.config.unknownKeys())[key] ?? null;
+  }
   await ctx.db.$transaction(async (tx) => {
-    await tx.config.upsert({
-      where: { key },
-      create: { key, value: parsed.data as object },
-      update: { value: parsed.data as object },
-    });
-    await writeAudit(tx, ctx.actor, "set_config", { key, old, new: parsed.data });
+    // JSON null is stored as a JSON value, not as a missing one.
+    const json = (stored === null ? Prisma.JsonNull : stored) as Prisma.InputJsonValue;
+    await tx.config.upsert({ where: { key }, create: { key, value: json }, update: { value: json } });
+    await writeAudit(tx, ctx.actor, "set_config", { key, old_value: old, new_value: stored });
   });
   ctx.config.invalidate();
   await ctx.events.publish({ kind: "internal", name: "config_changed", data: { key } });
-  return parsed.data;
+  return stored;
 }
+
+/** Config keys are path segments and table keys: long enough for any real name, short enough to list. */
+const MAX_KEY_LENGTH = 100;
 
 /** Issues about the value itself are reported under the `value` field. */
 function withPath<E extends { issues: { path: PropertyKey[] }[] }>(error: E): E {
@@ -45,7 +60,7 @@ export async function setConfigValues(ctx: StaffContext, input: unknown): Promis
     for (const key of keys) {
       const value = patch[key] as object;
       await tx.config.upsert({ where: { key }, create: { key, value }, update: { value } });
-      await writeAudit(tx, ctx.actor, "set_config", { key, old: old[key], new: patch[key] });
+      await writeAudit(tx, ctx.actor, "set_config", { key, old_value: old[key], new_value: patch[key] });
     }
   });
   ctx.config.invalidate();

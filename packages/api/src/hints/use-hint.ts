@@ -63,7 +63,9 @@ export async function useHint(ctx: Context, input: unknown): Promise<UsedHint> {
       hint_name: hint.name,
       hint_penalty: hint.penalty,
       hint_text: hint.text,
-      challenge: challenge.id,
+      // Upstream's `challenge` is the challenge's name (RACTF's client shows it in the popup).
+      challenge: challenge.name,
+      challenge_id: challenge.id,
       challenge_name: challenge.name,
     },
   });

@@ -5,7 +5,7 @@ import path from "node:path";
 import { type Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { isTransactionTimeout, isUniqueViolation, type Prisma, uniqueViolationModel } from "@flagship/db";
-import { AppError, CTFD_TABLES, type CtfdReport, type CtfdRow, type CtfdTableName, type CtfdTables, EVENT_ARCHIVE_LIMITS, mapCtfdExport, parseJsonText, refuseNul } from "@flagship/shared";
+import { AppError, CTFD_TABLES, type CtfdReport, type CtfdRow, type CtfdTableName, type CtfdTables, EVENT_ARCHIVE_LIMITS, mapCtfdExport, parseJsonText, refuseUnstorableText } from "@flagship/shared";
 import yauzl from "yauzl";
 import { writeAudit } from "../audit/write-audit.ts";
 import { announceChallengeChanges } from "../challenges/changes.ts";
@@ -216,7 +216,7 @@ function parseTable(name: string, bytes: Buffer): CtfdRow[] {
     throw refuse(`${name} is not a CTFd table (an object with a "results" list of rows).`);
   }
   // PostgreSQL text cannot hold NUL: refused here as everywhere else, not by the database.
-  refuseNul(results);
+  refuseUnstorableText(results);
   return results as CtfdRow[];
 }
 

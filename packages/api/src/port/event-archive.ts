@@ -4,7 +4,7 @@ import path from "node:path";
 import { PassThrough, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip, createGzip } from "node:zlib";
-import { AppError, type Config, EVENT_ARCHIVE_LIMITS, type EventData, parseJsonText, PORT_MESSAGES, refuseNul, validateEventData } from "@flagship/shared";
+import { AppError, type Config, EVENT_ARCHIVE_LIMITS, type EventData, parseJsonText, PORT_MESSAGES, refuseUnstorableText, validateEventData } from "@flagship/shared";
 import tar from "tar-stream";
 import { writeAudit } from "../audit/write-audit.ts";
 import { announceChallengeChanges } from "../challenges/changes.ts";
@@ -165,7 +165,7 @@ function checkContents(contents: ArchiveContents): EventData {
   const parsed = parseJsonText(contents.manifest.toString("utf8"));
   if (!parsed.ok) throw refuse(`${MANIFEST}: ${PORT_MESSAGES.parseFailed}`);
   // PostgreSQL text cannot hold NUL: refused here as everywhere else, not by the database.
-  refuseNul(parsed.value);
+  refuseUnstorableText(parsed.value);
   const data = accept(validateEventData(parsed.value));
   const wanted = localFiles(data.categories as CategoryExport[]);
   for (const file of wanted) {

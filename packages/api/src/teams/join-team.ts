@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { AppError, parseInput, ZJoinTeamInput } from "@flagship/shared";
+import { writeAudit } from "../audit/write-audit.ts";
 import { EVENT_CODES } from "../events/publisher.ts";
 import { type AuthedContext, hasStaffPowers } from "../guards.ts";
 import { LOCKING_TX, lockTeams, shiftMemberPoints } from "./lock.ts";
@@ -24,7 +25,20 @@ export async function joinTeam(ctx: AuthedContext, input: unknown): Promise<Team
 
   const team = await ctx.db.team.findUnique({ where: { name }, select: { id: true, name: true, password: true } });
   if (!team) throw new AppError("invalid_team");
+  // Team names are public and passwords may be short: wrong guesses are limited per account and
+  // per team, and each block they earn is in the audit log for staff to see.
+  const guess = await ctx.throttle.guess(ctx, "team_join", [`user:${ctx.actor.id}`, `team:${team.id}`], (block) =>
+    writeAudit(ctx.db, ctx.actor, "team_join_throttled", {
+      user: ctx.actor.id,
+      team: team.id,
+      team_name: team.name,
+      blocked: block.subject.startsWith("team:") ? "team" : "account",
+      failures: block.failures,
+      wait_seconds: block.seconds,
+    }),
+  );
   if (!sameSecret(team.password, password)) throw new AppError("invalid_team_password");
+  await guess.right();
 
   const teamSize = await ctx.config.get("team_size");
   const exempt = await hasStaffPowers(ctx);

@@ -68,3 +68,78 @@ describe("throttle (Redis, shared by server copies)", () => {
     );
   });
 });
+
+describe("guesses at a secret (Throttle.guess)", () => {
+  /** Each guess in turn, wrong unless `right` names its index: "wrong", "right" or the refusal's code and Retry-After. */
+  async function guesses(t: Throttle, actor: Actor, subjects: string[], times: number, right = -1) {
+    const results = await Promise.allSettled(
+      Array.from({ length: times }, async (_, i) => {
+        const guess = await t.guess({ actor, ip: null }, "team_join", subjects);
+        if (i !== right) return "wrong";
+        await guess.right();
+        return "right";
+      }),
+    );
+    return results.map((r) => (r.status === "fulfilled" ? r.value : `${(r.reason as { code: string }).code} ${(r.reason as { retryAfter: number }).retryAfter}`));
+  }
+
+  it("lets the rate's wrong guesses through, then blocks each subject for a wait that doubles with each block", async () => {
+    const t = throttle({ enabled: true, rates: "team_join=3/2s" });
+    const blocks: unknown[] = [];
+    const guess = () => t.guess({ actor: player, ip: null }, "team_join", ["user:1", "team:1"], async (block) => void blocks.push(block));
+    // Windows are aligned to the clock: start each run of guesses at the start of one.
+    const freshWindow = () => new Promise((resolve) => setTimeout(resolve, 2000 - (Date.now() % 2000)));
+    await freshWindow();
+    for (let i = 0; i < 3; i++) await guess();
+    await expect(guess()).rejects.toMatchObject({ code: "throttled", retryAfter: 2 });
+    expect(blocks).toEqual([
+      { subject: "user:1", failures: 3, seconds: 2, blocks: 1 },
+      { subject: "team:1", failures: 3, seconds: 2, blocks: 1 },
+    ]);
+    // Blocked: every guess, even the right one, waits out the block.
+    await expect(guess()).rejects.toMatchObject({ code: "throttled" });
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await freshWindow();
+    for (let i = 0; i < 3; i++) await guess();
+    await expect(guess()).rejects.toMatchObject({ code: "throttled", retryAfter: 4 });
+    expect(blocks.slice(2)).toEqual([
+      { subject: "user:1", failures: 3, seconds: 4, blocks: 2 },
+      { subject: "team:1", failures: 3, seconds: 4, blocks: 2 },
+    ]);
+  }, 15_000);
+
+  it("blocks the team for every account and the account for every team", async () => {
+    const t = throttle({ enabled: true, rates: "team_join=2/hour" });
+    const other = { id: 70, isStaff: false } as Actor;
+    expect(await guesses(t, player, ["user:7", "team:2"], 3)).toEqual(["wrong", "wrong", "throttled 3600"]);
+    expect(await guesses(t, other, ["user:70", "team:2"], 1)).toEqual(["throttled 3600"]);
+    expect(await guesses(t, player, ["user:7", "team:3"], 1)).toEqual(["throttled 3600"]);
+    expect(await guesses(t, other, ["user:70", "team:3"], 1)).toEqual(["wrong"]);
+  });
+
+  it("does not count right guesses, exempts staff and does nothing when switched off", async () => {
+    const t = throttle({ enabled: true, rates: "team_join=2/hour" });
+    for (let i = 0; i < 5; i++) expect(await guesses(t, player, ["user:8", "team:8"], 1, 0)).toEqual(["right"]);
+    expect(await guesses(t, staff, ["user:9", "team:9"], 5)).toEqual(Array(5).fill("wrong"));
+    const off = throttle({ enabled: false, rates: "team_join=2/hour" });
+    expect(await guesses(off, player, ["user:10", "team:10"], 5)).toEqual(Array(5).fill("wrong"));
+  });
+
+  it("counts a burst of parallel guesses from two copies through Redis: the rate's number are compared, the rest refused", async () => {
+    const redisUrl = testRedisUrl(inject("redisUrl"));
+    const copyA = throttle({ enabled: true, redisUrl, rates: "team_join=10/min" });
+    const copyB = throttle({ enabled: true, redisUrl, rates: "team_join=10/min" });
+    const team = `team:${Math.random()}`;
+    const blocks: string[] = [];
+    const results = await Promise.allSettled(
+      Array.from({ length: 60 }, (_, i) => (i % 2 ? copyA : copyB).guess({ actor: { id: 1000 + i, isStaff: false } as Actor, ip: null }, "team_join", [`user:${Math.random()}`, team], async (b) => void blocks.push(b.subject))),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(10);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason);
+    expect(refused).toHaveLength(50);
+    for (const reason of refused) expect(reason).toMatchObject({ code: "throttled", retryAfter: expect.any(Number) });
+    expect(blocks).toEqual([team]);
+    // The block is shared: the other copy refuses the next guess at the team too.
+    await expect(copyA.guess({ actor: player, ip: null }, "team_join", ["user:77", team])).rejects.toMatchObject({ code: "throttled" });
+  });
+});

@@ -1,15 +1,7 @@
-import type { TestUser } from "@flagship/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractServer, type TestServer } from "../../testing.ts";
+import { describe, expect, it } from "vitest";
+import { useContractServer } from "../../testing.ts";
 
-let server: TestServer;
-let staff: TestUser;
-let player: TestUser;
-
-beforeAll(async () => {
-  ({ server, staff, player } = await createContractServer());
-});
-afterAll(() => server.close());
+const { server, staff, player } = await useContractServer();
 
 describe("GET /admin/audit_log/", () => {
   it("lists staff writes newest first", async () => {
@@ -24,7 +16,7 @@ describe("GET /admin/audit_log/", () => {
       user: staff.id,
       username: staff.username,
       time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-      extra: { key: "event_name", old: "Flagship CTF", new: "Audited CTF" },
+      extra: { key: "event_name", old_value: "Flagship CTF", new_value: "Audited CTF" },
     });
   });
   it("filters by ?action= and ?actor= (username, any case)", async () => {

@@ -1,15 +1,7 @@
-import type { TestUser } from "@flagship/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractServer, type TestServer } from "../../testing.ts";
+import { describe, expect, it } from "vitest";
+import { useContractServer } from "../../testing.ts";
 
-let server: TestServer;
-let staff: TestUser;
-let player: TestUser;
-
-beforeAll(async () => {
-  ({ server, staff, player } = await createContractServer());
-});
-afterAll(() => server.close());
+const { server, staff, player } = await useContractServer();
 
 describe("/announcements/", () => {
   it("lets staff post one (201, event 5, audited) and lists newest first to logged-in users", async () => {

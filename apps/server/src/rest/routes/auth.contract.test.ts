@@ -1,18 +1,12 @@
 import { configurePasswordHashing, DEFAULT_HASHING } from "@flagship/api";
-import { createUser, heldHasher, TEST_PASSWORD, type TestUser, uniqueName } from "@flagship/api/testing";
+import { createUser, heldHasher, TEST_PASSWORD, uniqueName } from "@flagship/api/testing";
 import { startMailCatcher, type MailCatcher } from "@flagship/api/testing/mail-catcher";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createContractServer, createTestServer, type TestServer } from "../../testing.ts";
+import { useContractServer, createTestServer, type TestServer } from "../../testing.ts";
 
 const STRONG = "Tangerine-Quokka-Marble-91";
-let server: TestServer;
-let staff: TestUser;
-
-beforeAll(async () => {
-  ({ server, staff } = await createContractServer());
-});
-afterAll(() => server.close());
+const { server, staff } = await useContractServer();
 
 const reg = (username = uniqueName("rest")) => ({ username, email: `${username}@example.test`, password: STRONG, password2: STRONG, accept: true });
 

@@ -1,15 +1,7 @@
-import type { TestUser } from "@flagship/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractServer, type TestServer } from "../../testing.ts";
+import { describe, expect, it } from "vitest";
+import { useContractServer } from "../../testing.ts";
 
-let server: TestServer;
-let staff: TestUser;
-let player: TestUser;
-
-beforeAll(async () => {
-  ({ server, staff, player } = await createContractServer());
-});
-afterAll(() => server.close());
+const { server, staff, player } = await useContractServer();
 
 describe("GET /config/", () => {
   it("answers every public key in the envelope", async () => {
@@ -54,7 +46,7 @@ describe("POST /config/{key}/", () => {
     const trpc = await server.app.inject({ method: "GET", url: "/trpc/config.get?input=" + encodeURIComponent(JSON.stringify({ json: { key: "event_name" } })) });
     expect(trpc.json().result.data.json).toBe("REST CTF");
     const audit = await server.world.services.db.auditLog.findFirstOrThrow({ where: { action: "set_config" }, orderBy: { id: "desc" } });
-    expect(audit.extra).toMatchObject({ key: "event_name", new: "REST CTF" });
+    expect(audit.extra).toMatchObject({ key: "event_name", new_value: "REST CTF" });
   });
   it("accepts null to unset a time", async () => {
     await server.api("POST", "/config/start_time/", { token: staff.token, body: { value: 2_000_000_000 } });

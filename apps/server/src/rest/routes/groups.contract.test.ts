@@ -1,17 +1,10 @@
 import { createUser, recordSolve, seedChallenges, type TestUser, uniqueName } from "@flagship/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractServer, type TestServer } from "../../testing.ts";
+import { describe, expect, it } from "vitest";
+import { useContractServer } from "../../testing.ts";
 
-let server: TestServer;
-let staff: TestUser;
-let player: TestUser;
+const { server, staff, player } = await useContractServer();
 let students: { id: number; name: string };
 let staffOnly: { id: number; name: string };
-
-beforeAll(async () => {
-  ({ server, staff, player } = await createContractServer());
-});
-afterAll(() => server.close());
 
 async function createTeam(user: TestUser, leaderboard_group?: unknown) {
   return server.api("POST", "/team/create/", {

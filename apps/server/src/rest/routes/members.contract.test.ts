@@ -1,14 +1,8 @@
-import { createUser, type TestUser, uniqueName } from "@flagship/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractServer, type TestServer } from "../../testing.ts";
+import { createUser, uniqueName } from "@flagship/api/testing";
+import { describe, expect, it } from "vitest";
+import { useContractServer } from "../../testing.ts";
 
-let server: TestServer;
-let staff: TestUser;
-
-beforeAll(async () => {
-  ({ server, staff } = await createContractServer());
-});
-afterAll(() => server.close());
+const { server, staff } = await useContractServer();
 
 describe("GET /member/", () => {
   it("lets staff filter by account flags (?is_staff=, ?is_visible=...); others get the plain list", async () => {

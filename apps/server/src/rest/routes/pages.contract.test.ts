@@ -1,15 +1,7 @@
-import type { TestUser } from "@flagship/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractServer, type TestServer } from "../../testing.ts";
+import { describe, expect, it } from "vitest";
+import { useContractServer } from "../../testing.ts";
 
-let server: TestServer;
-let staff: TestUser;
-let player: TestUser;
-
-beforeAll(async () => {
-  ({ server, staff, player } = await createContractServer());
-});
-afterAll(() => server.close());
+const { server, staff, player } = await useContractServer();
 
 describe("/pages/", () => {
   it("lets staff create a page (201, audited) that anyone can list, its url exactly as given", async () => {

@@ -1,10 +1,9 @@
-import { createTeamWith, type TestTeam, type TestUser } from "@flagship/api/testing";
+import { createTeamWith, type TestTeam } from "@flagship/api/testing";
 import { deriveTeamFlag } from "@flagship/shared";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractServer, type TestServer } from "../../testing.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useContractServer } from "../../testing.ts";
 
-let server: TestServer;
-let staff: TestUser;
+const { server, staff } = await useContractServer();
 let alpha: TestTeam;
 let bravo: TestTeam;
 let dynamicId: number;
@@ -12,7 +11,6 @@ let plainId: number;
 let secret: string;
 
 beforeAll(async () => {
-  ({ server, staff } = await createContractServer());
   alpha = await createTeamWith(server.world);
   bravo = await createTeamWith(server.world);
   const category = await server.api("POST", "/challenges/categories/", { token: staff.token, body: { name: "Shared", contained_type: "jeopardy", description: "" } });
@@ -23,7 +21,6 @@ beforeAll(async () => {
   secret = dynamic.body.d.flag_metadata.secret;
   plainId = (await server.api("POST", "/challenges/", { token: staff.token, body: { ...base, name: "Plain", flag_type: "plaintext", flag_metadata: { flag: "flag{x}" } } })).body.d.id;
 });
-afterAll(() => server.close());
 
 describe("GET /challenges/{id}/team_flag/{team_id}/", () => {
   it("answers a team's flag to staff", async () => {

@@ -1,12 +1,8 @@
 import { createUser } from "@flagship/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestServer, type TestServer } from "../../testing.ts";
+import { describe, expect, it } from "vitest";
+import { useContractServer } from "../../testing.ts";
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await createTestServer();
-});
-afterAll(() => server.close());
+const { server } = await useContractServer();
 
 describe("GET /stats/version/", () => {
   it("answers the version", async () => {

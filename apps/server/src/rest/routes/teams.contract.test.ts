@@ -1,14 +1,8 @@
 import { createUser, type TestUser, uniqueName } from "@flagship/api/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContractServer, type TestServer } from "../../testing.ts";
+import { describe, expect, it } from "vitest";
+import { createContractServer, useContractServer } from "../../testing.ts";
 
-let server: TestServer;
-let staff: TestUser;
-
-beforeAll(async () => {
-  ({ server, staff } = await createContractServer());
-});
-afterAll(() => server.close());
+const { server, staff } = await useContractServer();
 
 async function setConfig(key: string, value: unknown) {
   const res = await server.api("POST", `/config/${key}/`, { token: staff.token, body: { value } });
@@ -84,6 +78,58 @@ describe("POST /team/join/", () => {
     await setConfig("team_size", 0);
     expect(await call(free, { name: team.name, password: "ordered-secret" })).toMatchObject({ status: 200 });
   });
+});
+
+describe("POST /team/join/ with throttles on (the contract's rate: 10 wrong passwords a minute, per account and per team)", () => {
+  it("answers 429 throttled with Retry-After past the rate, to right passwords too, for the account and the team; staff see the blocks in the audit log", async () => {
+    const guarded = await createContractServer({ THROTTLE: "on" });
+    try {
+      const { server: s, staff: admin } = guarded;
+      const join = (user: TestUser, name: string, password: string) => s.api("POST", "/team/join/", { token: user.token, body: { name, password } });
+      const create = async (password: string) => (await s.api("POST", "/team/create/", { token: (await createUser(s.world)).token, body: { name: uniqueName("Guarded"), password } })).body.d as { id: number; name: string };
+      const target = await create("the-real-secret");
+      const elsewhere = await create("other-secret");
+      const guesser = await createUser(s.world);
+      // The windows are whole minutes: keep the burst inside one.
+      const intoMinute = Date.now() % 60_000;
+      if (intoMinute > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute));
+
+      const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => join(guesser, target.name, `guess-${i}`)));
+      expect(burst.filter((r) => r.status === 403).map((r) => r.body.m)).toEqual(Array(10).fill("invalid_team_password"));
+      const refused = burst.filter((r) => r.status === 429);
+      expect(refused).toHaveLength(20);
+      for (const r of refused) {
+        expect(r.body).toEqual({ s: false, m: "throttled", d: "" });
+        expect(Number(r.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+        expect(Number(r.headers["retry-after"])).toBeLessThanOrEqual(60);
+      }
+
+      // Blocked: the right password waits too, from this account (at any team) and at this team (from any account).
+      const right = await join(guesser, target.name, "the-real-secret");
+      expect({ status: right.status, m: right.body.m }).toEqual({ status: 429, m: "throttled" });
+      expect(Number(right.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+      expect((await join(guesser, elsewhere.name, "other-secret")).status).toBe(429);
+      const bystander = await createUser(s.world);
+      expect((await join(bystander, target.name, "the-real-secret")).status).toBe(429);
+      const trpc = await s.app.inject({ method: "POST", url: "/trpc/teams.join", headers: { authorization: `Token ${bystander.token}`, "content-type": "application/json" }, payload: { json: { name: target.name, password: "the-real-secret" } } });
+      expect(trpc.statusCode).toBe(429);
+      expect(Number(trpc.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+      expect(trpc.json()).toMatchObject({ error: { json: { data: { appCode: "throttled" }, message: expect.stringMatching(/^Too many wrong guesses\. Try again in \d+ seconds?\.$/) } } });
+      expect(await s.world.services.db.user.count({ where: { teamId: target.id } })).toBe(1);
+      // Others are not held up.
+      expect((await join(bystander, elsewhere.name, "other-secret")).status).toBe(200);
+
+      const log = await s.api("GET", "/admin/audit_log/", { token: admin.token });
+      const blocks = log.body.d.filter((e: { action: string }) => e.action === "team_join_throttled");
+      expect(blocks.map((e: { user: number; extra: { blocked: string } }) => [e.user, e.extra.blocked]).sort()).toEqual([
+        [guesser.id, "account"],
+        [guesser.id, "team"],
+      ]);
+      expect(blocks[0].extra).toMatchObject({ user: guesser.id, team: target.id, team_name: target.name, failures: 10, wait_seconds: 60 });
+    } finally {
+      await guarded.server.close();
+    }
+  }, 90_000);
 });
 
 describe("POST /team/leave/", () => {

@@ -1,16 +1,15 @@
 import { Badge, Button, Card, Checkbox, Group, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useRevealOnOpen } from "./SearchResults.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
-import { errorText } from "../auth/errors.ts";
 import { ImpersonateButton } from "../auth/ImpersonateButton.tsx";
 import { AdminPage, QueryState } from "./AdminPage.tsx";
 import { ConfirmButton } from "./ConfirmButton.tsx";
+import { changedFields, useEditorAction } from "./editor-actions.ts";
 import type { AdminMember } from "./types.ts";
 import { SEARCH_LIMIT, SearchBox, SearchResults, useAdminSearch } from "./SearchResults.tsx";
 import "./texts.ts";
@@ -158,33 +157,22 @@ function MemberForm({ member, onClose }: { member: AdminMember; onClose: () => v
     initialValues: initial,
     validate: { team: (v) => (v.trim() === "" || /^\d+$/.test(v.trim()) ? null : t("members_admin.team_id_number")) },
     submit: (values) => {
-      const patch: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(values)) {
-        if (value === initial[key as keyof typeof initial]) continue;
-        patch[key] = key === "team" ? (String(value).trim() === "" ? null : Number(value)) : value;
-      }
+      const patch = changedFields(initial, values);
+      if (typeof patch.team === "string") patch.team = patch.team.trim() === "" ? null : Number(patch.team);
       return client.users.staffUpdate.mutate({ id: member.id, patch });
     },
     success: t("members_admin.modified"),
     onSuccess: refresh,
   });
-  const unteam = useMutation({
-    mutationFn: () => client.users.staffUpdate.mutate({ id: member.id, patch: { team: null } }),
-    onSuccess: async () => {
-      notifications.show({ color: "green", message: t("members_admin.removed_from_team") });
-      await refresh();
-    },
-    onError: (error) => notifications.show({ color: "red", message: errorText(error) }),
-  });
-  const remove = useMutation({
-    mutationFn: () => client.users.staffDelete.mutate({ id: member.id }),
-    onSuccess: async () => {
-      notifications.show({ color: "green", message: t("members_admin.deleted") });
+  const unteam = useEditorAction(() => client.users.staffUpdate.mutate({ id: member.id, patch: { team: null } }), () => t("members_admin.removed_from_team"), refresh);
+  const remove = useEditorAction(
+    () => client.users.staffDelete.mutate({ id: member.id }),
+    () => t("members_admin.deleted"),
+    async () => {
       onClose();
       await refresh();
     },
-    onError: (error) => notifications.show({ color: "red", message: errorText(error) }),
-  });
+  );
   const { form } = server;
 
   return (

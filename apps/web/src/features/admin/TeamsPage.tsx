@@ -1,6 +1,5 @@
 import { Alert, Badge, Button, Card, Group, PasswordInput, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title, UnstyledButton } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useRevealOnOpen } from "./SearchResults.tsx";
 import { Dialog } from "../../lib/Dialog.tsx";
@@ -8,9 +7,9 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
-import { errorText } from "../auth/errors.ts";
 import { AdminPage, QueryState } from "./AdminPage.tsx";
 import { ConfirmButton } from "./ConfirmButton.tsx";
+import { changedFields, useEditorAction } from "./editor-actions.ts";
 import { SEARCH_LIMIT, SearchBox, SearchResults, useAdminSearch } from "./SearchResults.tsx";
 import type { AdminTeam } from "./types.ts";
 import "./texts.ts";
@@ -87,39 +86,20 @@ function TeamForm({ team, onClose }: { team: AdminTeam; onClose: () => void }) {
   const initial = { name: team.name, description: team.description, password: team.password ?? "", is_visible: team.is_visible };
   const server = useServerForm({
     initialValues: initial,
-    submit: (values) => {
-      const patch: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(values)) if (value !== initial[key as keyof typeof initial]) patch[key] = value;
-      return client.teams.staffUpdate.mutate({ id: team.id, patch });
-    },
+    submit: (values) => client.teams.staffUpdate.mutate({ id: team.id, patch: changedFields(initial, values) }),
     success: t("teams_admin.modified"),
     onSuccess: refresh,
   });
-  const transfer = useMutation({
-    mutationFn: (owner: number) => client.teams.staffUpdate.mutate({ id: team.id, patch: { owner } }),
-    onSuccess: async (updated) => {
-      notifications.show({ color: "green", message: t("teams_admin.transferred", { team: updated.name }) });
-      await refresh();
-    },
-    onError: (error) => notifications.show({ color: "red", message: errorText(error) }),
-  });
-  const unteam = useMutation({
-    mutationFn: (user: number) => client.users.staffUpdate.mutate({ id: user, patch: { team: null } }),
-    onSuccess: async () => {
-      notifications.show({ color: "green", message: t("members_admin.removed_from_team") });
-      await refresh();
-    },
-    onError: (error) => notifications.show({ color: "red", message: errorText(error) }),
-  });
-  const remove = useMutation({
-    mutationFn: () => client.teams.staffDelete.mutate({ id: team.id }),
-    onSuccess: async () => {
-      notifications.show({ color: "green", message: t("teams_admin.deleted") });
+  const transfer = useEditorAction((owner: number) => client.teams.staffUpdate.mutate({ id: team.id, patch: { owner } }), (updated) => t("teams_admin.transferred", { team: updated.name }), refresh);
+  const unteam = useEditorAction((user: number) => client.users.staffUpdate.mutate({ id: user, patch: { team: null } }), () => t("members_admin.removed_from_team"), refresh);
+  const remove = useEditorAction(
+    () => client.teams.staffDelete.mutate({ id: team.id }),
+    () => t("teams_admin.deleted"),
+    async () => {
       onClose();
       await refresh();
     },
-    onError: (error) => notifications.show({ color: "red", message: errorText(error) }),
-  });
+  );
   const [confirmOwner, setConfirmOwner] = useState<{ id: number; username: string } | null>(null);
   const { form } = server;
 

@@ -258,6 +258,7 @@ export const adminTexts = {
       delete_member: "Deleted a member",
       edit_team: "Edited a team",
       delete_team: "Deleted a team",
+      team_join_throttled: "Blocked guesses at a team password",
       disqualify_team: "Disqualified a team",
       generate_invites: "Generated invites",
       import_ctfd: "Imported a CTFd export",

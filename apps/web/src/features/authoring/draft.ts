@@ -37,6 +37,9 @@ type Loose = Record<string, unknown>;
 const isRecord = (value: unknown): value is Loose => typeof value === "object" && value !== null && !Array.isArray(value);
 const records = (value: unknown): Loose[] => (Array.isArray(value) ? value.filter(isRecord) : []);
 
+/** A stored hint's or file's id, kept so that saving updates it rather than adding another. */
+const storedId = (row: Loose): { id?: number } => (typeof row.id === "number" ? { id: row.id } : {});
+
 /** A draft from a stored challenge, or from a (partial) prefill such as an export. */
 export function draftFrom(source: ChallengeView | Loose): ChallengeDraft {
   const s = source as Loose;
@@ -64,8 +67,8 @@ export function draftFrom(source: ChallengeView | Loose): ChallengeDraft {
     attempt_limit: num(s.attempt_limit),
     post_score_explanation: text(s.post_score_explanation),
     unlock_requirements: text(s.unlock_requirements),
-    hints: records(s.hints).map((h) => ({ ...(typeof h.id === "number" && { id: h.id }), name: text(h.name), penalty: num(h.penalty), text: text(h.text) })),
-    files: records(s.files).map((f) => ({ ...(typeof f.id === "number" && { id: f.id }), name: text(f.name), url: text(f.url), size: num(f.size) })),
+    hints: records(s.hints).map((h) => ({ ...storedId(h), name: text(h.name), penalty: num(h.penalty), text: text(h.text) })),
+    files: records(s.files).map((f) => ({ ...storedId(f), name: text(f.name), url: text(f.url), size: num(f.size) })),
   };
 }
 
@@ -100,24 +103,16 @@ export function fieldsOf(draft: ChallengeDraft): { fields: ChallengeFields; erro
     if (hint.name.trim() === "") errors[`hints.${index}.name`] = t("generic.required");
   });
   const challengeMetadata = { ...metadata, ...(draft.challenge_type === "code" && { code_language: draft.code_language, code_default: draft.code_default }) };
+  // Every other field goes to the API as the editor holds it.
+  const { challenge_metadata: _metadata, code_language: _language, code_default: _code, flag_metadata: _flag, hints: _hints, files: _files, ...same } = draft;
   return {
     errors,
     fields: {
+      ...same,
       name: draft.name.trim(),
-      description: draft.description,
-      challenge_type: draft.challenge_type,
       challenge_metadata: challengeMetadata,
-      flag_type: draft.flag_type,
       flag_metadata: flagMetadata,
-      score: draft.score,
-      points_type: draft.points_type,
-      author: draft.author,
-      tags: draft.tags,
-      hidden: draft.hidden,
-      maintenance: draft.maintenance,
-      tiebreaker: draft.tiebreaker,
       attempt_limit: draft.attempt_limit > 0 ? draft.attempt_limit : null,
-      post_score_explanation: draft.post_score_explanation,
       unlock_requirements: draft.unlock_requirements.trim().split(/\s+/).filter(Boolean).join(" "),
     },
   };
