@@ -691,6 +691,44 @@ describe("challenge servers on a real Docker engine", () => {
       });
       await world.services.db.challenge.delete({ where: { id: challenge.id } });
     }, 90_000);
+
+    it("marks down at once, long before its grace, a replica whose port stops answering while the engine is away, and moves its team to one that still answers", async () => {
+      for (const tier of running.splice(0)) await tier.stop();
+      await world.services.db.challengeServerWorker.updateMany({ data: { lastSeen: new Date(0) } });
+      await proxy?.stop();
+      proxy = await engineProxy();
+      // A grace far longer than the test: the team must move because its replica went silent.
+      const lossy = await startWorker(uniqueName("worker-lost"), { docker: new Docker({ socketPath: proxy.path }), engineGraceSeconds: 600 });
+      const challenge = await newChallenge();
+      const name = uniqueName("hostlost").toLowerCase().replace(/[^a-z0-9]/g, "");
+      const job = await submit(challenge.id, { name, replicas: 2 });
+      await until("2 healthy replicas", async () => (await healthyCount(job.id)) === 2);
+      const [dead, alive] = await world.services.db.challengeServerInstance.findMany({ where: { jobId: job.id }, orderBy: { slot: "asc" } });
+      const team = teams[1]!;
+      await getInstance(ctxOf(team.members[0]!), name);
+      await world.services.db.teamInstance.update({ where: { teamId_jobId: { teamId: team.id, jobId: job.id } }, data: { instanceId: dead!.id } });
+      expect(await getInstance(ctxOf(team.members[0]!), name)).toMatchObject({ port: dead!.port });
+
+      // The engine stops answering, then one replica's container dies where the worker cannot see it.
+      await proxy.stop();
+      await until("the engine's loss reported", async () => (await world.services.db.challengeServerWorker.findUniqueOrThrow({ where: { id: lossy.workerId } })).engineLostAt !== null, 5000);
+      const [container] = await ourContainers({ [LABELS.job]: String(job.id), [LABELS.instance]: String(dead!.id) });
+      await docker.getContainer(container!.Id).kill();
+      const lostAt = Date.now();
+      await until("the silent replica marked down", async () => (await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: dead!.id } })).status === "unhealthy", 5000);
+      const moved = await getInstance(ctxOf(team.members[0]!), name);
+      expect(moved.port).toBe(alive!.port);
+      expect(await readBanner(moved.ip, moved.port)).toMatch(/^flagship-banner /);
+      expect(Date.now() - lostAt).toBeLessThan(5000);
+      // The replica that still answers keeps its address; the silent one stays on its worker, within its grace.
+      expect(await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: alive!.id } })).toMatchObject({ status: "healthy", port: alive!.port });
+      expect((await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: dead!.id } })).workerId).toBe(lossy.workerId);
+
+      // Once the engine is back, the silent replica is replaced on its worker.
+      await proxy.start();
+      await until("the silent replica healthy again", async () => (await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: dead!.id } })).status === "healthy");
+      await world.services.db.challenge.delete({ where: { id: challenge.id } });
+    }, 90_000);
   });
 
   it("reports an unreachable Docker engine as a plain challenge_server_error, after a short wait", async () => {

@@ -83,8 +83,8 @@ export class Converger {
   private readonly deploys: Limit;
   /** When each unit copy was first seen not answering, for the start grace. */
   private readonly silentSince = new Map<string, { since: number; port: number }>();
-  /** When each unit copy last answered its health check. */
-  private readonly lastHealthy = new Map<string, number>();
+  /** When each unit copy last answered its health check, and where it was probed (for when the engine cannot say). */
+  private readonly lastHealthy = new Map<string, { at: number; probe: string }>();
 
   constructor(
     private readonly db: Db,
@@ -176,10 +176,16 @@ export class Converger {
     const { workerId, deployment } = this.options;
     // The engine is listed before the database is read: a unit started meanwhile by the wake-up
     // path was started for a row that this read sees, so it is never taken for an unwanted one.
-    // An engine that cannot be reached fails the pass and changes no instance: what was last seen
-    // healthy is still handed out (its containers usually keep serving through an engine blip),
-    // and the heartbeat reports the loss so that new instances go to other workers.
-    const listed = await this.deployer.list();
+    // An engine that cannot be reached fails the pass, which then only health-checks the copies
+    // where they were last seen (see `checkKnown`); the heartbeat reports the loss so that new
+    // instances go to other workers.
+    let listed;
+    try {
+      listed = await this.deployer.list();
+    } catch (error) {
+      await this.checkKnown().catch((failure: unknown) => this.options.log.warn({ err: failure }, "could not health-check the copies while the engine is away"));
+      throw error;
+    }
     const desired = await this.wanted();
     const liveIds = await this.liveWorkerIds();
     const removals: string[] = [];
@@ -217,6 +223,27 @@ export class Converger {
         .prepare(count, live, () => this.stopped || this.deploys.activeCount + this.deploys.pendingCount > 0)
         .catch((error: unknown) => this.options.log.warn({ err: error }, "could not prepare spare networks"));
     }
+  }
+
+  /**
+   * The engine cannot be asked what runs: every copy is probed on the port it was last seen on (a
+   * TCP probe needs no engine). A copy that answers keeps its address (containers usually keep
+   * serving through an engine blip); one that does not is marked down, so teams on a shared
+   * replica of a host that is really gone move to a healthy replica at once instead of waiting
+   * out the engine's grace. Nothing is started, replaced or removed meanwhile.
+   */
+  private async checkKnown(): Promise<void> {
+    const desired = await this.wanted();
+    await eachLimited(
+      [...desired.values()].filter((d) => !this.busy.has(d.unit.name)),
+      PARALLEL,
+      async ({ unit, rows }) => {
+        const endpoints = rows.flatMap((row, slot): Endpoint[] =>
+          row.published === null || (row.status !== "healthy" && row.status !== "unhealthy") ? [] : [{ slot, host: row.host, port: row.published, running: true, probe: this.lastHealthy.get(`${unit.name}#${slot}`)?.probe ?? this.options.probeHost }],
+        );
+        await this.check(unit, rows, endpoints, { engineAway: true });
+      },
+    );
   }
 
   private async liveWorkerIds(): Promise<Set<string>> {
@@ -353,28 +380,39 @@ export class Converger {
     }
   }
 
-  /** Health-checks each copy and records what it finds; a copy silent past its grace is replaced. */
-  private async check(unit: Unit, rows: Row[], endpoints: Endpoint[]): Promise<void> {
+  /**
+   * Health-checks each copy and records what it finds; a copy silent past its grace is replaced.
+   * With `engineAway` the endpoints are where the copies were last seen, not what the engine
+   * reports: a copy with none is left as it is, and a silent one is only marked down (the engine
+   * that would replace it does not answer).
+   */
+  private async check(unit: Unit, rows: Row[], endpoints: Endpoint[], { engineAway = false } = {}): Promise<void> {
     const graceMs = this.options.startGraceMs ?? 30_000;
     await Promise.all(
       rows.map(async (row, index) => {
         const endpoint = endpoints.find((e) => e.slot === index);
         const key = `${unit.name}#${index}`;
         if (!endpoint?.running || endpoint.port === null) {
-          await this.mark(row, { status: "pending", error: "" });
+          if (!engineAway) await this.mark(row, { status: "pending", error: "" });
           return;
         }
         // A healthy copy on the same port was probed a moment ago: skip, so a pass woken for a
-        // new instance is not held up by health checks of all the others.
+        // new instance is not held up by health checks of all the others. Not while the engine
+        // is away: the probe is then the only sign of a host that is gone.
         const recent = this.lastHealthy.get(key);
-        if (row.status === "healthy" && row.published === endpoint.port && recent !== undefined && Date.now() - recent < RECHECK_MS) return;
-        if (await probe(endpoint.probe ?? this.options.probeHost, endpoint.port)) {
-          this.lastHealthy.set(key, Date.now());
+        if (!engineAway && row.status === "healthy" && row.published === endpoint.port && recent !== undefined && Date.now() - recent.at < RECHECK_MS) return;
+        const probeHost = endpoint.probe ?? this.options.probeHost;
+        if (await probe(probeHost, endpoint.port)) {
+          this.lastHealthy.set(key, { at: Date.now(), probe: probeHost });
           this.silentSince.delete(key);
           if (row.status !== "healthy" || row.published !== endpoint.port || row.host !== endpoint.host) {
             await this.mark(row, { status: "healthy", error: "", host: endpoint.host, port: endpoint.port, container: unit.name });
             await this.db.$executeRaw`UPDATE challenge_server_jobs SET error = '' WHERE id = ${row.job_id} AND error <> ''`;
           }
+          return;
+        }
+        if (engineAway) {
+          if (row.status === "healthy") await this.mark(row, { status: "unhealthy", error: "" });
           return;
         }
         // Silence counts per copy: a copy on another port (a replacement) starts its own grace.

@@ -141,7 +141,9 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
       if (up) log.info({ worker: workerId }, "the Docker engine answers again");
       else log.warn({ worker: workerId }, "the Docker engine does not answer: this worker takes no new instances until it does");
       engineUp = up;
-      if (up) void converger.run();
+      // Back: a full pass at once. Lost: a pass at once too, which health-checks the copies where
+      // they were last seen, so a host that is gone has its teams moved without waiting a tick.
+      void converger.run();
     }
   };
   let pinging: Promise<void> | null = null;
