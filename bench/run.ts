@@ -14,7 +14,7 @@
 // stampede) and prints their figures without writing BENCHMARKS.md; BENCH_SEED_DIR=folder keeps
 // the seeded database there and reuses it on later runs (seeded once, with the solves of earlier
 // runs on top); BENCH_CPU_PROF=folder has each server process write a V8 CPU profile there.
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { COPIES, type Database, GENERATOR, memoryMiB, PACED_CONNECTIONS, PASS_SECONDS, PASSES, ROOT, type Measurement, startCopies, startDatabase, WARMUP_SECONDS } from "./harness.ts";
@@ -249,7 +249,22 @@ async function writeReport(report: Report, minutes: number): Promise<void> {
   else lines.push("| challenge-server scenario | result | goal | met |", "|---|---|---|---|", ...tier.map((t) => `| ${t.name} | ${t.value} | ${t.goal} | ${t.met ? "yes" : "no"} |`), "");
   lines.push(...report.stampede);
   lines.push("", firstLoadSection(benchFirstLoad()), "");
+  lines.push(...(await measuredElsewhere(path.join(ROOT, "BENCHMARKS.md"))));
   await writeFile(path.join(ROOT, "BENCHMARKS.md"), lines.join("\n"));
+}
+
+/**
+ * Sections of BENCHMARKS.md whose figures come from elsewhere than this run ("Operations", or a
+ * heading that says "(measured by ...)", e.g. the multi-host test's lost-host figure): kept as they
+ * are, at the end.
+ */
+async function measuredElsewhere(file: string): Promise<string[]> {
+  const text = await readFile(file, "utf8").catch(() => "");
+  const kept: string[] = [];
+  for (const section of text.split(/^(?=## )/m)) {
+    if (/^## (Operations|.*\(measured by )/.test(section)) kept.push(section.trimEnd(), "");
+  }
+  return kept;
 }
 
 main().then(

@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { openSocket } from "../apps/server/src/realtime/ws-client.ts";
 import { serverNodeFlags } from "../scripts/server-flags.mjs";
 
@@ -16,6 +17,9 @@ import { serverNodeFlags } from "../scripts/server-flags.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PROJECT = `fsstack${process.pid}`;
+// The app images get this run's own tag: other runs on the same engine build theirs meanwhile.
+const TAG = PROJECT;
+const COMPOSE_FILES = ["-p", PROJECT, "-f", "docker-compose.yml", "-f", "infra/compose.stack-test.yml"];
 const PORTS = { proxy: 0, pg: 0, redis: 0 };
 let base = "";
 
@@ -46,12 +50,13 @@ function composeEnv(): NodeJS.ProcessEnv {
     STACK_PG_PORT: String(PORTS.pg),
     STACK_REDIS_PORT: String(PORTS.redis),
     DEPLOYMENT_ID: PROJECT,
+    FLAGSHIP_TAG: TAG,
     PUBLIC_URL: `http://127.0.0.1:${PORTS.proxy}`,
   };
 }
 
 function compose(...args: string[]): string {
-  return execFileSync("docker-compose", ["-p", PROJECT, "-f", "docker-compose.yml", "-f", "infra/compose.stack-test.yml", ...args], {
+  return execFileSync("docker-compose", [...COMPOSE_FILES, ...args], {
     cwd: ROOT,
     env: composeEnv(),
     // Build and start-up output goes to the log; `ps` is read.
@@ -79,11 +84,24 @@ async function api(method: string, pathname: string, body?: unknown, token?: str
   return { status: response.status, body: (await response.json()) as { s: boolean; m: string; d: any } };
 }
 
+/**
+ * A call that the server may answer 429 when its password-hashing pool is full (a busy machine):
+ * tried again after Retry-After, as the web app does.
+ */
+async function hashing(method: string, pathname: string, body: unknown): Promise<Awaited<ReturnType<typeof api>>> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(`${base}/api/v2${pathname}`, { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const parsed = { status: response.status, body: (await response.json()) as { s: boolean; m: string; d: any } };
+    if (response.status !== 429 || attempt === 30) return parsed;
+    await new Promise((r) => setTimeout(r, 1000 * Number(response.headers.get("retry-after") ?? 1)));
+  }
+}
+
 async function account(name: string): Promise<string> {
   const password = "Stack-Test-Password-2026!";
-  const registered = await api("POST", "/auth/register/", { username: name, email: `${name}@example.test`, password });
+  const registered = await hashing("POST", "/auth/register/", { username: name, email: `${name}@example.test`, password });
   expect(registered.status).toBe(201);
-  const login = await api("POST", "/auth/login/", { username: name, password });
+  const login = await hashing("POST", "/auth/login/", { username: name, password });
   expect(login.status).toBe(200);
   return login.body.d.token as string;
 }
@@ -109,9 +127,10 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  spawnSync("docker-compose", ["-p", PROJECT, "-f", "docker-compose.yml", "-f", "infra/compose.stack-test.yml", "down", "-v", "--remove-orphans"], { cwd: ROOT, env: composeEnv(), stdio: "ignore" });
+  spawnSync("docker-compose", [...COMPOSE_FILES, "down", "-v", "--remove-orphans"], { cwd: ROOT, env: composeEnv(), stdio: "ignore" });
   const leftover = spawnSync("docker", ["ps", "-aq", "--filter", `label=org.flagship.deployment=${PROJECT}`]).stdout.toString().trim();
   if (leftover) spawnSync("docker", ["rm", "-f", ...leftover.split("\n")], { stdio: "ignore" });
+  spawnSync("docker", ["rmi", `flagship-server:${TAG}`, `flagship-server:${TAG}-next`, `flagship-worker:${TAG}`], { stdio: "ignore" });
 });
 
 describe("the compose stack", () => {
@@ -196,6 +215,143 @@ describe("the compose stack", () => {
     expect(served).toBeGreaterThan(0);
     expect(failures).toBe(0);
   });
+
+  it("upgrades the server copies one at a time while 50 players read, submit and hold websockets: no failed request, every socket back, every write kept", async () => {
+    const PLAYERS = 50;
+    const CHALLENGES = 6;
+    const categoryId = (await api("GET", "/challenges/categories/", undefined, staff)).body.d[0].id as number;
+    const challenges: number[] = [];
+    for (let c = 0; c < CHALLENGES; c++) {
+      const created = await api("POST", "/challenges/", { category: categoryId, name: `Rolling ${c}`, score: 100, flag_type: "plaintext", flag_metadata: { flag: `flag{rolling-${c}}` } }, staff);
+      expect(created.status).toBe(201);
+      challenges.push(created.body.d.id as number);
+    }
+    // Accounts two at a time: each is two password hashes on a busy machine.
+    const tokens: string[] = [];
+    for (let i = 0; i < PLAYERS; i += 2) {
+      tokens.push(...(await Promise.all(Array.from({ length: Math.min(2, PLAYERS - i) }, (_, k) => account(`roller${i + k}`)))));
+    }
+    for (const [i, token] of tokens.entries()) expect((await api("POST", "/team/create/", { name: `Rollers ${i}`, password: "rolling-secret" }, token)).status).toBe(201);
+
+    const failures: string[] = [];
+    let served = 0;
+    let stop = false;
+    let socketsDone = false;
+    const deadline = Date.now() + 10 * 60_000;
+
+    // Each player holds a websocket and, like the web app, opens a new one when it closes.
+    interface Held {
+      opens: number;
+      connectFailures: number;
+      events: Record<string, unknown>[];
+      socket: WebSocket | null;
+    }
+    const held: Held[] = tokens.map(() => ({ opens: 0, connectFailures: 0, events: [], socket: null }));
+    const connect = (h: Held) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${PORTS.proxy}/api/v2/ws/`);
+      h.socket = socket;
+      let opened = false;
+      socket.on("open", () => {
+        opened = true;
+        h.opens++;
+      });
+      socket.on("message", (raw) => h.events.push(JSON.parse(raw.toString()) as Record<string, unknown>));
+      socket.on("error", () => {});
+      socket.on("close", () => {
+        if (socketsDone) return;
+        if (!opened) {
+          h.connectFailures++;
+          failures.push("websocket connection refused");
+        }
+        setTimeout(() => connect(h), 200 + Math.random() * 300);
+      });
+    };
+    for (const h of held) connect(h);
+    await until("every player's socket open", async () => held.every((h) => h.opens === 1), 30_000);
+
+    const solved = tokens.map(() => new Set<number>());
+    const wrong = tokens.map(() => 0);
+    const request = async (what: string, run: () => Promise<Response>, check: (body: { s: boolean; m: string; d: any }) => boolean) => {
+      try {
+        const res = await run();
+        const body = (await res.json()) as { s: boolean; m: string; d: any };
+        if (res.ok && check(body)) served++;
+        else failures.push(`${what}: ${res.status} ${body.m}`);
+        return body;
+      } catch (error) {
+        failures.push(`${what}: ${(error as Error).message}`);
+        return null;
+      }
+    };
+    const submit = (token: string, challenge: number, flag: string) =>
+      request("submit", () => fetch(`${base}/api/v2/challenges/submit_flag/`, { method: "POST", headers: { authorization: `Token ${token}`, "content-type": "application/json" }, body: JSON.stringify({ challenge, flag }) }), (b) => b.s && (b.m === "correct_flag" || b.m === "incorrect_flag"));
+    const players = tokens.map(async (token, p) => {
+      for (let round = 0; !stop && Date.now() < deadline; round++) {
+        const paced = new Promise((r) => setTimeout(r, 500 + Math.random() * 400));
+        await request("read", () => fetch(`${base}/api/v2/challenges/categories/`, { headers: { authorization: `Token ${token}` } }), (b) => b.s && Array.isArray(b.d));
+        // A wrong flag, then the right one, for the next challenge the player has not solved.
+        const next = solved[p]!.size;
+        if (round % 4 === 1 && next < CHALLENGES) {
+          const answer = await submit(token, challenges[next]!, "flag{not-it}");
+          if (answer?.m === "incorrect_flag") wrong[p]!++;
+        } else if (round % 4 === 3 && next < CHALLENGES) {
+          const answer = await submit(token, challenges[next]!, `flag{rolling-${next}}`);
+          if (answer?.m === "correct_flag") solved[p]!.add(challenges[next]!);
+        }
+        await paced;
+      }
+    });
+
+    try {
+      await rollAndCheck();
+    } finally {
+      stop = true;
+      socketsDone = true;
+      for (const h of held) h.socket?.close();
+    }
+
+    async function rollAndCheck() {
+      const before = serverContainers();
+      expect(before).toHaveLength(3);
+      // The new release: the same build under a new tag, which compose only gives new containers.
+      execFileSync("docker", ["tag", `flagship-server:${TAG}`, `flagship-server:${TAG}-next`]);
+      await new Promise((r) => setTimeout(r, 3000));
+      const upgrade = spawn("bash", ["infra/rolling-upgrade.sh", ...COMPOSE_FILES], {
+        cwd: ROOT,
+        env: { ...composeEnv(), FLAGSHIP_TAG: `${TAG}-next`, COMPOSE: "docker-compose" },
+        stdio: ["ignore", "inherit", "inherit"],
+      });
+      const code = await new Promise<number | null>((resolve) => upgrade.once("exit", (exitCode) => resolve(exitCode)));
+      expect(code).toBe(0);
+      await new Promise((r) => setTimeout(r, 3000));
+      stop = true;
+      await Promise.all(players);
+
+      // Every copy is new, on the new image, and as many as before.
+      const after = serverContainers();
+      expect(after).toHaveLength(3);
+      expect(after.filter((id) => before.includes(id))).toEqual([]);
+      for (const id of after) expect(execFileSync("docker", ["inspect", "-f", "{{.Config.Image}}", id]).toString().trim()).toBe(`flagship-server:${TAG}-next`);
+
+      expect(served).toBeGreaterThan(PLAYERS * 10);
+      expect(failures).toEqual([]);
+      // Every socket was told to reconnect by its copy, and is connected again to a new one: an
+      // announcement made now reaches all of them.
+      expect(held.filter((h) => h.opens < 2)).toEqual([]);
+      const announced = await api("POST", "/announcements/", { title: "Upgraded", body: "every copy is new" }, staff);
+      expect(announced.status).toBe(201);
+      await until("the announcement on every player's socket", async () => held.every((h) => h.events.some((e) => e.event_code === 5 && e.id === announced.body.d.id)), 20_000);
+
+      // Every acknowledged write is there: each player's solves and wrong flags.
+      for (const [p, token] of tokens.entries()) {
+        const self = await api("GET", "/member/self/", undefined, token);
+        expect(new Set((self.body.d.solves as { challenge: number }[]).map((solve) => solve.challenge))).toEqual(solved[p]);
+        expect(self.body.d.incorrect_solves).toBe(wrong[p]);
+      }
+      expect(solved.reduce((sum, set) => sum + set.size, 0)).toBeGreaterThan(PLAYERS);
+      console.log(`rolling upgrade: ${served} requests answered, ${failures.length} failed, ${held.reduce((n, h) => n + h.opens - 1, 0)} socket reconnections`);
+    }
+  }, 15 * 60_000);
 
   it("loses no acknowledged write when a server copy is killed mid-traffic", async () => {
     const acknowledged: number[] = [];

@@ -5,15 +5,37 @@ import { spawn } from "node:child_process";
 import os from "node:os";
 
 const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"];
+const PARENT_POLL_MS = 250;
 
 let current = null;
 let stopping = null;
-for (const signal of FORWARDED) {
-  process.on(signal, () => {
-    stopping = signal;
-    if (current) current.kill(signal);
-    else process.exit(128 + os.constants.signals[signal]);
-  });
+
+function stop(signal) {
+  stopping = signal;
+  if (current) current.kill(signal);
+  else process.exit(128 + os.constants.signals[signal]);
+}
+
+for (const signal of FORWARDED) process.on(signal, () => stop(signal));
+
+/**
+ * Stops the launcher (as SIGTERM would) when the process that started it is gone. `npm start`
+ * runs its script through `sh -c` and passes SIGTERM and SIGINT to that shell only: dash dies of
+ * them without passing them on, npm exits with it, and the launcher, the server and its database
+ * were left running with nobody to stop them. (`npm start` execs the launcher, so the signal
+ * reaches it directly; this covers npm killed outright, or a shell that does not exec.) Only for
+ * a launcher that npm started: one started by hand and left running in the background after its
+ * shell ends (nohup) keeps running.
+ */
+export function stopWithParent(env = process.env) {
+  if (!env.npm_lifecycle_event) return;
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    if (!stopping) stop("SIGTERM");
+  }, PARENT_POLL_MS);
+  timer.unref();
 }
 
 /**

@@ -75,6 +75,8 @@ step "Integration and contract tests"
 npx --no-install vitest run --project integration
 step "Build"
 npx --no-install turbo run build --output-logs=errors-only
+step "Multi-host test"
+bash infra/test-multihost.sh
 step "Browser tests"
 npx --no-install playwright test -c apps/web/playwright.config.ts
 if [ "${SKIP_STACK_TEST:-0}" != "1" ]; then

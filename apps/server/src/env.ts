@@ -19,6 +19,15 @@ const EnvSchema = z.object({
   /** The embedded PostgreSQL's port (without DATABASE_URL); unset: the one it had, else a free one. */
   EMBEDDED_DATABASE_PORT: z.coerce.number({ error: "must be a port number" }).int().min(1).max(65535).optional(),
   REDIS_URL: optionalUrl(/^rediss?$/, "redis://127.0.0.1:6379"),
+  /**
+   * Registries job images may come from, comma-separated `host[:port]` (e.g. "registry.example.com,10.0.0.5:5000");
+   * unset: any registry on a public address. A registry on a loopback, link-local or private address must be listed.
+   */
+  CHALLENGE_REGISTRIES: z
+    .string()
+    .regex(/^\s*[A-Za-z0-9.-]+(:\d{1,5})?\s*(,\s*[A-Za-z0-9.-]+(:\d{1,5})?\s*)*$/, "must be registries like registry.example.com,10.0.0.5:5000")
+    .transform((list) => list.split(",").map((r) => r.trim().toLowerCase()))
+    .optional(),
   /** Workers this process starts beside itself when REDIS_URL is set (challenge servers on the local Docker engine). */
   WORKERS: z.coerce.number({ error: "must be a number" }).int().min(0).max(16).default(1),
   SMTP_URL: optionalUrl(/^smtps?$/, "smtp://user:pass@mail.example.com:587"),

@@ -11,7 +11,7 @@ type OidcEnv = Pick<
   Env,
   "OIDC_ISSUER" | "OIDC_CLIENT_ID" | "OIDC_CLIENT_SECRET" | "OIDC_SCOPES" | "OIDC_ALLOWED_DOMAINS" | "OIDC_STAFF_GROUP" | "OIDC_GROUPS_CLAIM" | "OIDC_PROVIDER_NAME" | "OIDC_TRUST_EMAIL"
 >;
-type ServiceSettings = Pick<Env, "SMTP_URL" | "MAIL_FROM" | "PUBLIC_URL" | "THROTTLE" | "THROTTLE_RATES" | "REDIS_URL"> & Partial<OidcEnv>;
+type ServiceSettings = Pick<Env, "SMTP_URL" | "MAIL_FROM" | "PUBLIC_URL" | "THROTTLE" | "THROTTLE_RATES" | "REDIS_URL"> & Partial<Pick<Env, "CHALLENGE_REGISTRIES">> & Partial<OidcEnv>;
 
 /** Single sign-on, when OIDC_ISSUER and OIDC_CLIENT_ID are set; the provider sends browsers back to PUBLIC_URL/auth/oidc/callback. */
 function oidcFrom(env: ServiceSettings): Services["oidc"] {
@@ -55,6 +55,7 @@ export function createServices(options: { db: Db; log: Logger; events?: EventPub
     throttle: createThrottle({ enabled: options.env.THROTTLE === "on", redisUrl: options.env.REDIS_URL, rates: options.env.THROTTLE_RATES, log: options.log }),
     webhooks: createWebhookSender({ redisUrl: options.env.REDIS_URL, log: options.log }),
     ...(oidc && { oidc }),
+    ...(options.env.CHALLENGE_REGISTRIES && { challengeRegistries: options.env.CHALLENGE_REGISTRIES }),
     ...(options.env.REDIS_URL && { challengeServers: createChallengeServerTier({ redisUrl: options.env.REDIS_URL, log: options.log }) }),
   };
 }

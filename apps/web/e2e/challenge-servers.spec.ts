@@ -7,7 +7,7 @@ import { BANNER_IMAGE, buildBannerImage, readBanner } from "../../worker/src/cha
 const DEPLOYMENT_LABEL = LABELS.deployment;
 import { E2E_CS_SPARES } from "./support/tier.ts";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
-import { seedUser, signIn, unique } from "./support/db.ts";
+import { database, seedUser, signIn, unique } from "./support/db.ts";
 
 /**
  * Challenge servers end to end, on the server that runs the worker tier (Redis and one worker on
@@ -234,13 +234,45 @@ test("a player is told why an instance cannot be had", async ({ browser, request
   const challenge = await seedChallenge(request, staff, { category: category.id, name: "No Registry", score: 100, flag_metadata: { flag: "flag{x}" } });
   const response = await request.post("/api/v2/challengeserver/submit_job/", {
     headers: { authorization: `Token ${staff.token}` },
-    data: { challenge_id: challenge.id, job_spec: { name: unique("broken").toLowerCase(), port: 8000, replicas: 1, resources: { memory: 33554432, cpus: 0.1 }, image: "127.0.0.1:1/nowhere/missing:1" } },
+    data: { challenge_id: challenge.id, job_spec: { name: unique("broken").toLowerCase(), port: 8000, replicas: 1, resources: { memory: 33554432, cpus: 0.1 }, image: "registry.invalid/nowhere/missing:1" } },
   });
   expect(response.status()).toBe(201);
   const page = await (await browser.newContext()).newPage();
   await signIn(page, team.members[0]!);
   await page.goto(`/campaign/${category.slug}/${challenge.slug}`);
-  await expect(page.getByRole("alert").filter({ hasText: "Failed to request instance:" })).toContainText("127.0.0.1:1", { timeout: 30_000 });
+  // A plain sentence: the engine's words (the registry, the pull) are for staff.
+  const alert = page.getByRole("alert").filter({ hasText: "Failed to request instance:" });
+  await expect(alert).toContainText("The challenge server could not be started.", { timeout: 30_000 });
+  await expect(alert).not.toContainText("registry.invalid");
   await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
   await page.close();
+});
+
+test("staff drain a worker from the workers list: confirmed, audited, shown as drained", async ({ page }) => {
+  const staff = await seedUser({ isStaff: true });
+  const id = unique("lost-host");
+  // A worker of a host whose engine stopped answering (it takes no placements), seen a moment ago.
+  await database().query(
+    `INSERT INTO challenge_server_workers (id, backend, address, capacity, engine, engine_lost_at, started_at, last_seen) VALUES ($1, 'docker', '10.9.9.9', 10, $2, now(), now(), now() + interval '1 minute')`,
+    [id, unique("engine")],
+  );
+  try {
+    await signIn(page, staff);
+    await page.goto("/admin/jobs");
+    const line = page.getByRole("listitem").filter({ hasText: id });
+    await expect(line.getByText("Docker engine not answering")).toBeVisible();
+    await line.getByRole("button", { name: `Drain worker ${id}` }).click();
+    const confirm = page.getByRole("dialog", { name: `Drain worker ${id}?` });
+    await expect(confirm).toContainText("takes no new instances");
+    await expectNoAxeViolations(page, "[role='dialog']");
+    await confirm.getByRole("button", { name: "Drain" }).click();
+    await expect(page.getByText(`Draining ${id}: 0 instances are moving to other workers.`)).toBeVisible();
+    await expect(line.getByText("Drained: it can be stopped")).toBeVisible();
+    await expect(line.getByRole("button", { name: `Drain worker ${id}` })).toHaveCount(0);
+    const audit = await database().query(`SELECT extra FROM audit_log WHERE action = 'drain_challenge_server_worker' AND extra->>'id' = $1`, [id]);
+    expect(audit.rows).toHaveLength(1);
+    await expectNoAxeViolations(page, "main");
+  } finally {
+    await database().query(`DELETE FROM challenge_server_workers WHERE id = $1`, [id]);
+  }
 });

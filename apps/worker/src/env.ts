@@ -7,11 +7,18 @@ const EnvSchema = z.object({
   DOCKER_HOST: z.string().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
-  /** This worker's name in the tier; unique per worker. */
+  /**
+   * This worker's name in the tier; unique per worker. Unset: a name of its own, unless a worker
+   * stopped cleanly on the same engine within WORKER_RESTART_GRACE, whose name (and instances) it takes over.
+   */
   WORKER_ID: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, "letters, digits, dots, dashes and underscores, at most 64")
-    .default(`${os.hostname().replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 40) || "worker"}-${process.pid}`),
+    .optional(),
+  /** Seconds a stopped worker's containers keep running for a worker restarting on its engine to adopt; 0: moved at once. */
+  WORKER_RESTART_GRACE: z.coerce.number().int().min(0).max(86_400).default(60),
+  /** Seconds the engine may stay unreachable before this worker's instances are re-created on other workers. */
+  ENGINE_LOSS_GRACE: z.coerce.number().int().min(1).max(3600).default(10),
   /** Keeps this installation's containers apart from others on the same engine. */
   DEPLOYMENT_ID: z.string().regex(/^[a-z0-9][a-z0-9_.-]{0,31}$/, "lower-case letters, digits, dots, dashes and underscores, at most 32").optional(),
   /** The host address instance ports are published on. */
@@ -44,6 +51,11 @@ export function loadWorkerEnv(source: Record<string, string | undefined> = proce
     throw new Error(`Invalid settings in the environment:\n${lines.join("\n")}`);
   }
   return result.data;
+}
+
+/** A name of this worker's own when WORKER_ID is not set. */
+export function defaultWorkerId(): string {
+  return `${os.hostname().replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 40) || "worker"}-${process.pid}`;
 }
 
 export function publicHostOf(env: Pick<WorkerEnv, "INSTANCE_BIND" | "INSTANCE_HOST">): string {

@@ -4,7 +4,8 @@ import { writeFile } from "node:fs/promises";
 import Docker from "dockerode";
 import pino from "pino";
 import { startChallengeServerTier, type RunningTier } from "./challenge-servers/runtime.ts";
-import { loadWorkerEnv, publicHostOf } from "./env.ts";
+import { drainEngine } from "./challenge-servers/drain.ts";
+import { defaultWorkerId, loadWorkerEnv, publicHostOf } from "./env.ts";
 import { startWebhookWorker } from "./webhooks.ts";
 
 async function main(): Promise<void> {
@@ -19,6 +20,19 @@ async function main(): Promise<void> {
   const connection = redisConnection(env.REDIS_URL);
   const database = await connectDatabase({ databaseUrl: env.DATABASE_URL, dataDir: "", poolSize: 5 });
   const db = database.db;
+
+  if (process.argv.includes("--drain")) {
+    // `npm run worker -- --drain`: takes this host's engine out of the tier, then exits.
+    const code = await drainEngine({ db, connection, docker: new Docker(), deployment: env.DEPLOYMENT_ID ?? (await defaultDeployment(db)), ...(env.WORKER_ID !== undefined && { workerId: env.WORKER_ID }), out: (line) => console.log(line) }).catch(
+      (error: unknown) => {
+        console.error(`Could not drain this host: ${(error as Error).message}`);
+        return 1;
+      },
+    );
+    await database.close();
+    process.exit(code);
+  }
+  const workerId = env.WORKER_ID ?? defaultWorkerId();
 
   const webhooks = startWebhookWorker({ db, connection, concurrency: env.CONCURRENCY, log });
 
@@ -35,7 +49,11 @@ async function main(): Promise<void> {
         db,
         connection,
         docker,
-        workerId: env.WORKER_ID,
+        workerId,
+        // Without WORKER_ID the worker takes over one its engine's cleanly stopped workers left.
+        adopt: env.WORKER_ID === undefined,
+        restartGraceSeconds: env.WORKER_RESTART_GRACE,
+        engineGraceSeconds: env.ENGINE_LOSS_GRACE,
         deployment,
         bindAddress: env.INSTANCE_BIND,
         publicHost: publicHostOf(env),
@@ -52,7 +70,7 @@ async function main(): Promise<void> {
       log.error({ err: error }, "the Docker engine could not be reached: this worker delivers webhooks only (set CHALLENGE_SERVERS=off to silence this)");
     }
   }
-  log.info({ worker: env.WORKER_ID, challengeServers: tier !== undefined }, "worker started");
+  log.info({ worker: tier?.workerId ?? workerId, challengeServers: tier !== undefined }, "worker started");
   if (!tier) {
     const healthTimer = setInterval(() => {
       void webhooks.client.then((client) => (client as unknown as { ping(): Promise<string> }).ping()).then(touchHealth, () => undefined);
@@ -60,7 +78,8 @@ async function main(): Promise<void> {
     healthTimer.unref();
   }
 
-  // Finish the jobs in hand, then exit: BullMQ hands unfinished ones to another worker.
+  // Finish the jobs in hand, then exit: BullMQ hands unfinished ones to another worker. The
+  // challenge servers keep running for a worker restarting on this engine (WORKER_RESTART_GRACE).
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;

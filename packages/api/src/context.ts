@@ -51,6 +51,8 @@ export interface Services {
   hashPassword?: (password: string) => Promise<string>;
   /** Single sign-on with OpenID Connect (OIDC_ISSUER and OIDC_CLIENT_ID set); unset: off. */
   oidc?: OidcProvider;
+  /** Registries (`host[:port]`) job images may come from (CHALLENGE_REGISTRIES); unset: any on a public address. */
+  challengeRegistries?: string[];
 }
 
 export interface Context extends Services {
@@ -81,6 +83,7 @@ export function createInnerContext(services: Services, actor: Actor | null, ip: 
     challengeServers: services.challengeServers,
     hashPassword: services.hashPassword,
     oidc: services.oidc,
+    challengeRegistries: services.challengeRegistries,
     actor,
     ip,
     oidcBrowserKey,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ZJobSpec } from "./challenge-servers.ts";
+import { jobEngineKey, ZJobSpec } from "./challenge-servers.ts";
 
 const base = { name: "box", port: 8000, image: "local/box:1" };
 
@@ -37,5 +37,24 @@ describe("a job's warm pool", () => {
     expect(ZJobSpec.safeParse({ ...base, dedicated: true, warm: -1 }).success).toBe(false);
     expect(ZJobSpec.safeParse({ ...base, dedicated: true, warm: 201 }).success).toBe(false);
     expect(ZJobSpec.safeParse({ ...base, dedicated: true, warm: 1.5 }).success).toBe(false);
+  });
+});
+
+describe("job names and the engine names made from them", () => {
+  it("takes any 1-64 printable characters as they are", () => {
+    for (const name of ["my_chall", "Web 1 (hard)", "crypto/rsa#2", "Ünïcode ✓", "x".repeat(64)]) expect(ZJobSpec.parse({ ...base, name }).name).toBe(name);
+  });
+
+  it("refuses empty, blank, too long and control characters", () => {
+    for (const name of ["", "   ", "x".repeat(65), "a\nb", "tab\there", "nul\u0000"]) expect(ZJobSpec.safeParse({ ...base, name }).success).toBe(false);
+  });
+
+  it("derives engine names from a slug and a short hash: safe for the engine, and names that slug alike stay apart", () => {
+    expect(jobEngineKey("my_chall")).toMatch(/^my-chall-[0-9a-f]{8}$/);
+    expect(jobEngineKey("My Chall")).toMatch(/^my-chall-[0-9a-f]{8}$/);
+    expect(jobEngineKey("my_chall")).not.toBe(jobEngineKey("My Chall"));
+    expect(jobEngineKey("my_chall")).toBe(jobEngineKey("my_chall"));
+    expect(jobEngineKey("✓✓✓")).toMatch(/^job-[0-9a-f]{8}$/);
+    expect(jobEngineKey("a very long job name that goes on")).toMatch(/^a-very-long-[0-9a-f]{8}$/);
   });
 });

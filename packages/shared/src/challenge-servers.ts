@@ -30,13 +30,38 @@ const numeric = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value), schema);
 const boolish = z.preprocess((value) => (value === "true" ? true : value === "false" ? false : value), z.boolean());
 
-/** A job name is its cserv_name and part of container names: lower-case letters, digits and dashes. */
+/**
+ * A job name is its cserv_name, kept exactly as staff give it: any 1-64 printable characters (as
+ * upstream, `my_chall` and `Web 1` are fine). Engine names are derived from it (`jobEngineKey`).
+ */
 export const ZJobName = z
   .string()
-  .trim()
-  .min(1)
-  .max(48)
-  .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, "Use lower-case letters, digits and dashes, starting and ending with a letter or digit.");
+  .min(1, "Enter a name.")
+  .max(64, "Use at most 64 characters.")
+  .regex(/^[^\p{Cc}\p{Cs}\u2028\u2029]+$/u, "Use printable characters only (no line breaks or control characters).")
+  .refine((name) => name.trim() !== "", "Enter a name.");
+
+/**
+ * The job's part of engine names (containers, services, networks): a slug of its name that the
+ * engine accepts and a short hash of the name itself, so names that slug alike stay apart
+ * (`my_chall` -> `my-chall-3f9c0a1b`). FNV-1a: spreading names, not secrecy.
+ */
+export function jobEngineKey(name: string): string {
+  const slug =
+    name
+      .normalize("NFKD")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+/, "")
+      .slice(0, 12)
+      .replace(/-+$/, "") || "job";
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    hash ^= name.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `${slug}-${hash.toString(16).padStart(8, "0")}`;
+}
 
 /** An image reference as Docker takes it: [registry[:port]/]path[:tag][@digest]. */
 export const ZImageRef = z
@@ -106,6 +131,10 @@ export const ZSubmitJobInput = z.object({
 export type SubmitJobInput = z.infer<typeof ZSubmitJobInput>;
 
 export const ZCservName = z.string().min(1).max(200);
+
+/** A worker of the challenge-server tier, by its id (WORKER_ID). */
+export const ZWorkerIdInput = z.object({ id: z.string().min(1).max(64) });
+export type WorkerIdInput = z.infer<typeof ZWorkerIdInput>;
 
 /** An instance as players get it. */
 export interface ChallengeServerInstanceView {

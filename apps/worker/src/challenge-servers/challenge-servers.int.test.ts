@@ -1,8 +1,12 @@
 import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { type AuthedContext, createChallengeServerTier, getInstance, getTeamFlag, listJobs, reconcile, removeJob, resetInstance, submitFlag, submitJob } from "@flagship/api";
 import { contextFor, createCategory, createChallenge, createTeamWith, createTestWorld, createUser, type TestTeam, type TestUser, type TestWorld, uniqueName } from "@flagship/api/testing";
 import { redisConnection } from "@flagship/jobs";
-import { AppError } from "@flagship/shared";
+import { AppError, jobEngineKey } from "@flagship/shared";
 import Docker from "dockerode";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { LABELS } from "./deployer.ts";
@@ -89,6 +93,48 @@ async function sparesOf(workerId: string) {
   return networks.filter((n) => !taken.has(n.Name));
 }
 
+/**
+ * A stand-in for the path to the engine that the test can cut and restore: a unix socket passing
+ * every connection through to the real engine's.
+ */
+async function engineProxy() {
+  const configured = (docker.modem as unknown as { socketPath?: unknown }).socketPath;
+  const target = typeof configured === "string" ? configured : "/var/run/docker.sock";
+  const socketPath = path.join(os.tmpdir(), `${uniqueName("fs-engine").replace(/[^A-Za-z0-9-]/g, "")}.sock`);
+  const open = new Set<net.Socket>();
+  let server: net.Server | null = null;
+  const proxy = {
+    path: socketPath,
+    async start() {
+      rmSync(socketPath, { force: true });
+      server = net.createServer((client) => {
+        const upstream = net.connect(target);
+        const drop = () => {
+          client.destroy();
+          upstream.destroy();
+          open.delete(client);
+          open.delete(upstream);
+        };
+        open.add(client);
+        open.add(upstream);
+        for (const s of [client, upstream]) s.on("error", drop).on("close", drop);
+        client.pipe(upstream).pipe(client);
+      });
+      await new Promise<void>((resolve) => server!.listen(socketPath, resolve));
+    },
+    async stop() {
+      if (!server) return;
+      const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
+      for (const s of open) s.destroy();
+      await closing;
+      server = null;
+      rmSync(socketPath, { force: true });
+    },
+  };
+  await proxy.start();
+  return proxy;
+}
+
 async function newChallenge(data: Parameters<typeof createChallenge>[2] = {}) {
   return createChallenge(world, categoryId, data);
 }
@@ -138,7 +184,7 @@ describe("challenge servers on a real Docker engine", () => {
     const before = await world.services.db.challengeServerJob.count();
     const error = (await submitJob(ctxOf(staff), {
       challenge_id: challenge.id,
-      job_spec: { name: "Bad Name!", port: "abc", replicas: 0, image: "", resources: { memory: 1, cpus: "x" } },
+      job_spec: { name: "", port: "abc", replicas: 0, image: "", resources: { memory: 1, cpus: "x" } },
     }).catch((e: unknown) => e)) as AppError;
     expect(error).toBeInstanceOf(AppError);
     expect(error.status).toBe(400);
@@ -169,7 +215,7 @@ describe("challenge servers on a real Docker engine", () => {
     expect(info.HostConfig.NanoCpus).toBe(200_000_000);
     expect(info.HostConfig.Tmpfs).toHaveProperty("/tmp");
     expect(info.HostConfig.Binds ?? []).toEqual([]);
-    expect(info.HostConfig.NetworkMode).toBe(`fs-${deployment}-j${job.id}`);
+    expect(info.HostConfig.NetworkMode).toBe(`fs-${deployment}-${jobEngineKey(sharedName)}`);
     expect(info.HostConfig.PortBindings[`${BANNER_PORT}/tcp`][0].HostIp).toBe("127.0.0.1");
     expect(info.Config.Env).toContain("GREETING=hi");
   });
@@ -198,24 +244,29 @@ describe("challenge servers on a real Docker engine", () => {
     expect(await getInstance(ctxOf(teams[0]!.members[1]!), sharedName)).toEqual(after);
   });
 
-  it("replaces a killed container within 30 s and keeps its teams", async () => {
+  it("marks a killed container's instance down as the engine reports it, and replaces it on the same host port, teams kept", async () => {
     const pin = await world.services.db.teamInstance.findUniqueOrThrow({ where: { teamId_jobId: { teamId: teams[1]!.id, jobId: sharedJobId } } });
     const [victim] = await ourContainers({ [LABELS.instance]: String(pin.instanceId) });
     const before = await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: pin.instanceId } });
+    expect(before.status).toBe("healthy");
     await docker.getContainer(victim!.Id).kill();
     const started = Date.now();
+    // No request is handed the dead port once the engine has said the container died.
+    await until("the instance marked down", async () => (await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: pin.instanceId } })).status !== "healthy", 2000);
+    expect(Date.now() - started).toBeLessThan(1500);
     await until("a replacement container", async () => {
       const now = await ourContainers({ [LABELS.instance]: String(pin.instanceId) });
       return now.length === 1 && now[0]!.Id !== victim!.Id && now[0]!.State === "running";
     });
-    // Healthy on the replacement: Docker gives the new container another host port.
+    // Healthy on the replacement, which took the port the team was given.
     const instance = await until("the replacement healthy", async () => {
       const row = await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: pin.instanceId } });
-      return row.status === "healthy" && row.port !== null && row.port !== before.port ? row : null;
+      return row.status === "healthy" && row.port !== null ? row : null;
     });
-    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(instance.port).toBe(before.port);
+    expect(Date.now() - started).toBeLessThan(10_000);
     const answer = await getInstance(ctxOf(teams[1]!.members[0]!), sharedName);
-    expect(answer.port).toBe(instance.port);
+    expect(answer.port).toBe(before.port);
     expect(await readBanner(answer.ip, answer.port)).toMatch(/^flagship-banner /);
   });
 
@@ -497,8 +548,8 @@ describe("challenge servers on a real Docker engine", () => {
         if (rows.length !== WARM) return false;
         const containers = await ourContainers({ [LABELS.job]: String(poolJobId), [LABELS.pooled]: "true" });
         const running = new Set(containers.filter((c) => c.State === "running").map((c) => c.Labels[LABELS.instance]));
-        // Healthy again on a new container (which Docker gives a new host port), or replaced by a new warm instance.
-        const renewed = rows.every((r) => running.has(String(r.id))) && rows.every((r) => r.id !== victim!.id || r.port !== victim!.port);
+        // Healthy again on a new container (on the same host port where free), or replaced by a new warm instance.
+        const renewed = rows.every((r) => running.has(String(r.id)));
         return renewed && !containers.some((c) => c.Id === container!.Id) ? rows : false;
       }, 60_000);
       for (const row of rows) expect(await readBanner(row.host, row.port!)).toMatch(/^flagship-banner /);
@@ -574,30 +625,126 @@ describe("challenge servers on a real Docker engine", () => {
     await expect(getInstance(ctxOf(teams[0]!.members[0]!), sharedName)).rejects.toMatchObject({ code: "not_found" });
   });
 
-  it("ends in challenge_server_error with the registry's reason when an image cannot be pulled", async () => {
+  it("ends in challenge_server_error when an image cannot be pulled: a plain sentence for players, the registry's reason for staff", async () => {
     const challenge = await newChallenge();
     const name = uniqueName("nopull").toLowerCase().replace(/[^a-z0-9]/g, "");
-    await submit(challenge.id, { name, image: "127.0.0.1:1/flagship/missing:1", replicas: 1 });
+    // An internal registry is allowed only when the operator lists it.
+    world.services.challengeRegistries = ["127.0.0.1:1"];
+    try {
+      await submit(challenge.id, { name, image: "127.0.0.1:1/flagship/missing:1", replicas: 1 });
+    } finally {
+      world.services.challengeRegistries = undefined;
+    }
     const error = await until("the deploy to fail", async () => {
       const e = await getInstance(ctxOf(teams[2]!.members[0]!), name).catch((err: unknown) => err);
-      return e instanceof AppError && e.code === "challenge_server_error" && /pull|127\.0\.0\.1:1/i.test(e.message) ? e : null;
+      return e instanceof AppError && e.code === "challenge_server_error" && /could not be started/.test(e.message) ? e : null;
     });
     expect(error.status).toBe(500);
-    expect(error.message).toMatch(/failed to start/);
+    expect(`${error.message} ${JSON.stringify(error.details)}`).not.toMatch(/127\.0\.0\.1|pull|docker|sock/i);
+    const job = (await listJobs(ctxOf(staff) as never)).find((j) => j.name === name)!;
+    expect(job.last_error).toMatch(/pull|127\.0\.0\.1:1/i);
     await world.services.db.challenge.delete({ where: { id: challenge.id } });
   });
 
-  it("reports an unreachable Docker engine as a clean challenge_server_error", async () => {
+  describe("a worker whose engine stops answering", () => {
+    let proxy: Awaited<ReturnType<typeof engineProxy>>;
+    afterAll(async () => proxy?.stop());
+
+    it("keeps handing out what was healthy, takes no placements, moves its dedicated instances after its grace, and removes its stale containers when the engine is back", async () => {
+      for (const tier of running.splice(0)) await tier.stop();
+      await world.services.db.challengeServerWorker.updateMany({ data: { lastSeen: new Date(0) } });
+      proxy = await engineProxy();
+      const lossy = await startWorker(uniqueName("worker-lossy"), { docker: new Docker({ socketPath: proxy.path }), engineGraceSeconds: 3 });
+      const challenge = await newChallenge();
+      const name = uniqueName("blip");
+      await submit(challenge.id, { name, dedicated: true, lifetime: 600 });
+      const team = teams[3]!;
+      const first = await getInstance(ctxOf(team.members[0]!), name);
+      const row = await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { jobId_teamId: { jobId: (await world.services.db.challengeServerJob.findUniqueOrThrow({ where: { name } })).id, teamId: team.id } } });
+      expect(row.workerId).toBe(lossy.workerId);
+      const steady = await startWorker(uniqueName("worker-steady"));
+
+      await proxy.stop();
+      const lostAt = Date.now();
+      await until("the engine's loss reported", async () => (await world.services.db.challengeServerWorker.findUniqueOrThrow({ where: { id: lossy.workerId } })).engineLostAt !== null, 5000);
+      // Within the grace the team keeps its instance, which keeps serving.
+      expect(await getInstance(ctxOf(team.members[0]!), name)).toEqual(first);
+      expect(await readBanner(first.ip, first.port)).toMatch(/^flagship-banner /);
+      // A new instance goes to the worker whose engine answers.
+      await getInstance(ctxOf(teams[2]!.members[0]!), name);
+      const placed = await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { jobId_teamId: { jobId: row.jobId, teamId: teams[2]!.id } } });
+      expect(placed.workerId).toBe(steady.workerId);
+      // Past the grace the team's instance is re-created on the other worker.
+      const moved = await until("the team's instance on the steady worker", async () => {
+        const now = await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: row.id } });
+        return now.workerId === steady.workerId && now.status === "healthy" ? now : null;
+      });
+      expect(Date.now() - lostAt).toBeLessThan(30_000);
+      const second = await getInstance(ctxOf(team.members[0]!), name);
+      expect(second.port).toBe(moved.port);
+      expect(await readBanner(second.ip, second.port)).toMatch(/^flagship-banner /);
+
+      await proxy.start();
+      await until("the engine back and the stale container removed", async () => {
+        const worker = await world.services.db.challengeServerWorker.findUniqueOrThrow({ where: { id: lossy.workerId } });
+        return worker.engineLostAt === null && (await ourContainers({ [LABELS.worker]: lossy.workerId })).length === 0;
+      });
+      await world.services.db.challenge.delete({ where: { id: challenge.id } });
+    }, 90_000);
+
+    it("marks down at once, long before its grace, a replica whose port stops answering while the engine is away, and moves its team to one that still answers", async () => {
+      for (const tier of running.splice(0)) await tier.stop();
+      await world.services.db.challengeServerWorker.updateMany({ data: { lastSeen: new Date(0) } });
+      await proxy?.stop();
+      proxy = await engineProxy();
+      // A grace far longer than the test: the team must move because its replica went silent.
+      const lossy = await startWorker(uniqueName("worker-lost"), { docker: new Docker({ socketPath: proxy.path }), engineGraceSeconds: 600 });
+      const challenge = await newChallenge();
+      const name = uniqueName("hostlost").toLowerCase().replace(/[^a-z0-9]/g, "");
+      const job = await submit(challenge.id, { name, replicas: 2 });
+      await until("2 healthy replicas", async () => (await healthyCount(job.id)) === 2);
+      const [dead, alive] = await world.services.db.challengeServerInstance.findMany({ where: { jobId: job.id }, orderBy: { slot: "asc" } });
+      const team = teams[1]!;
+      await getInstance(ctxOf(team.members[0]!), name);
+      await world.services.db.teamInstance.update({ where: { teamId_jobId: { teamId: team.id, jobId: job.id } }, data: { instanceId: dead!.id } });
+      expect(await getInstance(ctxOf(team.members[0]!), name)).toMatchObject({ port: dead!.port });
+
+      // The engine stops answering, then one replica's container dies where the worker cannot see it.
+      await proxy.stop();
+      await until("the engine's loss reported", async () => (await world.services.db.challengeServerWorker.findUniqueOrThrow({ where: { id: lossy.workerId } })).engineLostAt !== null, 5000);
+      const [container] = await ourContainers({ [LABELS.job]: String(job.id), [LABELS.instance]: String(dead!.id) });
+      await docker.getContainer(container!.Id).kill();
+      const lostAt = Date.now();
+      await until("the silent replica marked down", async () => (await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: dead!.id } })).status === "unhealthy", 5000);
+      const moved = await getInstance(ctxOf(team.members[0]!), name);
+      expect(moved.port).toBe(alive!.port);
+      expect(await readBanner(moved.ip, moved.port)).toMatch(/^flagship-banner /);
+      expect(Date.now() - lostAt).toBeLessThan(5000);
+      // The replica that still answers keeps its address; the silent one stays on its worker, within its grace.
+      expect(await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: alive!.id } })).toMatchObject({ status: "healthy", port: alive!.port });
+      expect((await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: dead!.id } })).workerId).toBe(lossy.workerId);
+
+      // Once the engine is back, the silent replica is replaced on its worker.
+      await proxy.start();
+      await until("the silent replica healthy again", async () => (await world.services.db.challengeServerInstance.findUniqueOrThrow({ where: { id: dead!.id } })).status === "healthy");
+      await world.services.db.challenge.delete({ where: { id: challenge.id } });
+    }, 90_000);
+  });
+
+  it("reports an unreachable Docker engine as a plain challenge_server_error, after a short wait", async () => {
     for (const tier of running.splice(0)) await tier.stop();
-    await startWorker(uniqueName("worker-nodocker"), { docker: new Docker({ socketPath: "/nonexistent/docker.sock" }) });
+    await world.services.db.challengeServerWorker.updateMany({ data: { lastSeen: new Date(0) } });
+    const nodocker = await startWorker(uniqueName("worker-nodocker"), { docker: new Docker({ socketPath: "/nonexistent/docker.sock" }) });
+    expect((await world.services.db.challengeServerWorker.findUniqueOrThrow({ where: { id: nodocker.workerId } })).engineLostAt).not.toBeNull();
     const challenge = await newChallenge();
     const name = uniqueName("noengine").toLowerCase().replace(/[^a-z0-9]/g, "");
     await submit(challenge.id, { name, replicas: 1 });
-    const error = await until("the deploy to fail", async () => {
-      const e = await getInstance(ctxOf(teams[2]!.members[0]!), name).catch((err: unknown) => err);
-      return e instanceof AppError && e.code === "challenge_server_error" && /ENOENT|connect/i.test(e.message) ? e : null;
-    });
-    expect(error.message).toMatch(/nonexistent/);
+    const started = Date.now();
+    const error = (await getInstance(ctxOf(teams[2]!.members[0]!), name).catch((err: unknown) => err)) as AppError;
+    expect(error).toBeInstanceOf(AppError);
+    expect(error.code).toBe("challenge_server_error");
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(`${error.message} ${JSON.stringify(error.details)}`).not.toMatch(/nonexistent|ENOENT|sock|connect/i);
   });
 });
 
@@ -636,7 +783,7 @@ describe("challenge servers on a single-node Docker Swarm", () => {
     const name = uniqueName("swarm").toLowerCase().replace(/[^a-z0-9]/g, "");
     const job = await submit(challenge.id, { name, replicas: 2 });
     await until("2 healthy replicas", async () => (await healthyCount(job.id)) === 2, 60_000);
-    const services = (await ourServices()).filter((s) => s.Spec.Name.includes(`-j${job.id}-`));
+    const services = (await ourServices()).filter((s) => s.Spec.Name.includes(`-${jobEngineKey(name)}-g`));
     expect(services).toHaveLength(1);
     const spec = services[0]!.Spec;
     expect(spec.Mode.Replicated.Replicas).toBe(2);
@@ -647,7 +794,7 @@ describe("challenge servers on a single-node Docker Swarm", () => {
     const theirs = await getInstance(ctxOf(teams[1]!.members[0]!), name);
     expect(theirs.port).not.toBe(mine.port);
     await world.services.db.challenge.delete({ where: { id: challenge.id } });
-    await until("the service removed", async () => (await ourServices()).every((s) => !s.Spec.Name.includes(`-j${job.id}-`)));
+    await until("the service removed", async () => (await ourServices()).every((s) => !s.Spec.Name.includes(`-${jobEngineKey(name)}-g`)));
   });
 
   it("keeps a warm pool as hardened one-replica services, labelled as pooled, and hands one to a team", async () => {
@@ -670,7 +817,7 @@ describe("challenge servers on a single-node Docker Swarm", () => {
     expect(mine.port).toBe(row.port);
     expect(await readBanner(mine.ip, mine.port)).toMatch(/^flagship-banner /);
     await world.services.db.challenge.delete({ where: { id: challenge.id } });
-    await until("the job's services removed", async () => (await ourServices()).every((s) => !s.Spec.Name.includes(`-j${job.id}-`) && !waiting.some((r) => s.Spec.Name.includes(`-i${r.id}-`))));
+    await until("the job's services removed", async () => (await ourServices()).every((s) => !s.Spec.Name.includes(`-${jobEngineKey(name)}-g`) && !waiting.some((r) => s.Spec.Name.includes(`-i${r.id}-`))));
   }, 90_000);
 
   it("runs a dedicated instance as a one-replica service and recreates it on reset", async () => {

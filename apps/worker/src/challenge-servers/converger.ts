@@ -2,8 +2,8 @@ import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import pLimit, { type Limit } from "p-limit";
 import type { Db } from "@flagship/db";
-import { CONFIG_DEFAULTS, deriveTeamFlag, JOB_DEFAULTS } from "@flagship/shared";
-import { type Deployer, type Endpoint, engineReason, LABELS, type Unit } from "./deployer.ts";
+import { CONFIG_DEFAULTS, deriveTeamFlag, JOB_DEFAULTS, WORKER_STALE_SECONDS } from "@flagship/shared";
+import { type Deployer, type Endpoint, engineReason, engineUnreachable, LABELS, type Unit } from "./deployer.ts";
 
 export interface ConvergerOptions {
   workerId: string;
@@ -24,6 +24,8 @@ export interface ConvergerOptions {
 interface Row {
   id: number;
   job_id: number;
+  /** The job's part of engine names (a slug and a hash of its name); empty for jobs made before it existed. */
+  engine_key: string;
   generation: number;
   slot: number | null;
   team_id: number | null;
@@ -81,8 +83,8 @@ export class Converger {
   private readonly deploys: Limit;
   /** When each unit copy was first seen not answering, for the start grace. */
   private readonly silentSince = new Map<string, { since: number; port: number }>();
-  /** When each unit copy last answered its health check. */
-  private readonly lastHealthy = new Map<string, number>();
+  /** When each unit copy last answered its health check, and where it was probed (for when the engine cannot say). */
+  private readonly lastHealthy = new Map<string, { at: number; probe: string }>();
 
   constructor(
     private readonly db: Db,
@@ -119,6 +121,25 @@ export class Converger {
     return waiting.length;
   }
 
+  /**
+   * The engine reports that a copy of a unit stopped: its instances are marked down at once (so
+   * no request is handed the dead address) and the unit is replaced now, keeping its host port
+   * where it can. Never rejects.
+   */
+  async died(name: string): Promise<void> {
+    if (this.stopped) return;
+    try {
+      const desired = (await this.wanted()).get(name);
+      if (!desired) return;
+      this.forget(name);
+      for (const row of desired.rows) if (row.status === "healthy") await this.mark(row, { status: "unhealthy", error: "" });
+      // A task converging the unit now finds it stopped on its next look; otherwise one starts now.
+      await this.converge(desired);
+    } catch (error) {
+      this.options.log.warn({ err: error, unit: name }, "could not handle a stopped container");
+    }
+  }
+
   /** Runs a pass now, or right after the one in progress. Never rejects: errors are logged. */
   run(): Promise<void> {
     if (this.running) {
@@ -142,7 +163,7 @@ export class Converger {
 
   private rows(): Promise<Row[]> {
     return this.db.$queryRaw<Row[]>`
-      SELECT i.id, i.job_id, i.generation, i.slot, i.team_id, i.pooled, i.revision, i.status, i.updated_at, i.host, i.port AS published,
+      SELECT i.id, i.job_id, j.engine_key, i.generation, i.slot, i.team_id, i.pooled, i.revision, i.status, i.updated_at, i.host, i.port AS published,
              j.port, j.replicas, j.memory, j.cpus, j.image, j.registry_auth, j.env, j.writable, j.flag_env,
              CASE WHEN j.flag_env IS NOT NULL AND c.flag_type = 'dynamic' THEN c.flag_metadata->>'secret' END AS flag_secret
       FROM challenge_server_instances i JOIN challenge_server_jobs j ON j.id = i.job_id JOIN challenges c ON c.id = j.challenge_id
@@ -155,12 +176,14 @@ export class Converger {
     const { workerId, deployment } = this.options;
     // The engine is listed before the database is read: a unit started meanwhile by the wake-up
     // path was started for a row that this read sees, so it is never taken for an unwanted one.
+    // An engine that cannot be reached fails the pass, which then only health-checks the copies
+    // where they were last seen (see `checkKnown`); the heartbeat reports the loss so that new
+    // instances go to other workers.
     let listed;
     try {
       listed = await this.deployer.list();
     } catch (error) {
-      // The engine is unreachable: say so on every instance it should run, for staff and players.
-      await this.failAll(await this.rows(), engineReason(error));
+      await this.checkKnown().catch((failure: unknown) => this.options.log.warn({ err: failure }, "could not health-check the copies while the engine is away"));
       throw error;
     }
     const desired = await this.wanted();
@@ -168,8 +191,9 @@ export class Converger {
     const removals: string[] = [];
     for (const unit of listed) {
       if (this.busy.has(unit.name)) continue;
+      if (desired.has(unit.name)) continue;
       const owner = unit.labels[LABELS.worker];
-      if (owner === workerId ? !desired.has(unit.name) : owner !== undefined && !liveIds.has(owner) && unit.labels[LABELS.deployment] === deployment) {
+      if (owner === workerId || (owner !== undefined && !liveIds.has(owner) && unit.labels[LABELS.deployment] === deployment)) {
         removals.push(unit.name);
       }
     }
@@ -201,8 +225,31 @@ export class Converger {
     }
   }
 
+  /**
+   * The engine cannot be asked what runs: every copy is probed on the port it was last seen on (a
+   * TCP probe needs no engine). A copy that answers keeps its address (containers usually keep
+   * serving through an engine blip); one that does not is marked down, so teams on a shared
+   * replica of a host that is really gone move to a healthy replica at once instead of waiting
+   * out the engine's grace. Nothing is started, replaced or removed meanwhile.
+   */
+  private async checkKnown(): Promise<void> {
+    const desired = await this.wanted();
+    await eachLimited(
+      [...desired.values()].filter((d) => !this.busy.has(d.unit.name)),
+      PARALLEL,
+      async ({ unit, rows }) => {
+        const endpoints = rows.flatMap((row, slot): Endpoint[] =>
+          row.published === null || (row.status !== "healthy" && row.status !== "unhealthy") ? [] : [{ slot, host: row.host, port: row.published, running: true, probe: this.lastHealthy.get(`${unit.name}#${slot}`)?.probe ?? this.options.probeHost }],
+        );
+        await this.check(unit, rows, endpoints, { engineAway: true });
+      },
+    );
+  }
+
   private async liveWorkerIds(): Promise<Set<string>> {
-    const rows = await this.db.$queryRaw<{ id: string }[]>`SELECT id FROM challenge_server_workers WHERE last_seen > now() - interval '15 seconds'`;
+    // A worker parked by a clean stop counts as live: its containers wait for the worker that adopts them.
+    const rows = await this.db.$queryRaw<{ id: string }[]>`
+      SELECT id FROM challenge_server_workers WHERE last_seen > now() - make_interval(secs => ${WORKER_STALE_SECONDS}) OR parked_until > now()`;
     return new Set(rows.map((r) => r.id));
   }
 
@@ -224,7 +271,8 @@ export class Converger {
       // A warm instance is a dedicated one whose team is not known yet: its own unit and network.
       const shared = row.team_id === null && !row.pooled;
       const grouped = shared && this.deployer.groupsReplicas;
-      const name = grouped ? `fs-${deployment}-j${row.job_id}-g${row.generation}-${shortId(workerId)}` : `fs-${deployment}-i${row.id}-r${row.revision}`;
+      const job = `fs-${deployment}-${row.engine_key || `j${row.job_id}`}`;
+      const name = grouped ? `${job}-g${row.generation}-${shortId(workerId)}` : `${job}-i${row.id}-r${row.revision}`;
       const entry = desired.get(name);
       if (entry) {
         entry.rows.push(row);
@@ -258,11 +306,13 @@ export class Converger {
           pidsLimit: JOB_DEFAULTS.pidsLimit,
           replicas: 1,
           network: shared
-            ? `fs-${deployment}-j${row.job_id}`
+            ? job
             : row.team_id === null
-              ? `fs-${deployment}-j${row.job_id}-w${row.id}`
-              : `fs-${deployment}-j${row.job_id}-t${row.team_id}`,
+              ? `${job}-w${row.id}`
+              : `${job}-t${row.team_id}`,
           registryAuth: row.registry_auth,
+          // A replacement takes the port the team was given, where the engine still has it free.
+          ...(!grouped && row.published !== null && { hostPort: row.published }),
         },
       });
     }
@@ -295,8 +345,8 @@ export class Converger {
   private async convergeUnit({ unit, rows }: Desired, checked: () => void): Promise<void> {
     const retryMs = this.options.retryFailedMs ?? 30_000;
     if (rows.every((r) => r.status === "failed" && Date.now() - r.updated_at.getTime() < retryMs)) return;
-    // Copies waiting for a container: followed closely until they answer.
-    const waiting = rows.filter((r) => r.status === "pending");
+    // Copies waiting for a container (or replacing one that died): followed closely until they answer.
+    const waiting = rows.filter((r) => r.status === "pending" || r.status === "unhealthy");
     const endpoints = await this.ensure(unit, rows);
     if (!endpoints) return;
     await this.check(unit, rows, endpoints);
@@ -323,35 +373,46 @@ export class Converger {
     try {
       return await this.deploys(() => this.deployer.ensure(unit));
     } catch (error) {
-      const reason = engineReason(error);
       this.options.log.warn({ err: error, unit: unit.name }, "could not deploy a unit");
-      await this.failAll(rows, reason);
+      // An engine that cannot be reached is waited out (see `pass`); a refusal is the instance's failure.
+      if (!engineUnreachable(error)) await this.failAll(rows, engineReason(error));
       return null;
     }
   }
 
-  /** Health-checks each copy and records what it finds; a copy silent past its grace is replaced. */
-  private async check(unit: Unit, rows: Row[], endpoints: Endpoint[]): Promise<void> {
+  /**
+   * Health-checks each copy and records what it finds; a copy silent past its grace is replaced.
+   * With `engineAway` the endpoints are where the copies were last seen, not what the engine
+   * reports: a copy with none is left as it is, and a silent one is only marked down (the engine
+   * that would replace it does not answer).
+   */
+  private async check(unit: Unit, rows: Row[], endpoints: Endpoint[], { engineAway = false } = {}): Promise<void> {
     const graceMs = this.options.startGraceMs ?? 30_000;
     await Promise.all(
       rows.map(async (row, index) => {
         const endpoint = endpoints.find((e) => e.slot === index);
         const key = `${unit.name}#${index}`;
         if (!endpoint?.running || endpoint.port === null) {
-          await this.mark(row, { status: "pending", error: "" });
+          if (!engineAway) await this.mark(row, { status: "pending", error: "" });
           return;
         }
         // A healthy copy on the same port was probed a moment ago: skip, so a pass woken for a
-        // new instance is not held up by health checks of all the others.
+        // new instance is not held up by health checks of all the others. Not while the engine
+        // is away: the probe is then the only sign of a host that is gone.
         const recent = this.lastHealthy.get(key);
-        if (row.status === "healthy" && row.published === endpoint.port && recent !== undefined && Date.now() - recent < RECHECK_MS) return;
-        if (await probe(endpoint.probe ?? this.options.probeHost, endpoint.port)) {
-          this.lastHealthy.set(key, Date.now());
+        if (!engineAway && row.status === "healthy" && row.published === endpoint.port && recent !== undefined && Date.now() - recent.at < RECHECK_MS) return;
+        const probeHost = endpoint.probe ?? this.options.probeHost;
+        if (await probe(probeHost, endpoint.port)) {
+          this.lastHealthy.set(key, { at: Date.now(), probe: probeHost });
           this.silentSince.delete(key);
           if (row.status !== "healthy" || row.published !== endpoint.port || row.host !== endpoint.host) {
             await this.mark(row, { status: "healthy", error: "", host: endpoint.host, port: endpoint.port, container: unit.name });
             await this.db.$executeRaw`UPDATE challenge_server_jobs SET error = '' WHERE id = ${row.job_id} AND error <> ''`;
           }
+          return;
+        }
+        if (engineAway) {
+          if (row.status === "healthy") await this.mark(row, { status: "unhealthy", error: "" });
           return;
         }
         // Silence counts per copy: a copy on another port (a replacement) starts its own grace.

@@ -20,6 +20,11 @@ export interface Unit {
   /** The job's own network (per team for dedicated instances). */
   network: string;
   registryAuth: { username: string; password: string } | null;
+  /**
+   * The host port the unit's copy had before (a replacement keeps it where the engine allows, so a
+   * team's address stays the same); unset: any free port.
+   */
+  hostPort?: number;
 }
 
 /** Where one copy of a unit listens. `slot` counts from 0. */
@@ -62,6 +67,16 @@ export interface Deployer {
    * Optional: backends whose networks are cheap to make on demand leave it out.
    */
   prepare?(count: number, live: () => Promise<(workerId: string) => boolean>, paused: () => boolean): Promise<void>;
+  /** Answers when the engine does (within a few seconds); throws otherwise. */
+  ping(): Promise<void>;
+  /** The engine's own id, the same for every worker on it and across their restarts. */
+  engineId(): Promise<string>;
+  /**
+   * Follows the engine's events and calls `died` with a unit's name as soon as one of its copies
+   * stops, reconnecting when the stream breaks. Returns a function that stops following.
+   * Optional: backends that replace copies themselves (Swarm) leave it out.
+   */
+  watch?(died: (name: string) => void): () => void;
 }
 
 /** Labels on everything the tier creates, so reconciling by labels never touches anything else. */
@@ -81,6 +96,16 @@ export const LABELS = {
   /** On spare networks made ahead for dedicated instances: the worker that made them. */
   spare: "org.flagship.spare",
 } as const;
+
+/**
+ * Whether an error means the engine could not be reached at all (its socket missing, refused, or
+ * silent), as opposed to the engine answering with a refusal: a blip the worker waits out.
+ */
+export function engineUnreachable(error: unknown): boolean {
+  const code = error && typeof error === "object" ? (error as { code?: unknown }).code : undefined;
+  if (typeof code === "string" && ["ECONNREFUSED", "ENOENT", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"].includes(code)) return true;
+  return /connect (ECONNREFUSED|ENOENT)|socket hang up|engine did not answer/i.test(String((error as { message?: unknown } | null)?.message ?? ""));
+}
 
 /** An engine error in words an organiser can act on ("pull access denied for ...", "connect ECONNREFUSED ..."). */
 export function engineReason(error: unknown): string {

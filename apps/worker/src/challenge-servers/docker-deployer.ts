@@ -1,6 +1,6 @@
 import type Docker from "dockerode";
-import { type Deployer, type Endpoint, LABELS, type ListedUnit, type Unit } from "./deployer.ts";
-import { EngineResources, envList, hardenedHostConfig, isSpareNetwork, statusOf } from "./engine.ts";
+import { type Deployer, type Endpoint, engineReason, LABELS, type ListedUnit, type Unit } from "./deployer.ts";
+import { EngineResources, engineIdOf, envList, hardenedHostConfig, isSpareNetwork, pingEngine, statusOf } from "./engine.ts";
 
 export interface EngineOptions {
   /** This deployment's label value: only units carrying it are ever listed or removed. */
@@ -36,6 +36,68 @@ export class DockerDeployer implements Deployer {
     private readonly options: EngineOptions,
   ) {
     this.resources = new EngineResources(docker, options.subnetPool);
+  }
+
+  ping(): Promise<void> {
+    return pingEngine(this.docker);
+  }
+
+  engineId(): Promise<string> {
+    return engineIdOf(this.docker);
+  }
+
+  /**
+   * The engine's `die` events of this deployment's containers, as they happen: a killed instance
+   * is known at once instead of at the next health check. The stream is opened again a second
+   * after it breaks (the engine restarted or was unreachable), until stopped.
+   */
+  watch(died: (name: string) => void): () => void {
+    let stopped = false;
+    let current: NodeJS.ReadableStream | null = null;
+    let retry: NodeJS.Timeout | null = null;
+    const again = () => {
+      current = null;
+      if (!stopped && !retry) retry = setTimeout(open, 1000);
+    };
+    const open = () => {
+      retry = null;
+      if (stopped) return;
+      this.docker
+        .getEvents({ filters: { type: ["container"], event: ["die"], label: [`${LABELS.deployment}=${this.options.deployment}`] } })
+        .then((stream) => {
+          if (stopped) {
+            (stream as unknown as { destroy?: () => void }).destroy?.();
+            return;
+          }
+          current = stream;
+          let buffered = "";
+          stream.on("data", (chunk: Buffer) => {
+            buffered += chunk.toString();
+            let newline;
+            while ((newline = buffered.indexOf("\n")) >= 0) {
+              const line = buffered.slice(0, newline).trim();
+              buffered = buffered.slice(newline + 1);
+              if (!line) continue;
+              try {
+                const event = JSON.parse(line) as { Actor?: { Attributes?: { name?: string } } };
+                const name = event.Actor?.Attributes?.name;
+                if (name) died(name);
+              } catch {
+                // Not an event line: ignored.
+              }
+            }
+          });
+          stream.on("end", again);
+          stream.on("error", again);
+          stream.on("close", again);
+        }, again);
+    };
+    open();
+    return () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      (current as unknown as { destroy?: () => void } | null)?.destroy?.();
+    };
   }
 
   async list(): Promise<ListedUnit[]> {
@@ -84,7 +146,11 @@ export class DockerDeployer implements Deployer {
       Env: envList(unit.env),
       Labels: unit.labels,
       ExposedPorts: { [key]: {} },
-      HostConfig: { ...hardenedHostConfig(unit), NetworkMode: spare ?? unit.network, PortBindings: { [key]: [{ HostIp: this.options.bindAddress, HostPort: "" }] } },
+      HostConfig: {
+        ...hardenedHostConfig(unit),
+        NetworkMode: spare ?? unit.network,
+        PortBindings: { [key]: [{ HostIp: this.options.bindAddress, HostPort: unit.hostPort ? String(unit.hostPort) : "" }] },
+      },
     };
     let container: Docker.Container;
     try {
@@ -112,6 +178,8 @@ export class DockerDeployer implements Deployer {
     } catch (error) {
       await container.remove({ force: true }).catch(() => undefined);
       if (spare) this.resources.returnSpare(spare);
+      // The team's former port was taken meanwhile: any free one will do.
+      if (unit.hostPort && /port is already allocated|address already in use/i.test(engineReason(error))) return this.create({ ...unit, hostPort: undefined });
       throw error;
     }
     return container.inspect();

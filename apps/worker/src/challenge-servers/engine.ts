@@ -290,6 +290,27 @@ export class EngineResources {
   }
 }
 
+const PING_TIMEOUT_MS = 5000;
+
+/** Resolves when the engine answers a ping within five seconds; throws otherwise. */
+export async function pingEngine(docker: Docker): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the engine did not answer within ${PING_TIMEOUT_MS / 1000} s`)), PING_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([docker.ping(), silent]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The engine's own id (kept in its data root, so the same after a restart of the engine). */
+export async function engineIdOf(docker: Docker): Promise<string> {
+  const info = (await docker.info()) as { ID?: string };
+  return info.ID ?? "";
+}
+
 /** The hardening every instance gets, whatever the backend: Docker's HostConfig form. */
 export function hardenedHostConfig(unit: Unit): Docker.HostConfig {
   return {

@@ -1,7 +1,7 @@
 import type Docker from "dockerode";
 import { type Deployer, type Endpoint, LABELS, type ListedUnit, type Unit } from "./deployer.ts";
 import type { EngineOptions } from "./docker-deployer.ts";
-import { EngineResources, envList, statusOf } from "./engine.ts";
+import { EngineResources, engineIdOf, envList, pingEngine, statusOf } from "./engine.ts";
 
 interface TaskInfo {
   Slot?: number;
@@ -25,6 +25,14 @@ export class SwarmDeployer implements Deployer {
     private readonly options: EngineOptions,
   ) {
     this.resources = new EngineResources(docker, options.subnetPool);
+  }
+
+  ping(): Promise<void> {
+    return pingEngine(this.docker);
+  }
+
+  engineId(): Promise<string> {
+    return engineIdOf(this.docker);
   }
 
   async list(): Promise<ListedUnit[]> {

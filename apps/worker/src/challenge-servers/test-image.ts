@@ -13,8 +13,10 @@ const BUSYBOX = ["/bin/busybox", "/usr/bin/busybox"].find((p) => existsSync(p));
  * only Debian's static busybox, imported with `docker import`. The container serves a banner
  * naming itself (and $FLAG, when set) on port 8000 to every connection.
  */
-export function buildBannerImage(tag = BANNER_IMAGE): string {
-  const present = spawnSync("docker", ["image", "inspect", tag], { stdio: "ignore" });
+export function buildBannerImage(tag = BANNER_IMAGE, options: { dockerHost?: string } = {}): string {
+  // Another engine than the default one (a test's own dockerd) is named to the CLI.
+  const engine = options.dockerHost ? ["-H", options.dockerHost] : [];
+  const present = spawnSync("docker", [...engine, "image", "inspect", tag], { stdio: "ignore" });
   if (present.status === 0) return tag;
   if (!BUSYBOX) throw new Error("busybox-static is needed to build the test image (Debian: apt-get install busybox-static)");
   const root = mkdtempSync(path.join(os.tmpdir(), "flagship-banner-"));
@@ -26,7 +28,7 @@ export function buildBannerImage(tag = BANNER_IMAGE): string {
     writeFileSync(path.join(root, "bin/banner"), '#!/bin/sh\necho "flagship-banner $(hostname)${FLAG:+ $FLAG}"\n');
     chmodSync(path.join(root, "bin/banner"), 0o755);
     const tar = execFileSync("tar", ["-C", root, "-c", "."], { maxBuffer: 64 * 1024 * 1024 });
-    execFileSync("docker", ["import", "--change", `CMD ["/bin/nc","-ll","-p","${BANNER_PORT}","-e","/bin/banner"]`, "-", tag], { input: tar, stdio: ["pipe", "ignore", "inherit"] });
+    execFileSync("docker", [...engine, "import", "--change", `CMD ["/bin/nc","-ll","-p","${BANNER_PORT}","-e","/bin/banner"]`, "-", tag], { input: tar, stdio: ["pipe", "ignore", "inherit"] });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -5,7 +5,7 @@ import type { Prisma } from "@flagship/db";
 import type { Context } from "../context.ts";
 import { hasStaffPowers, requireAuth } from "../guards.ts";
 import { LOCKING_TX, lockTeams } from "../teams/lock.ts";
-import { anyWorkerAlive, liveWorkers } from "./tier.ts";
+import { anyWorkerAlive, liveWorkers, placeable } from "./tier.ts";
 
 /** How long a request waits for a container to become healthy before it answers an error. */
 const SHARED_WAIT_MS = 10_000;
@@ -23,6 +23,7 @@ interface JobRef {
 
 interface InstanceRow {
   id: number;
+  job_id: number;
   host: string;
   port: number | null;
   status: string;
@@ -69,8 +70,21 @@ function instanceError(code: "challenge_server_error" | "challenge_server_limit"
   return new AppError(code, { message, details: message });
 }
 
-function deployError(reason: string): AppError {
-  return instanceError("challenge_server_error", `The challenge server failed to start: ${reason}`);
+/**
+ * An instance that failed to start. The engine's words (paths, registry addresses, the host's
+ * resources) are for staff, who see them on the jobs page and here in the log; players get a
+ * plain sentence.
+ */
+function deployError(ctx: Context, jobId: number, reason: string): AppError {
+  ctx.log.warn({ job: jobId, reason }, "a challenge server failed to start");
+  return instanceError("challenge_server_error", "The challenge server could not be started. The organisers can see why; try again later.");
+}
+
+/** A request needing an engine that does not answer waits this long for it, then says so. */
+const ENGINE_WAIT_MS = 3000;
+
+function engineAwayError(): AppError {
+  return instanceError("challenge_server_error", "The challenge servers cannot be reached right now. Try again in a moment.");
 }
 
 /** GET /challengeserver/instance/{cserv_name}/: the caller's team's instance, created or pinned on first use. */
@@ -87,7 +101,7 @@ export async function resetInstance(ctx: Context, cservName: unknown): Promise<C
 
 async function pinned(ctx: Context, jobId: number, teamId: number): Promise<InstanceRow | undefined> {
   const rows = await ctx.db.$queryRaw<InstanceRow[]>`
-    SELECT i.id, i.host, i.port, i.status, i.error, i.expires_at
+    SELECT i.id, i.job_id, i.host, i.port, i.status, i.error, i.expires_at
     FROM team_instances ti JOIN challenge_server_instances i ON i.id = ti.instance_id
     WHERE ti.team_id = ${teamId} AND ti.job_id = ${jobId}`;
   return rows[0];
@@ -128,9 +142,9 @@ async function sharedInstance(ctx: Context, job: JobRef, teamId: number, reset: 
       reset = false;
       continue;
     }
-    if (job.error !== "") throw deployError(job.error);
+    if (job.error !== "") throw deployError(ctx, job.id, job.error);
     const failed = await ctx.db.challengeServerInstance.findFirst({ where: { jobId: job.id, status: "failed" }, select: { error: true } });
-    if (failed) throw deployError(failed.error);
+    if (failed) throw deployError(ctx, job.id, failed.error);
     if (Date.now() > deadline) throw instanceError("challenge_server_error", "No instance of this challenge is ready yet. Try again in a moment.");
     await sleep(POLL_MS * 2);
   }
@@ -169,7 +183,7 @@ async function dedicatedInstance(ctx: Context, job: JobRef, teamId: number, rese
       const warm = await claimWarm(tx, job, teamId);
       if (warm) return { id: warm.id, workerId: warm.worker_id, warm };
       // The pool is empty (or the job keeps none): the instance is made for the team now.
-      const workerId = pickWorker(await liveWorkers(tx));
+      const workerId = pickWorker((await liveWorkers(tx)).filter(placeable));
       if (workerId === null) throw new AppError("challenge_server_disabled");
       const created = await tx.challengeServerInstance.create({
         data: { jobId: job.id, generation: job.generation, teamId, workerId, expiresAt: new Date(Date.now() + job.lifetime * 1000) },
@@ -210,7 +224,7 @@ async function claimWarm(tx: Prisma.TransactionClient, job: JobRef, teamId: numb
         LIMIT 1
         FOR UPDATE SKIP LOCKED
       ) AND pooled AND team_id IS NULL
-      RETURNING id, worker_id, host, port, status, error, expires_at
+      RETURNING id, job_id, worker_id, host, port, status, error, expires_at
     ), pinned AS (
       INSERT INTO team_instances (team_id, job_id, instance_id)
       SELECT ${teamId}, ${job.id}, id FROM claimed
@@ -221,12 +235,16 @@ async function claimWarm(tx: Prisma.TransactionClient, job: JobRef, teamId: numb
 }
 
 async function waitUntilHealthy(ctx: Context, instanceId: number, waitMs: number): Promise<ChallengeServerInstanceView> {
-  const deadline = Date.now() + waitMs;
+  const started = Date.now();
+  const deadline = started + waitMs;
   for (;;) {
     const row = await watcherOf(ctx.db).next(instanceId);
     if (!row) throw instanceError("challenge_server_error", "The instance was removed while it started. Request it again.");
     if (isReady(row)) return toView(row);
-    if (row.status === "failed") throw deployError(row.error);
+    if (row.status === "failed") throw deployError(ctx, row.job_id, row.error);
+    // Its worker's engine does not answer: a short wait (a blip), then a plain answer. Past the
+    // worker's grace the instance is re-created on another worker, and a later request gets it.
+    if (row.engine_lost && Date.now() - started > ENGINE_WAIT_MS) throw engineAwayError();
     if (Date.now() > deadline) throw instanceError("challenge_server_error", "Your instance is still starting. Try again in a moment.");
   }
 }
@@ -241,8 +259,8 @@ class InstanceWatcher {
 
   constructor(private readonly db: Context["db"]) {}
 
-  /** The instance's row at the next poll (undefined when it is gone). */
-  next(id: number): Promise<InstanceRow | undefined> {
+  /** The instance's row at the next poll (undefined when it is gone), and whether its worker's engine answers. */
+  next(id: number): Promise<(InstanceRow & { engine_lost: boolean }) | undefined> {
     return new Promise((resolve, reject) => {
       const list = this.waiting.get(id) ?? [];
       list.push({ resolve, reject });
@@ -256,8 +274,10 @@ class InstanceWatcher {
     const batch = new Map(this.waiting);
     this.waiting.clear();
     try {
-      const rows = await this.db.$queryRaw<InstanceRow[]>`
-        SELECT id, host, port, status, error, expires_at FROM challenge_server_instances WHERE id = ANY(${[...batch.keys()]})`;
+      const rows = await this.db.$queryRaw<(InstanceRow & { engine_lost: boolean })[]>`
+        SELECT i.id, i.job_id, i.host, i.port, i.status, i.error, i.expires_at, (w.engine_lost_at IS NOT NULL) AS engine_lost
+        FROM challenge_server_instances i LEFT JOIN challenge_server_workers w ON w.id = i.worker_id
+        WHERE i.id = ANY(${[...batch.keys()]})`;
       const byId = new Map(rows.map((r) => [r.id, r]));
       for (const [id, waiters] of batch) for (const w of waiters) w.resolve(byId.get(id));
     } catch (error) {
@@ -269,7 +289,7 @@ class InstanceWatcher {
 }
 
 interface Waiter {
-  resolve: (row: InstanceRow | undefined) => void;
+  resolve: (row: (InstanceRow & { engine_lost: boolean }) | undefined) => void;
   reject: (error: unknown) => void;
 }
 

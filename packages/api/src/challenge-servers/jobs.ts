@@ -1,8 +1,9 @@
 import { isUniqueViolation, Prisma } from "@flagship/db";
-import { AppError, jobState, type JobState, parseInput, ZIdInput, ZSubmitJobInput } from "@flagship/shared";
+import { AppError, jobEngineKey, jobState, type JobState, parseInput, ZIdInput, ZSubmitJobInput } from "@flagship/shared";
 import { writeAudit } from "../audit/write-audit.ts";
 import { announceChallengeChanges } from "../challenges/changes.ts";
 import type { StaffContext } from "../guards.ts";
+import { checkImageRegistry } from "./registry.ts";
 import { liveWorkers } from "./tier.ts";
 
 export interface JobView {
@@ -105,6 +106,7 @@ function toJobView(job: JobRow): JobView {
  */
 export async function submitJob(ctx: StaffContext, input: unknown): Promise<JobView> {
   const { challenge_id: challengeId, job_spec: spec } = parseInput(ZSubmitJobInput, input);
+  await checkImageRegistry(spec.image, ctx.challengeRegistries);
   const data = {
     name: spec.name,
     port: spec.port,
@@ -139,7 +141,7 @@ export async function submitJob(ctx: StaffContext, input: unknown): Promise<JobV
             data: { ...data, generation: { increment: 1 }, error: "" },
             select: jobSelect,
           })
-        : await tx.challengeServerJob.create({ data: { ...data, challengeId }, select: jobSelect });
+        : await tx.challengeServerJob.create({ data: { ...data, challengeId, engineKey: jobEngineKey(spec.name) }, select: jobSelect });
       const metadata = { ...(found.challenge_metadata ?? {}), cserv_name: spec.name };
       await tx.challenge.update({ where: { id: challengeId }, data: { challengeMetadata: metadata }, select: { id: true } });
       await writeAudit(tx, ctx.actor, existing ? "update_challenge_server_job" : "create_challenge_server_job", {

@@ -1,6 +1,6 @@
 import type { Db, Prisma } from "@flagship/db";
 import { pickWorker, WORKER_STALE_SECONDS } from "@flagship/shared";
-import { liveWorkers, type LiveWorker } from "./tier.ts";
+import { liveWorkers, type LiveWorker, placeable } from "./tier.ts";
 
 /**
  * The desired state of the worker tier lives in challenge_server_instances; these functions
@@ -13,23 +13,90 @@ export interface HeartbeatInput {
   backend: string;
   address: string;
   capacity: number;
+  /** The Docker engine's own id (a worker starting on the same engine adopts a parked worker). */
+  engine?: string;
+  /** Whether the worker's engine answered its last ping (default: it did). */
+  engineUp?: boolean;
+  /** Seconds the engine may stay unreachable before this worker's instances move elsewhere. */
+  engineGrace?: number;
 }
 
-/** A worker announces itself (and keeps itself alive). */
+/**
+ * A worker announces itself (and keeps itself alive). A worker whose engine does not answer
+ * still heartbeats, with the time it lost the engine: it takes no placements meanwhile, and past
+ * its grace the periodic pass moves its instances (see `reconcile`).
+ */
 export async function heartbeat(db: Db, worker: HeartbeatInput): Promise<void> {
+  const up = worker.engineUp ?? true;
+  const grace = worker.engineGrace ?? DEFAULT_ENGINE_GRACE_SECONDS;
   await db.$executeRaw`
-    INSERT INTO challenge_server_workers (id, backend, address, capacity, started_at, last_seen)
-    VALUES (${worker.id}, ${worker.backend}, ${worker.address}, ${worker.capacity}, now(), now())
-    ON CONFLICT (id) DO UPDATE SET backend = EXCLUDED.backend, address = EXCLUDED.address, capacity = EXCLUDED.capacity, last_seen = now()`;
+    INSERT INTO challenge_server_workers (id, backend, address, capacity, engine, engine_grace, engine_lost_at, started_at, last_seen)
+    VALUES (${worker.id}, ${worker.backend}, ${worker.address}, ${worker.capacity}, ${worker.engine ?? ""}, ${grace}, CASE WHEN ${up} THEN NULL ELSE now() END, now(), now())
+    ON CONFLICT (id) DO UPDATE SET backend = EXCLUDED.backend, address = EXCLUDED.address, capacity = EXCLUDED.capacity,
+      engine = CASE WHEN EXCLUDED.engine = '' THEN challenge_server_workers.engine ELSE EXCLUDED.engine END, engine_grace = EXCLUDED.engine_grace,
+      engine_lost_at = CASE WHEN ${up} THEN NULL ELSE COALESCE(challenge_server_workers.engine_lost_at, now()) END,
+      parked_until = NULL, last_seen = now()`;
 }
 
-/** A worker that stops cleanly leaves at once, so its instances move without waiting for staleness. */
-export async function leave(db: Db, workerId: string): Promise<void> {
-  await db.$executeRaw`UPDATE challenge_server_workers SET last_seen = to_timestamp(0) WHERE id = ${workerId}`;
+/** How long a worker's engine may stay unreachable before its instances move (ENGINE_LOSS_GRACE). */
+export const DEFAULT_ENGINE_GRACE_SECONDS = 10;
+
+/**
+ * A worker that stops cleanly leaves at once (no new placements), but its containers keep running
+ * and its instances stay for `parkSeconds`: a worker starting on the same engine in that time
+ * adopts them as they are (`adoptParked`); otherwise the periodic pass moves them as for a dead
+ * worker. 0 moves them at once.
+ */
+export async function leave(db: Db, workerId: string, parkSeconds = 0): Promise<void> {
+  await db.$executeRaw`
+    UPDATE challenge_server_workers
+    SET last_seen = to_timestamp(0), parked_until = CASE WHEN ${parkSeconds} > 0 THEN now() + make_interval(secs => ${parkSeconds}) END
+    WHERE id = ${workerId}`;
+}
+
+/**
+ * A worker starting on an engine takes over the identity of a worker that stopped cleanly on the
+ * same engine and is still within its grace: the same id, so the same rows, containers, ports
+ * and state. One parked worker is adopted by one starting worker only (the row lock). Returns
+ * the adopted id, or null when there is none.
+ */
+export async function adoptParked(db: Db, engine: string, preferred = ""): Promise<string | null> {
+  if (engine === "") return null;
+  // Its own former identity first (a container restarted keeps its host name, so its default id).
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    UPDATE challenge_server_workers SET parked_until = NULL, last_seen = now(), started_at = now(), engine_lost_at = NULL
+    WHERE id = (
+      SELECT id FROM challenge_server_workers
+      WHERE engine = ${engine} AND parked_until > now() AND NOT draining
+      ORDER BY (id = ${preferred}) DESC, parked_until LIMIT 1
+      FOR UPDATE SKIP LOCKED
+    ) AND parked_until > now()
+    RETURNING id`;
+  return rows[0]?.id ?? null;
+}
+
+/**
+ * Staff take a worker (or every worker of one engine) out of service: no new placements, and the
+ * periodic pass moves its instances to other workers. A worker that starts again afresh (not
+ * adopting) is in service again. Returns the ids marked.
+ */
+export async function drainWorkers(db: Pick<Db, "$queryRaw">, target: { id: string } | { engine: string }): Promise<string[]> {
+  const rows =
+    "id" in target
+      ? await db.$queryRaw<{ id: string }[]>`UPDATE challenge_server_workers SET draining = true WHERE id = ${target.id} RETURNING id`
+      : await db.$queryRaw<{ id: string }[]>`UPDATE challenge_server_workers SET draining = true WHERE engine = ${target.engine} AND engine <> '' RETURNING id`;
+  return rows.map((r) => r.id);
+}
+
+/** Instances still held by the given workers (a drain is done at 0). */
+export async function instancesHeldBy(db: Db, workerIds: string[]): Promise<number> {
+  const rows = await db.$queryRaw<{ n: bigint }[]>`SELECT COUNT(*)::bigint AS n FROM challenge_server_instances WHERE worker_id = ANY(${workerIds})`;
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** Places one new instance: the least loaded live worker, counting what this plan already placed. */
-function placer(workers: LiveWorker[]): () => string | null {
+function placer(all: LiveWorker[]): () => string | null {
+  const workers = all.filter(placeable);
   const loads = new Map(workers.map((w) => [w.id, w.load]));
   return () => {
     const id = pickWorker(workers.map((w) => ({ id: w.id, capacity: w.capacity, load: loads.get(w.id) ?? 0 })));
@@ -179,11 +246,17 @@ export async function reconcile(db: Db): Promise<Set<string>> {
   const wake = new Set<string>();
   const live = await liveWorkers(db);
   if (live.length > 0) {
+    // An instance stays where it is while its worker is live, serving, and not drained, or parked
+    // by a clean stop within its grace (a worker restarting on that engine adopts it as it is).
+    // One whose worker's engine has not answered for the worker's grace moves too.
     const orphans = await db.$queryRaw<{ id: number }[]>`
       SELECT i.id FROM challenge_server_instances i
       WHERE NOT EXISTS (
         SELECT 1 FROM challenge_server_workers w
-        WHERE w.id = i.worker_id AND w.last_seen > now() - make_interval(secs => ${WORKER_STALE_SECONDS})
+        WHERE w.id = i.worker_id AND NOT w.draining AND (
+          (w.last_seen > now() - make_interval(secs => ${WORKER_STALE_SECONDS})
+            AND (w.engine_lost_at IS NULL OR w.engine_lost_at > now() - make_interval(secs => w.engine_grace)))
+          OR w.parked_until > now())
       )
       ORDER BY i.id`;
     const place = placer(live);
@@ -198,7 +271,7 @@ export async function reconcile(db: Db): Promise<Set<string>> {
     }
     await db.$executeRaw`
       DELETE FROM challenge_server_workers w
-      WHERE w.last_seen <= now() - make_interval(secs => ${WORKER_STALE_SECONDS})
+      WHERE w.last_seen <= now() - make_interval(secs => ${WORKER_STALE_SECONDS}) AND (w.parked_until IS NULL OR w.parked_until <= now())
         AND NOT EXISTS (SELECT 1 FROM challenge_server_instances i WHERE i.worker_id = w.id)`;
   }
   const expired = await db.$queryRaw<{ worker_id: string }[]>`

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { authedProcedure, router, staffProcedure } from "../trpc.ts";
+import { drainWorker } from "./drain-worker.ts";
 import { getInstance, resetInstance } from "./instances.ts";
 import { listJobs, redeployJob, removeJob, submitJob } from "./jobs.ts";
 import { liveWorkers } from "./tier.ts";
@@ -13,6 +14,7 @@ export const challengeServersRouter = router({
   submitJob: staffProcedure.input(z.record(z.string(), z.unknown())).mutation(({ ctx, input }) => submitJob(ctx, input)),
   jobs: staffProcedure.query(({ ctx }) => listJobs(ctx)),
   workers: staffProcedure.query(({ ctx }) => liveWorkers(ctx.db)),
+  drainWorker: staffProcedure.input(z.object({ id: z.string() })).mutation(({ ctx, input }) => drainWorker(ctx, input)),
   redeploy: staffProcedure.input(byId).mutation(({ ctx, input }) => redeployJob(ctx, input.id)),
   remove: staffProcedure.input(byId).mutation(({ ctx, input }) => removeJob(ctx, input.id)),
 });

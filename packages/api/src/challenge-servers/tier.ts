@@ -10,6 +10,8 @@ import type { Logger } from "../context.ts";
  */
 export interface ChallengeServerTier {
   plan(jobId: number): void;
+  /** Runs the tier's periodic pass now (after a drain, say). */
+  reconcile(): void;
   wake(workerIds: Iterable<string>): void;
   close(): Promise<void>;
 }
@@ -32,6 +34,10 @@ export class QueueChallengeServerTier implements ChallengeServerTier {
 
   plan(jobId: number): void {
     this.quietly(this.producer.enqueue(QUEUES.challengeServers, { action: "plan", jobId }), { jobId });
+  }
+
+  reconcile(): void {
+    this.quietly(this.producer.enqueue(QUEUES.challengeServers, { action: "reconcile" }), {});
   }
 
   wake(workerIds: Iterable<string>): void {
@@ -63,18 +69,27 @@ export interface LiveWorker {
   address: string;
   capacity: number;
   load: number;
+  /** Staff are draining it: it takes no new instances and its instances move to other workers. */
+  draining: boolean;
+  /** Its engine does not answer: it takes no new instances until it does. */
+  engine_lost: boolean;
 }
 
 /** Workers with a recent heartbeat and how many instances each runs, judged by the database's clock. */
 export async function liveWorkers(db: Pick<Db, "$queryRaw">): Promise<LiveWorker[]> {
-  const rows = await db.$queryRaw<{ id: string; backend: string; address: string; capacity: number; load: bigint }[]>`
-    SELECT w.id, w.backend, w.address, w.capacity, COUNT(i.id)::bigint AS load
+  const rows = await db.$queryRaw<{ id: string; backend: string; address: string; capacity: number; load: bigint; draining: boolean; engine_lost: boolean }[]>`
+    SELECT w.id, w.backend, w.address, w.capacity, COUNT(i.id)::bigint AS load, w.draining, (w.engine_lost_at IS NOT NULL) AS engine_lost
     FROM challenge_server_workers w
     LEFT JOIN challenge_server_instances i ON i.worker_id = w.id
     WHERE w.last_seen > now() - make_interval(secs => ${WORKER_STALE_SECONDS})
     GROUP BY w.id
     ORDER BY w.id`;
   return rows.map((r) => ({ ...r, load: Number(r.load) }));
+}
+
+/** Whether a live worker may take a new instance: not drained, and its engine answers. */
+export function placeable(worker: LiveWorker): boolean {
+  return !worker.draining && !worker.engine_lost;
 }
 
 const LIVENESS_TTL_MS = 1000;

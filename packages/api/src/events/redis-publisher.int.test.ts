@@ -1,4 +1,7 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import net from "node:net";
+import { freePort } from "@flagship/db";
 import { testRedisUrl } from "@flagship/db/testing";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, inject, it } from "vitest";
@@ -87,4 +90,105 @@ describe("events across server copies", () => {
     expect(fromA).toEqual(Array.from({ length: 200 }, (_, i) => i));
     expect(fromB).toEqual(Array.from({ length: 200 }, (_, i) => 1000 + i));
   });
+});
+
+/** A redis-server of the test's own on `port`, that the test stops and starts. */
+async function ownRedis(port: number): Promise<ChildProcess> {
+  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  closing.push(() => void child.kill("SIGKILL"));
+  for (let i = 0; i < 200 && !(await accepts(port)); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+  return child;
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+/**
+ * A TCP relay to Redis for one copy, which the test opens and shuts: that copy's link to Redis
+ * comes back only when the test says so, later than the others'.
+ */
+function relay(listenPort: number, redisPort: number): { open(): Promise<void>; shut(): Promise<void> } {
+  let server: net.Server | null = null;
+  const links = new Set<net.Socket>();
+  const relayApi = {
+    async open() {
+      server = net.createServer((client) => {
+        const upstream = net.connect(redisPort, "127.0.0.1");
+        for (const end of [client, upstream]) {
+          links.add(end);
+          end.on("error", () => {});
+          end.on("close", () => {
+            links.delete(end);
+            client.destroy();
+            upstream.destroy();
+          });
+        }
+        client.pipe(upstream).pipe(client);
+      });
+      await new Promise<void>((resolve) => server!.listen(listenPort, "127.0.0.1", resolve));
+    },
+    async shut() {
+      for (const end of links) end.destroy();
+      await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+      server = null;
+    },
+  };
+  closing.push(() => relayApi.shut());
+  return relayApi;
+}
+
+describe("events during a Redis outage", () => {
+  it("are replayed to a copy whose link to Redis comes back after the writer has replayed them", async () => {
+    const redisPort = await freePort();
+    const relayPort = await freePort();
+    let redis = await ownRedis(redisPort);
+    const link = relay(relayPort, redisPort);
+    await link.open();
+    const writer = new RedisPublisher(`redis://127.0.0.1:${redisPort}`);
+    const late = new RedisPublisher(`redis://127.0.0.1:${relayPort}`);
+    closing.push(() => writer.close(), () => late.close());
+    await writer.connected();
+    await late.connected();
+    const marker = randomUUID();
+    const heard: number[] = [];
+    let resyncs = 0;
+    late.subscribe((e) => {
+      if (e.kind === "internal" && e.data?.marker === marker) heard.push(e.data.n as number);
+      if (e.kind === "internal" && e.name === "events_resync") resyncs++;
+    });
+
+    redis.kill("SIGKILL");
+    await link.shut();
+    // Published until the writer knows Redis is gone: those events reach its own subscribers only.
+    for (let n = 0; writer.stats.localOnly === 0 && n < 100; n++) {
+      void writer.publish(event(marker, n));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const missed = writer.stats.localOnly;
+    expect(missed).toBeGreaterThan(0);
+
+    redis = await ownRedis(redisPort);
+    // The writer is back and replays at once; the late copy is still cut off and misses that.
+    await until(() => writer.stats.replayed >= missed);
+    expect(heard).toEqual([]);
+
+    const resyncsBefore = resyncs;
+    await link.open();
+    // Back, it says hello once subscribed, and the writer replays to it: each event once, in order.
+    for (let i = 0; i < 500 && heard.length < missed; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(heard).toHaveLength(missed);
+    expect(heard).toEqual([...heard].sort((x, y) => x - y));
+    expect(new Set(heard).size).toBe(missed);
+    // Its caches were dropped, to refill from the database.
+    expect(resyncs).toBeGreaterThan(resyncsBefore);
+  }, 60_000);
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { Redis, type RedisOptions } from "ioredis";
 import type { Logger } from "../context.ts";
 import { type AppEvent, type EventPublisher, InProcessPublisher, RESYNC_EVENT } from "./publisher.ts";
@@ -22,6 +23,29 @@ export interface PublisherStats {
   published: number;
   localOnly: number;
   dropped: number;
+  /** Events that reached this copy only at first and were sent to the other copies once Redis was back. */
+  replayed: number;
+}
+
+/**
+ * Internal events between copies about missed events. They travel as ordinary internal events, so
+ * a copy of an earlier version (during a rolling upgrade) passes them over like any signal it does
+ * not know.
+ */
+const HELLO_EVENT = "events_hello";
+const REPLAY_EVENT = "events_replay";
+/** At most this many missed events are kept for replay (the oldest go first); a long outage loses the rest. */
+const MAX_MISSED = 10_000;
+/** Missed events are kept this long after Redis is back, for copies whose subscription returns later. */
+const REPLAY_WINDOW_MS = 60_000;
+/** Replayed events per message. */
+const REPLAY_CHUNK = 200;
+/** Replayed events already delivered here, remembered to deliver each once. */
+const MAX_REMEMBERED = 4 * MAX_MISSED;
+
+interface MissedEvent {
+  seq: number;
+  event: AppEvent;
 }
 
 /**
@@ -31,8 +55,18 @@ export interface PublisherStats {
  * Redis is never in a request's way: `publish` returns at once and never fails. While Redis is
  * unreachable (or this copy's subscription is down), events go straight to this copy's own
  * subscribers, so its sockets and caches stay current, with a log line per outage and a count in
- * `stats`; other copies miss them. When the subscription comes back, every cache of this copy is
- * dropped (the resync event), since it may have missed the others' invalidations.
+ * `stats`. When the subscription comes back, every cache of this copy is dropped (the resync event),
+ * since it may have missed the others' invalidations.
+ *
+ * What was committed during an outage still reaches every copy's sockets after it: the events a
+ * copy could only deliver to itself are kept in memory (at most MAX_MISSED, and only while they
+ * could be missing somewhere) and replayed through Redis once both of its connections are back,
+ * each with this copy's id and a sequence number so that every other copy delivers it once. A
+ * copy whose own subscription came back says so (a hello, sent once it is subscribed again), and
+ * every copy still holding missed events replays them, so a copy that reconnects after the writer
+ * has replayed gets them too, for REPLAY_WINDOW_MS after the outage. The hot path is unchanged:
+ * nothing is kept while Redis answers. Replayed events carry no view data (standings, attempt
+ * totals), and a copy that received some drops its caches, which refill from PostgreSQL.
  */
 export class RedisPublisher implements EventPublisher {
   private readonly local = new InProcessPublisher();
@@ -41,9 +75,18 @@ export class RedisPublisher implements EventPublisher {
   private readonly ready: Promise<unknown>;
   private outage = false;
   private subscribedOnce = false;
+  /** This copy's id in replays and hellos. */
+  private readonly origin = randomUUID();
+  /** Events delivered to this copy only, kept for the others (see the class comment). */
+  private missed: MissedEvent[] = [];
+  private missedSeq = 0;
+  /** Set by an outage: once both connections are back, say hello and replay what was missed. */
+  private rejoinPending = false;
+  /** Replayed events of other copies already delivered here (`origin:seq`), oldest first. */
+  private readonly delivered = new Set<string>();
   /** Events published in this turn of the event loop, sent together at its end. */
   private readonly outbox: AppEvent[] = [];
-  readonly stats: PublisherStats = { published: 0, localOnly: 0, dropped: 0 };
+  readonly stats: PublisherStats = { published: 0, localOnly: 0, dropped: 0, replayed: 0 };
 
   constructor(
     url: string,
@@ -63,14 +106,24 @@ export class RedisPublisher implements EventPublisher {
         return;
       }
       // A copy's events of one turn of its event loop come as one message, in order.
-      for (const event of Array.isArray(events) ? events : [events]) void this.local.publish(event);
+      for (const event of Array.isArray(events) ? events : [events]) {
+        if (event.kind === "internal" && event.name === HELLO_EVENT) {
+          if (event.data?.origin !== this.origin) void this.replayMissed();
+        } else if (event.kind === "internal" && event.name === REPLAY_EVENT) {
+          this.receiveReplay(event.data as { origin: string; events: MissedEvent[] });
+        } else {
+          void this.local.publish(event);
+        }
+      }
     });
     this.sub.on("ready", () => {
       if (!this.subscribedOnce) return;
       if (this.outage) this.log?.warn({ localOnly: this.stats.localOnly }, "Redis is back: events travel between server copies again");
       this.outage = false;
       void this.local.publish({ kind: "internal", name: RESYNC_EVENT });
+      void this.rejoin();
     });
+    this.pub.on("ready", () => void this.rejoin());
     this.ready = this.sub.subscribe(CHANNEL).then(() => {
       this.subscribedOnce = true;
     });
@@ -125,10 +178,74 @@ export class RedisPublisher implements EventPublisher {
   private deliverLocally(events: AppEvent[], error: unknown): void {
     this.stats.localOnly += events.length;
     this.noteOutage(error);
-    for (const event of events) void this.local.publish(event);
+    for (const event of events) {
+      void this.local.publish(event);
+      this.missed.push({ seq: ++this.missedSeq, event: withoutViewData(event) });
+    }
+    if (this.missed.length > MAX_MISSED) this.stats.dropped += this.missed.splice(0, this.missed.length - MAX_MISSED).length;
+  }
+
+  /**
+   * Once both connections are back after an outage: subscribed again (our own SUBSCRIBE answered,
+   * so nothing sent after it is missed), ask every other copy for what it could not send (hello),
+   * and send what this copy could not.
+   */
+  private async rejoin(): Promise<void> {
+    if (!this.rejoinPending || !this.subscribedOnce || this.pub.status !== "ready" || this.sub.status !== "ready") return;
+    this.rejoinPending = false;
+    try {
+      await this.sub.subscribe(CHANNEL);
+      await this.pub.publish(CHANNEL, JSON.stringify({ kind: "internal", name: HELLO_EVENT, data: { origin: this.origin } } satisfies AppEvent));
+      const last = this.missedSeq;
+      if (await this.replayMissed()) {
+        // Kept a while for copies whose subscription comes back later (they say hello).
+        setTimeout(() => {
+          this.missed = this.missed.filter((missed) => missed.seq > last);
+        }, REPLAY_WINDOW_MS).unref();
+      }
+    } catch (error) {
+      this.noteOutage(error);
+    }
+  }
+
+  /** Sends every missed event to the other copies; false when Redis failed meanwhile. */
+  private async replayMissed(): Promise<boolean> {
+    const missed = this.missed;
+    try {
+      for (let i = 0; i < missed.length; i += REPLAY_CHUNK) {
+        const events = missed.slice(i, i + REPLAY_CHUNK);
+        const replay: AppEvent = { kind: "internal", name: REPLAY_EVENT, data: { origin: this.origin, events } };
+        await this.pub.publish(CHANNEL, JSON.stringify(replay));
+      }
+    } catch (error) {
+      this.noteOutage(error);
+      return false;
+    }
+    if (missed.length > 0) {
+      this.stats.replayed += missed.length;
+      this.log?.info({ events: missed.length }, "sent the events of the Redis outage to the other server copies");
+    }
+    return true;
+  }
+
+  private receiveReplay(replay: { origin: string; events: MissedEvent[] } | undefined): void {
+    // This copy's own: its sockets got them when they happened.
+    if (!replay || replay.origin === this.origin || !Array.isArray(replay.events)) return;
+    let fresh = 0;
+    for (const { seq, event } of replay.events) {
+      const key = `${replay.origin}:${seq}`;
+      if (this.delivered.has(key)) continue;
+      this.delivered.add(key);
+      if (this.delivered.size > MAX_REMEMBERED) this.delivered.delete(this.delivered.values().next().value!);
+      fresh++;
+      void this.local.publish(event);
+    }
+    // Replayed events carry no view data: caches refill from the database instead.
+    if (fresh > 0) void this.local.publish({ kind: "internal", name: RESYNC_EVENT });
   }
 
   private noteOutage(error: unknown): void {
+    this.rejoinPending = true;
     if (this.outage) return;
     this.outage = true;
     this.log?.warn({ err: error }, "Redis is unreachable: events reach this server copy's sockets only until it is back");
@@ -144,4 +261,14 @@ export class RedisPublisher implements EventPublisher {
     this.sub.disconnect();
     this.pub.disconnect();
   }
+}
+
+/**
+ * A socket event without what only the writing copy's own views use (the leaderboard's standings,
+ * the attempt totals): replayed late, it could put older figures over newer ones.
+ */
+function withoutViewData(event: AppEvent): AppEvent {
+  if (event.kind !== "socket") return event;
+  const { standings: _standings, attempts: _attempts, ...rest } = event;
+  return rest;
 }

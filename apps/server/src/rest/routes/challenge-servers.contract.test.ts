@@ -97,6 +97,50 @@ describe("POST /challengeserver/submit_job/", () => {
     expect(list.body.d.find((j: { name: string }) => j.name === name)).toMatchObject({ warm: 4, warm_ready: 0 });
   });
 
+  it("accepts any job name of 1-64 printable characters and keeps it exactly as given in cserv_name", async () => {
+    for (const name of ["my_chall", `Web ${uniqueName("Ü")} (hard)!`]) {
+      const challenge = await createChallenge(server.world, categoryId);
+      const res = await server.api("POST", "/challengeserver/submit_job/", { token: staff.token, body: { challenge_id: challenge.id, job_spec: spec(name) } });
+      expect(res.status).toBe(201);
+      expect(res.body.d.name).toBe(name);
+      const stored = await server.world.services.db.challenge.findUniqueOrThrow({ where: { id: challenge.id } });
+      expect((stored.challengeMetadata as Record<string, unknown>).cserv_name).toBe(name);
+      await server.world.services.db.challenge.delete({ where: { id: challenge.id } });
+    }
+    const challenge = await createChallenge(server.world, categoryId);
+    for (const name of ["", "x".repeat(65), "two\nlines", "   "]) {
+      const res = await server.api("POST", "/challengeserver/submit_job/", { token: staff.token, body: { challenge_id: challenge.id, job_spec: spec(name) } });
+      expect(res.status).toBe(400);
+      expect(res.body.d).toHaveProperty(["job_spec.name"]);
+    }
+    expect(await server.world.services.db.challengeServerJob.count({ where: { challengeId: challenge.id } })).toBe(0);
+  });
+
+  it("refuses an image from a registry on a loopback, link-local or private address unless the operator lists it, storing nothing", async () => {
+    const challenge = await createChallenge(server.world, categoryId);
+    for (const image of ["127.0.0.1:6379/x:y", "localhost:5000/ctf/web:1", "169.254.169.254/latest:1", "10.1.2.3:5000/ctf/web:1", "192.168.0.10/ctf/web:1"]) {
+      const res = await server.api("POST", "/challengeserver/submit_job/", { token: staff.token, body: { challenge_id: challenge.id, job_spec: { ...spec(jobName()), image } } });
+      expect(res.status).toBe(400);
+      expect(res.body.m).toBe("invalid");
+      expect(Object.keys(res.body.d)).toEqual(["job_spec.image"]);
+      expect(String(res.body.d["job_spec.image"])).toMatch(/internal address/);
+    }
+    expect(await server.world.services.db.challengeServerJob.count({ where: { challengeId: challenge.id } })).toBe(0);
+    // Listed by the operator (CHALLENGE_REGISTRIES): allowed, and then only listed registries are.
+    server.world.services.challengeRegistries = ["10.1.2.3:5000"];
+    try {
+      const listed = await server.api("POST", "/challengeserver/submit_job/", { token: staff.token, body: { challenge_id: challenge.id, job_spec: { ...spec(jobName()), image: "10.1.2.3:5000/ctf/web:1" } } });
+      expect(listed.status).toBe(201);
+      const other = await server.api("POST", "/challengeserver/submit_job/", { token: staff.token, body: { challenge_id: challenge.id, job_spec: { ...spec(jobName()), image: "registry.example.test/ctf/web:2" } } });
+      expect(other.status).toBe(400);
+      expect(String(other.body.d["job_spec.image"])).toMatch(/10\.1\.2\.3:5000/);
+      const local = await server.api("POST", "/challengeserver/submit_job/", { token: staff.token, body: { challenge_id: challenge.id, job_spec: { ...spec(jobName()), image: "ctf/web:3" } } });
+      expect(local.status).toBe(201);
+    } finally {
+      server.world.services.challengeRegistries = undefined;
+    }
+  });
+
   it("replaces a challenge's job on resubmission and refuses another challenge's job name", async () => {
     const challenge = await createChallenge(server.world, categoryId);
     const name = jobName();
@@ -174,10 +218,13 @@ describe("GET /challengeserver/instance/{cserv_name}/ and reset", () => {
     await setConfig("start_time", null);
   });
 
-  it("answers challenge_server_error with the reason when the deploy failed", async () => {
-    await server.world.services.db.challengeServerJob.update({ where: { name }, data: { error: "pull access denied for ctf/web" } });
+  it("answers challenge_server_error with a plain sentence when the deploy failed, the engine's words staying on the staff's jobs view", async () => {
+    const reason = "Could not pull 10.0.0.7:5000/ctf/web:1: connect ECONNREFUSED /var/run/docker.sock";
+    await server.world.services.db.challengeServerJob.update({ where: { name }, data: { error: reason } });
     const res = await server.api("GET", `/challengeserver/instance/${name}/`, { token: team.members[0]!.token });
     expect(res.status).toBe(500);
-    expect(res.body).toEqual({ s: false, m: "challenge_server_error", d: "The challenge server failed to start: pull access denied for ctf/web" });
+    expect(res.body).toEqual({ s: false, m: "challenge_server_error", d: "The challenge server could not be started. The organisers can see why; try again later." });
+    const jobs = await server.api("GET", "/challengeserver/jobs/", { token: staff.token });
+    expect(JSON.stringify(jobs.body)).toContain(reason);
   });
 });

@@ -12,7 +12,7 @@ import { errorText } from "../auth/errors.ts";
 import { isFull } from "../challenges/types.ts";
 import { ConfirmModal } from "./InstancePanel.tsx";
 import { JobForm } from "./JobForm.tsx";
-import type { JobStatusView } from "./types.ts";
+import type { JobStatusView, LiveWorker } from "./types.ts";
 import "./texts.ts";
 
 const STATE_COLOURS: Record<JobState, string> = { running: "green", deploying: "blue", degraded: "orange", failed: "red" };
@@ -63,9 +63,9 @@ export function JobsPage() {
             {t("cserv.workers_none")}
           </Alert>
         ) : (
-          <List size="sm" spacing={2}>
+          <List size="sm" spacing={4}>
             {(workers.data ?? []).map((w) => (
-              <List.Item key={w.id}>{t("cserv.worker_line", { id: w.id, backend: w.backend, address: w.address, load: w.load, capacity: w.capacity })}</List.Item>
+              <WorkerLine key={w.id} worker={w} />
             ))}
           </List>
         )}
@@ -85,6 +85,57 @@ export function JobsPage() {
         <JobForm challenges={challengeOptions} onDone={() => setAdding(false)} />
       </Dialog>
     </Stack>
+  );
+}
+
+/** One worker: where it runs, its load, whether it is drained or has lost its engine, and Drain. */
+function WorkerLine({ worker }: { worker: LiveWorker }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const drain = useMutation(
+    trpc.challengeServers.drainWorker.mutationOptions({
+      onSuccess: (result) => {
+        notifications.show({ color: "green", message: t("cserv.drain_started", { id: result.id, count: result.instances }) });
+        void queryClient.invalidateQueries({ queryKey: trpc.challengeServers.workers.queryKey() });
+      },
+      onError: (error) => notifications.show({ color: "red", message: t("cserv.action_failed", { reason: errorText(error) }) }),
+    }),
+  );
+  return (
+    <List.Item>
+      <Group gap="xs" wrap="wrap">
+        <Text size="sm" component="span">
+          {t("cserv.worker_line", { id: worker.id, backend: worker.backend, address: worker.address, load: worker.load, capacity: worker.capacity })}
+        </Text>
+        {worker.engine_lost && (
+          <Badge color="red" variant="light">
+            {t("cserv.worker_engine_lost")}
+          </Badge>
+        )}
+        {worker.draining ? (
+          <Badge color="orange" variant="light">
+            {worker.load === 0 ? t("cserv.worker_drained") : t("cserv.worker_draining", { count: worker.load })}
+          </Badge>
+        ) : (
+          <Button size="compact-xs" variant="light" color="orange" loading={drain.isPending} onClick={() => setConfirming(true)} aria-label={t("cserv.drain_label", { id: worker.id })}>
+            {t("cserv.drain")}
+          </Button>
+        )}
+      </Group>
+      <ConfirmModal
+        opened={confirming}
+        title={t("cserv.drain_title", { id: worker.id })}
+        body={t("cserv.drain_body")}
+        confirm={t("cserv.drain")}
+        onConfirm={() => {
+          setConfirming(false);
+          drain.mutate({ id: worker.id });
+        }}
+        onCancel={() => setConfirming(false)}
+      />
+    </List.Item>
   );
 }
 
