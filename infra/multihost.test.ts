@@ -342,8 +342,11 @@ describe("Swarm across both engines", () => {
     }, 60_000);
     for (const team of teams) await reachable(team, name, other.address, 60_000);
     console.log(`[multihost] teams reach their instance again ${((Date.now() - drainedAt) / 1000).toFixed(1)} s after the drain`);
-    const rows = await world.services.db.challengeServerInstance.findMany({ where: { jobId } });
-    expect(rows.every((r) => r.host === other.address && r.status === "healthy")).toBe(true);
+    // The worker's next reconcile pass records where the tasks now run.
+    await until("every instance row on the other node and healthy", async () => {
+      const rows = await world.services.db.challengeServerInstance.findMany({ where: { jobId } });
+      return rows.length > 0 && rows.every((r) => r.host === other.address && r.status === "healthy");
+    }, 30_000);
   }, 120_000);
 
   afterAll(async () => {
