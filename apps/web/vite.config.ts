@@ -58,16 +58,6 @@ function scrollAreaWithoutFloatingUi(): Plugin {
 
 export default defineConfig({
   plugins: [react(), scrollAreaWithoutFloatingUi(), precompress()],
-  resolve: {
-    alias: [
-      { find: /^react-dom\/client$/, replacement: "preact/compat/client" },
-      { find: /^react-dom$/, replacement: "preact/compat" },
-      { find: /^react$/, replacement: path.resolve(import.meta.dirname, "src/lib/react-on-preact.ts") },
-      { find: /^react\/jsx-runtime$/, replacement: "preact/compat/jsx-runtime" },
-      { find: /^react\/jsx-dev-runtime$/, replacement: "preact/compat/jsx-dev-runtime" },
-      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: "preact/compat" },
-    ],
-  },
   server: {
     port: 5173,
     proxy: { "/api": { target: api, ws: true }, "/trpc": api, "/auth/oidc": api },

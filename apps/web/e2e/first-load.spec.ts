@@ -1,5 +1,7 @@
 import { expect, test } from "@playwright/test";
-import { BUDGET, formatTable, measureFirstLoad } from "../first-load.ts";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { BUDGET, formatTable, measureFirstLoad, packagesIn } from "../first-load.ts";
 
 /** The built app's first load per route, and how the server sends its files. */
 
@@ -8,6 +10,17 @@ const HEAVY = ["echarts", "zrender", "@codemirror/view", "@uiw/react-codemirror"
 const MARKDOWN = ["marked", "marked-footnote"];
 // Loaded only by markdown that uses it: the code highlighter.
 const MARKDOWN_EXTRAS = ["lowlight", "highlight.js"];
+
+test("the build runs on React itself: react-dom renders every route, no other runtime is in any chunk", async () => {
+  const dist = path.join(import.meta.dirname, "..", "dist");
+  for (const load of measureFirstLoad()) {
+    expect(load.packages, load.route).toContain("react-dom");
+    expect(load.packages, load.route).toContain("react");
+  }
+  const chunks = readdirSync(path.join(dist, "assets")).filter((f) => f.endsWith(".js"));
+  const everyPackage = new Set(chunks.flatMap((file) => packagesIn(dist, path.join("assets", file))));
+  expect([...everyPackage].filter((p) => p === "preact" || p.startsWith("@preact/"))).toEqual([]);
+});
 
 test("no route's first load carries the charts, the code editor, the map or password strength; CSS is in budget", async () => {
   const loads = measureFirstLoad();
