@@ -7,7 +7,7 @@ import { BUDGET, formatTable, measureFirstLoad, packagesIn } from "../first-load
 
 // Used only where a page needs them: never part of a route's first load.
 const HEAVY = ["echarts", "zrender", "@codemirror/view", "@uiw/react-codemirror", "leaflet", "react-leaflet", "zxcvbn", "qrcode", "re2js"];
-const MARKDOWN = ["marked", "marked-footnote"];
+const MARKDOWN = ["react-markdown", "remark-gfm", "remark-parse", "rehype-sanitize", "micromark", "unified"];
 // Loaded only by markdown that uses it: the code highlighter.
 const MARKDOWN_EXTRAS = ["lowlight", "highlight.js"];
 
