@@ -39,9 +39,9 @@ test("every route's first load is within the JS budget; the shell stays lean", a
   const loads = measureFirstLoad();
   for (const load of loads) expect(load.jsBytes, load.route).toBeLessThanOrEqual(BUDGET.js);
   // The shell draws no dialog, tooltip or popover: their code (and the floating-position library)
-  // loads with the pages that use them. The texts need no i18n library.
+  // loads with the pages that use them.
   const home = loads.find((l) => l.route === "/")!;
-  expect(home.packages.filter((p) => p.startsWith("@floating-ui/") || p === "i18next")).toEqual([]);
+  expect(home.packages.filter((p) => p.startsWith("@floating-ui/"))).toEqual([]);
   // Tables and dialogs (Mantine's ScrollArea) do not bring the floating-position library either, nor
   // do the challenge pages (their tooltips and the locked tile's panel are CSS-positioned, the
   // challenge-server card loads only where there is a server) or the configuration page (native
