@@ -11,7 +11,7 @@
 //
 // For work on one hot path (not for BENCHMARKS.md): BENCH_ONLY=listing,wrong,... runs only the
 // named scenarios (listing, wrong, self, team, board, board-solves, mixed, burst, fanout, soak,
-// stampede) and prints their figures without writing BENCHMARKS.md; BENCH_SEED_DIR=folder keeps
+// stampede, lighthouse) and prints their figures without writing BENCHMARKS.md; BENCH_SEED_DIR=folder keeps
 // the seeded database there and reuses it on later runs (seeded once, with the solves of earlier
 // runs on top); BENCH_CPU_PROF=folder has each server process write a V8 CPU profile there.
 import { readFile, writeFile } from "node:fs/promises";
@@ -29,12 +29,13 @@ import { benchMixed, benchSoak, type SoakResult } from "./scenarios/mixed.ts";
 import { benchTenfold, PER_REQUEST, type ScaleRow } from "./scenarios/scale.ts";
 import { benchStampede, stampedeSection } from "./scenarios/stampede.ts";
 import { benchFirstLoad, firstLoadSection } from "./scenarios/first-load.ts";
+import { benchLighthouse, lighthouseSection } from "./scenarios/lighthouse.ts";
 
 const SOAK = process.env.BENCH_SOAK === "1";
 const TENFOLD = process.env.BENCH_10X === "1";
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((s) => s.trim())) : null;
 const SEED_DIR = process.env.BENCH_SEED_DIR ? path.resolve(process.env.BENCH_SEED_DIR) : undefined;
-const SCENARIOS = ["listing", "wrong", "self", "team", "board", "board-solves", "mixed", "burst", "fanout", "soak", "stampede"];
+const SCENARIOS = ["listing", "wrong", "self", "team", "board", "board-solves", "mixed", "burst", "fanout", "soak", "stampede", "lighthouse"];
 
 /** The memory allocator the server copies run on (scripts/server-flags.mjs). */
 function allocator(): string {
@@ -59,13 +60,14 @@ interface Report {
   starts: StartResult[];
   peakRssMiB: number;
   stampede: string[];
+  lighthouse: string | null;
 }
 
 async function main(): Promise<void> {
   const started = Date.now();
   if (ONLY) for (const key of ONLY) if (!SCENARIOS.includes(key)) throw new Error(`BENCH_ONLY: no scenario ${key} (${SCENARIOS.join(", ")})`);
   const database = await startDatabase(SEED_DIR);
-  const report: Report = { seed: null, measurements: [], fanout: null, burst: null, soak: null, tenfold: null, tier: "not measured", starts: [], peakRssMiB: 0, stampede: [] };
+  const report: Report = { seed: null, measurements: [], fanout: null, burst: null, soak: null, tenfold: null, tier: "not measured", starts: [], peakRssMiB: 0, stampede: [], lighthouse: null };
   try {
     // The stampede seeds its own players: BENCH_ONLY=stampede needs neither the event nor its copies.
     if (SCENARIOS.some((key) => key !== "stampede" && runs(key))) await measureSeeded(database, report);
@@ -78,6 +80,7 @@ async function main(): Promise<void> {
   }
   if (ONLY) {
     for (const line of report.stampede) console.log(line);
+    if (report.lighthouse) console.log(report.lighthouse);
   } else {
     await writeReport(report, Math.round((Date.now() - started) / 60_000));
   }
@@ -115,6 +118,10 @@ async function measureSeeded(database: Database, report: Report): Promise<void> 
     if (runs("soak")) {
       console.log("Soaking the mixed workload for 10 minutes...");
       report.soak = await benchSoak(server, game);
+    }
+    if (runs("lighthouse")) {
+      console.log("Running Lighthouse (mobile) on the player routes...");
+      report.lighthouse = lighthouseSection(await benchLighthouse(server.baseUrl, game), os.loadavg());
     }
     report.peakRssMiB = Math.max(...(await Promise.all(server.pids.map((pid) => memoryMiB(pid, "VmHWM")))));
   } finally {
@@ -249,6 +256,7 @@ async function writeReport(report: Report, minutes: number): Promise<void> {
   else lines.push("| challenge-server scenario | result | goal | met |", "|---|---|---|---|", ...tier.map((t) => `| ${t.name} | ${t.value} | ${t.goal} | ${t.met ? "yes" : "no"} |`), "");
   lines.push(...report.stampede);
   lines.push("", firstLoadSection(benchFirstLoad()), "");
+  if (report.lighthouse) lines.push(report.lighthouse, "");
   lines.push(...(await measuredElsewhere(path.join(ROOT, "BENCHMARKS.md"))));
   await writeFile(path.join(ROOT, "BENCHMARKS.md"), lines.join("\n"));
 }

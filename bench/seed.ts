@@ -136,7 +136,8 @@ async function registerAccount(services: Services, username: string): Promise<{ 
   return { id, token: await issueToken(services.db, id) };
 }
 
-const CONCURRENCY = 16;
+// BENCH_SEED_CONCURRENCY lowers it on a machine too busy for sixteen registrations at once (their transactions time out).
+const CONCURRENCY = Number(process.env.BENCH_SEED_CONCURRENCY ?? 16);
 
 /** Prisma's code for an interactive transaction that outlived its timeout (rolled back, not committed). */
 const EXPIRED_TRANSACTION = "P2028";

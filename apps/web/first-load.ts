@@ -12,7 +12,7 @@ import { gzipSync } from "node:zlib";
  *   npx tsx apps/web/first-load.ts            # prints the table; exits 1 when a route is over budget
  */
 
-export const BUDGET = { js: 150 * 1024, css: 30 * 1024 };
+export const BUDGET = { js: 250 * 1024, css: 30 * 1024 };
 
 /** Each route and the source module of its page (the lazy chunk the route draws). */
 export const ROUTE_PAGES: Record<string, string[]> = {
@@ -60,7 +60,7 @@ function gzippedSize(dist: string, file: string): number {
 }
 
 /** The npm packages a built chunk holds code from, by its source map. */
-function packagesIn(dist: string, file: string): string[] {
+export function packagesIn(dist: string, file: string): string[] {
   const map = path.join(dist, `${file}.map`);
   if (!existsSync(map)) return [];
   const { sources } = JSON.parse(readFileSync(map, "utf8")) as { sources: string[] };

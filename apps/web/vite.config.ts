@@ -41,6 +41,26 @@ function precompress(): Plugin {
 }
 
 /**
+ * Preloads the UI typeface's Latin file (the one every page draws with) from index.html, so the
+ * text is drawn in it without waiting for the stylesheet to name it; the @font-face rules keep
+ * font-display: swap, so text shows at once in the fallback face if the font is late.
+ */
+function preloadFont(): Plugin {
+  return {
+    name: "flagship-preload-font",
+    apply: "build",
+    transformIndexHtml: {
+      order: "post",
+      handler(_html, ctx) {
+        const font = Object.keys(ctx.bundle ?? {}).find((file) => /inter-latin-wght-normal-[\w-]+\.woff2$/.test(file));
+        if (!font) return [];
+        return [{ tag: "link", attrs: { rel: "preload", href: `/${font}`, as: "font", type: "font/woff2", crossorigin: "" }, injectTo: "head" }];
+      },
+    },
+  };
+}
+
+/**
  * Points Mantine ScrollArea's one import from @floating-ui/react (useMergeRefs) at a copy of that
  * hook (src/lib/merge-refs.ts), so pages with a table or a dialog do not load the positioning library.
  */
@@ -57,17 +77,7 @@ function scrollAreaWithoutFloatingUi(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), scrollAreaWithoutFloatingUi(), precompress()],
-  resolve: {
-    alias: [
-      { find: /^react-dom\/client$/, replacement: "preact/compat/client" },
-      { find: /^react-dom$/, replacement: "preact/compat" },
-      { find: /^react$/, replacement: path.resolve(import.meta.dirname, "src/lib/react-on-preact.ts") },
-      { find: /^react\/jsx-runtime$/, replacement: "preact/compat/jsx-runtime" },
-      { find: /^react\/jsx-dev-runtime$/, replacement: "preact/compat/jsx-dev-runtime" },
-      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: "preact/compat" },
-    ],
-  },
+  plugins: [react(), scrollAreaWithoutFloatingUi(), preloadFont(), precompress()],
   server: {
     port: 5173,
     proxy: { "/api": { target: api, ws: true }, "/trpc": api, "/auth/oidc": api },

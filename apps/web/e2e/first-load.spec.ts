@@ -1,13 +1,26 @@
 import { expect, test } from "@playwright/test";
-import { BUDGET, formatTable, measureFirstLoad } from "../first-load.ts";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { BUDGET, formatTable, measureFirstLoad, packagesIn } from "../first-load.ts";
 
 /** The built app's first load per route, and how the server sends its files. */
 
 // Used only where a page needs them: never part of a route's first load.
 const HEAVY = ["echarts", "zrender", "@codemirror/view", "@uiw/react-codemirror", "leaflet", "react-leaflet", "zxcvbn", "qrcode", "re2js"];
-const MARKDOWN = ["marked", "marked-footnote"];
+const MARKDOWN = ["react-markdown", "remark-gfm", "remark-parse", "rehype-sanitize", "micromark", "unified"];
 // Loaded only by markdown that uses it: the code highlighter.
 const MARKDOWN_EXTRAS = ["lowlight", "highlight.js"];
+
+test("the build runs on React itself: react-dom renders every route, no other runtime is in any chunk", async () => {
+  const dist = path.join(import.meta.dirname, "..", "dist");
+  for (const load of measureFirstLoad()) {
+    expect(load.packages, load.route).toContain("react-dom");
+    expect(load.packages, load.route).toContain("react");
+  }
+  const chunks = readdirSync(path.join(dist, "assets")).filter((f) => f.endsWith(".js"));
+  const everyPackage = new Set(chunks.flatMap((file) => packagesIn(dist, path.join("assets", file))));
+  expect([...everyPackage].filter((p) => p === "preact" || p.startsWith("@preact/"))).toEqual([]);
+});
 
 test("no route's first load carries the charts, the code editor, the map or password strength; CSS is in budget", async () => {
   const loads = measureFirstLoad();
@@ -26,9 +39,9 @@ test("every route's first load is within the JS budget; the shell stays lean", a
   const loads = measureFirstLoad();
   for (const load of loads) expect(load.jsBytes, load.route).toBeLessThanOrEqual(BUDGET.js);
   // The shell draws no dialog, tooltip or popover: their code (and the floating-position library)
-  // loads with the pages that use them. The texts need no i18n library.
+  // loads with the pages that use them.
   const home = loads.find((l) => l.route === "/")!;
-  expect(home.packages.filter((p) => p.startsWith("@floating-ui/") || p === "i18next")).toEqual([]);
+  expect(home.packages.filter((p) => p.startsWith("@floating-ui/"))).toEqual([]);
   // Tables and dialogs (Mantine's ScrollArea) do not bring the floating-position library either, nor
   // do the challenge pages (their tooltips and the locked tile's panel are CSS-positioned, the
   // challenge-server card loads only where there is a server) or the configuration page (native

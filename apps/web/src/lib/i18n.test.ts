@@ -1,9 +1,9 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { i18n, Trans } from "./i18n.ts";
+import { addTexts, i18n, Trans } from "./i18n.ts";
 
-i18n.addTexts({
+addTexts({
   test_texts: {
     greeting: "Hello {{name}}, you have {{ points }} points",
     files_one: "{{count}} file",

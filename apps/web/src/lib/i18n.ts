@@ -1,5 +1,6 @@
 import { ERRORS } from "@flagship/shared";
-import { cloneElement, createElement, Fragment, type ReactElement, type ReactNode } from "react";
+import i18next from "i18next";
+import { initReactI18next } from "react-i18next";
 
 const errors = Object.fromEntries(Object.entries(ERRORS).map(([code, def]) => [code, def.message]));
 
@@ -170,93 +171,31 @@ export const en = {
   },
 };
 
-/**
- * The app's texts and their lookup: one language (English), so a small module in place of an
- * i18n library. Keys are dot paths ('auth.no_email'); `{{name}}` is replaced by the option of that
- * name (unescaped: React escapes text); a `count` option picks the key's plural form
- * (`_one`, `_other`, by the language's plural rules) and falls back to the key itself.
- */
 type Texts = { [key: string]: string | readonly string[] | Texts };
-type Options = { count?: number; defaultValue?: string; returnObjects?: boolean } & Record<string, unknown>;
-
-const LANGUAGE = "en";
-const texts: Texts = {};
-const plurals = new Intl.PluralRules(LANGUAGE);
-
-function merge(target: Texts, source: Texts): void {
-  for (const [key, value] of Object.entries(source)) {
-    const current = target[key];
-    if (current === undefined) target[key] = value;
-    else if (isTexts(current) && isTexts(value)) merge(current, value);
-    // A key that is already there keeps its text: a feature's texts never replace the core's.
-  }
-}
-
-const isTexts = (value: unknown): value is Texts => typeof value === "object" && value !== null && !Array.isArray(value);
-
-/** The value at a dot path; a segment may itself hold dots ('config.help.some.key'). */
-function find(path: string): Texts[string] | undefined {
-  const segments = path.split(".");
-  let current: Texts[string] = texts;
-  for (let i = 0; i < segments.length; ) {
-    if (!isTexts(current)) return undefined;
-    let next: Texts[string] | undefined;
-    let j = i;
-    for (let joined = segments[i]!; ; joined += `.${segments[++j]}`) {
-      next = current[joined];
-      if (next !== undefined || j + 1 >= segments.length) break;
-    }
-    if (next === undefined) return undefined;
-    current = next;
-    i = j + 1;
-  }
-  return current;
-}
-
-const interpolate = (text: string, options: Options) =>
-  text.replace(/\{\{\s*([^}\s]+)\s*\}\}/g, (_, name: string) => {
-    const value = options[name];
-    return value === undefined || value === null ? "" : String(value);
-  });
-
-function t(key: string, options: Options & { returnObjects: true }): unknown;
-function t(key: string, options?: Options): string;
-function t(key: string, options: Options = {}): unknown {
-  const value = (options.count === undefined ? undefined : find(`${key}_${plurals.select(options.count)}`)) ?? find(key);
-  if (typeof value === "string") return interpolate(value, options);
-  if (value !== undefined && options.returnObjects) return value;
-  return options.defaultValue ?? key;
-}
-
-export const i18n = {
-  language: LANGUAGE,
-  t,
-  /** Whether a key has a text. */
-  exists: (key: string) => find(key) !== undefined,
-  /** Adds a feature's texts (its module calls this when it loads); keys already there are kept. */
-  addTexts: (more: Texts) => merge(texts, more),
-};
-
-i18n.addTexts(en);
-
-/** The texts in a component; the language never changes while the app runs. */
-export function useTranslation() {
-  return { t, i18n };
-}
 
 /**
- * A text with links or other elements in it: each `<name>inner</name>` in the text is drawn as
- * `components[name]` with the inner text as its children.
+ * The app's texts through i18next: one language (English), keys as dot paths ('auth.no_email'),
+ * `{{name}}` filled from the option of that name (unescaped: React escapes text), plural forms
+ * by count (`_one`, `_other`, by the language's plural rules) falling back to the key itself.
  */
-export function Trans({ i18nKey, values, components }: { i18nKey: string; values?: Options; components: Record<string, ReactElement> }): ReactNode {
-  const parts = t(i18nKey, values).split(/(<[\w-]+>[^<]*<\/[\w-]+>)/);
-  return createElement(
-    Fragment,
-    null,
-    ...parts.map((part, index) => {
-      const tag = /^<([\w-]+)>([^<]*)<\/\1>$/.exec(part);
-      const element = tag && components[tag[1]!];
-      return element ? cloneElement(element, { key: index }, tag[2]) : part;
-    }),
-  );
+export const i18n = i18next.createInstance();
+
+void i18n.use(initReactI18next).init({
+  lng: "en",
+  fallbackLng: false,
+  resources: { en: { translation: en } },
+  // The texts are in the bundle: initialised at once, so the first render has them.
+  initAsync: false,
+  interpolation: { escapeValue: false },
+  // A value the options lack is drawn as nothing, never as its placeholder.
+  missingInterpolationHandler: () => "",
+  // A list asked for as a string gives its key, as a missing text does.
+  returnedObjectHandler: (key) => key,
+});
+
+/** Adds a feature's texts (its module calls this when it loads); keys already there keep their text. */
+export function addTexts(more: Texts): void {
+  i18n.addResourceBundle("en", "translation", more, true, false);
 }
+
+export { Trans, useTranslation } from "react-i18next";

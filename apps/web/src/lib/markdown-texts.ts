@@ -1,4 +1,4 @@
-import { i18n } from "./i18n.ts";
+import { addTexts } from "./i18n.ts";
 
 /** English texts of rendered markdown. */
 export const markdownTexts = {
@@ -10,4 +10,4 @@ export const markdownTexts = {
   },
 };
 
-i18n.addTexts(markdownTexts);
+addTexts(markdownTexts);

@@ -1,4 +1,4 @@
-import { i18n } from "../lib/i18n.ts";
+import { addTexts } from "../lib/i18n.ts";
 
 export const pluginTexts = {
   plugins: {
@@ -14,4 +14,4 @@ export const pluginTexts = {
   },
 };
 
-i18n.addTexts(pluginTexts);
+addTexts(pluginTexts);

@@ -1,7 +1,7 @@
-import { i18n } from "../../lib/i18n.ts";
+import { addTexts } from "../../lib/i18n.ts";
 
 /** The staff warnings' texts: the one part of the staff console every page's shell draws. */
-i18n.addTexts({
+addTexts({
   staff_warnings: {
     label: "Staff warnings",
     hide: "Hide: {{warning}}",

@@ -1,4 +1,4 @@
-import { i18n } from "../../lib/i18n.ts";
+import { addTexts } from "../../lib/i18n.ts";
 
 /** English texts of the staff console, merged into the app's translation bundle. */
 export const adminTexts = {
@@ -329,4 +329,4 @@ export const adminTexts = {
   },
 };
 
-i18n.addTexts(adminTexts);
+addTexts(adminTexts);

@@ -1,4 +1,4 @@
-import { i18n } from "../../lib/i18n.ts";
+import { addTexts } from "../../lib/i18n.ts";
 
 /** English texts of the account screens, merged into the app's translation bundle. */
 export const authTexts = {
@@ -177,4 +177,4 @@ export const authTexts = {
   },
 };
 
-i18n.addTexts(authTexts);
+addTexts(authTexts);

@@ -1,4 +1,4 @@
-import { i18n } from "../../lib/i18n.ts";
+import { addTexts } from "../../lib/i18n.ts";
 
 /** English texts of the staff editors, import/export, the theme builder and the terminal. */
 export const authoringTexts = {
@@ -257,4 +257,4 @@ export const authoringTexts = {
   },
 };
 
-i18n.addTexts(authoringTexts);
+addTexts(authoringTexts);

@@ -1,4 +1,4 @@
-import { i18n } from "../../lib/i18n.ts";
+import { addTexts } from "../../lib/i18n.ts";
 
 /** English texts of the challenge-server screens: the instance panel, the job form and the jobs page. */
 export const challengeServerTexts = {
@@ -96,4 +96,4 @@ export const challengeServerTexts = {
   },
 };
 
-i18n.addTexts(challengeServerTexts);
+addTexts(challengeServerTexts);

@@ -1,13 +1,12 @@
 import { formatFileSize } from "@flagship/shared";
-import { Alert, Anchor, Badge, Button, Card, Divider, Group, Loader, Stack, Text, Textarea, Title } from "@mantine/core";
-import { notifications } from "@mantine/notifications";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { Alert, Anchor, Badge, Button, Card, Divider, Group, Loader, Stack, Text, Title } from "@mantine/core";
+import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import { deferred } from "../../lib/deferred.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
-import { errorCode, useTRPC } from "../../lib/trpc.ts";
+import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { DifficultyBadge } from "./DifficultyBadge.tsx";
 import { DialogTitle, FlagForm, type Solved, SolvedDialog } from "./FlagForm.tsx";
@@ -17,6 +16,9 @@ import type { ChallengeView } from "./types.ts";
 
 // The challenge-server card loads only for a challenge that has a server (or for staff, who can
 // add one): a challenge without one carries neither it nor its tooltip's positioning library.
+// The solved panel (its feedback form) loads once the team has solved the challenge.
+const SolvedPanel = deferred(() => import("./SolvedPanel.tsx").then((m) => m.SolvedPanel), <Loader size="sm" />);
+
 const InstancePanel = deferred(() => import("../challenge-servers/InstancePanel.tsx").then((m) => m.InstancePanel), <Loader size="sm" />);
 
 /** Whether the challenge view shows the challenge-server card, as InstancePanel decides. */
@@ -137,43 +139,6 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
         </Alert>
       )}
       <SolvedDialog challenge={challenge} solved={solved} onClose={() => setSolved(null)} />
-    </Stack>
-  );
-}
-
-/** 'You have already solved this challenge!' with the offer to give feedback. */
-function SolvedPanel({ challenge }: { challenge: ChallengeView }) {
-  const { t } = useTranslation();
-  const trpc = useTRPC();
-  const [text, setText] = useState("");
-  const feedback = useMutation(
-    trpc.challenges.feedback.mutationOptions({
-      onSuccess: () => {
-        setText("");
-        notifications.show({ color: "green", message: t("challenges.feedback_sent") });
-      },
-      onError: (error) => {
-        const code = errorCode(error);
-        notifications.show({ color: "red", message: code ? t(`errors.${code}`) : error.message });
-      },
-    }),
-  );
-  return (
-    <Stack gap="sm">
-      <Alert color="green" variant="light" title={t("challenges.already_solved")} data-testid="already-solved">
-        {t("challenges.feedback_offer")}
-      </Alert>
-      {challenge.post_score_explanation && (
-        <Alert variant="light" title={t("challenges.explanation")}>
-          <Markdown>{challenge.post_score_explanation}</Markdown>
-        </Alert>
-      )}
-      <Textarea label={t("challenges.feedback")} placeholder={t("challenges.feedback_placeholder")} value={text} onChange={(e) => setText(e.currentTarget.value)} autosize minRows={2} maxLength={10_000} />
-      <Group justify="flex-end">
-        <Button variant="light" disabled={text.trim() === ""} loading={feedback.isPending} onClick={() => feedback.mutate({ challenge: challenge.id, feedback: text })}>
-          {t("challenges.send_feedback")}
-        </Button>
-      </Group>
     </Stack>
   );
 }

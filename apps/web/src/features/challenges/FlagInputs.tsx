@@ -1,5 +1,5 @@
 import { flagPartialOk } from "@flagship/shared";
-import { Badge, Group, Stack, Text, Textarea, TextInput } from "@mantine/core";
+import { Badge, Group, Stack, Text, TextInput } from "@mantine/core";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import type { FlagInputProps } from "./registry.tsx";
@@ -50,23 +50,6 @@ export function FreeformInput({ value, onChange, disabled, onSubmit }: FlagInput
       }}
       disabled={disabled}
       autoComplete="off"
-      data-testid="flag-input"
-    />
-  );
-}
-
-export function LongTextInput({ value, onChange, disabled }: FlagInputProps) {
-  const { t } = useTranslation();
-  return (
-    <Textarea
-      label={t("challenges.flag")}
-      placeholder={t("challenges.answer_placeholder")}
-      value={typeof value === "string" ? value : ""}
-      onChange={(e) => onChange(e.currentTarget.value)}
-      disabled={disabled}
-      autosize
-      minRows={4}
-      maxRows={16}
       data-testid="flag-input"
     />
   );

@@ -15,7 +15,7 @@ const MapEditorFields = deferred(() => import("../authoring/TypeEditors.tsx").th
 // The flag inputs load with the challenge that draws them.
 const DefaultFlagInput = deferred(() => import("./FlagInputs.tsx").then((m) => m.DefaultFlagInput), null);
 const FreeformInput = deferred(() => import("./FlagInputs.tsx").then((m) => m.FreeformInput), null);
-const LongTextInput = deferred(() => import("./FlagInputs.tsx").then((m) => m.LongTextInput), null);
+const LongTextInput = deferred(() => import("./LongTextInput.tsx").then((m) => m.LongTextInput), null);
 
 /** Text flags may be submitted once they match the challenge's format (flag_regex or `<prefix>{...}`). */
 const textSubmittable = (challenge: ChallengeView, value: string | [number, number] | null, prefix: string) =>

@@ -1,4 +1,4 @@
-import { i18n } from "../../lib/i18n.ts";
+import { addTexts } from "../../lib/i18n.ts";
 
 /** English texts of the campaign, category and challenge screens. */
 export const challengeTexts = {
@@ -100,4 +100,4 @@ export const challengeTexts = {
   },
 };
 
-i18n.addTexts(challengeTexts);
+addTexts(challengeTexts);

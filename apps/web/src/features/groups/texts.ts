@@ -1,4 +1,4 @@
-import { i18n } from "../../lib/i18n.ts";
+import { addTexts } from "../../lib/i18n.ts";
 
 /** English texts of leaderboard groups (divisions): the picker, the board tabs and staff management. */
 export const groupTexts = {
@@ -32,4 +32,4 @@ export const groupTexts = {
   },
 };
 
-i18n.addTexts(groupTexts);
+addTexts(groupTexts);

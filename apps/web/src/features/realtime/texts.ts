@@ -1,4 +1,4 @@
-import { i18n } from "../../lib/i18n.ts";
+import { addTexts } from "../../lib/i18n.ts";
 
 /** English texts of the announcement bar and the announcements inbox. */
 export const inboxTexts = {
@@ -16,4 +16,4 @@ export const inboxTexts = {
   },
 };
 
-i18n.addTexts(inboxTexts);
+addTexts(inboxTexts);

@@ -1,4 +1,4 @@
-import { i18n } from "../../lib/i18n.ts";
+import { addTexts } from "../../lib/i18n.ts";
 
 /** English texts of per-team flags and the suspected-sharing page. */
 export const sharingTexts = {
@@ -39,4 +39,4 @@ export const sharingTexts = {
   },
 };
 
-i18n.addTexts(sharingTexts);
+addTexts(sharingTexts);

@@ -1,4 +1,4 @@
-import { i18n } from "../../lib/i18n.ts";
+import { addTexts } from "../../lib/i18n.ts";
 
 /** English texts of the team and profile screens, merged into the app's translation bundle. */
 export const teamTexts = {
@@ -103,4 +103,4 @@ export const teamTexts = {
   },
 };
 
-i18n.addTexts(teamTexts);
+addTexts(teamTexts);

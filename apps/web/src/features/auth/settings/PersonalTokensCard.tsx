@@ -4,14 +4,14 @@ import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { ServerFormBox, useServerForm } from "../../../lib/forms.tsx";
-import { i18n, useTranslation } from "../../../lib/i18n.ts";
+import { addTexts, useTranslation } from "../../../lib/i18n.ts";
 import { IntegerInput } from "../../../lib/IntegerInput.tsx";
 import { useTRPC, useTRPCClient } from "../../../lib/trpc.ts";
 import { useAppData } from "../../../shell/useAppData.ts";
 import { errorText } from "../errors.ts";
 import { SettingsSection } from "./SettingsSection.tsx";
 
-i18n.addTexts({
+addTexts({
   tokens: {
     title: "Personal access tokens",
     intro: "Tokens for scripts and the flagship command-line tool (FLAGSHIP_TOKEN). They act as you, with staff powers, until they expire or you revoke them.",

@@ -1,0 +1,1 @@
+export { LegendComponent as default } from "echarts/components";

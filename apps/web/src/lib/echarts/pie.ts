@@ -1,0 +1,1 @@
+export { PieChart as default } from "echarts/charts";

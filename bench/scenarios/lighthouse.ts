@@ -1,0 +1,134 @@
+import { launch } from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { chromium } from "playwright-core";
+import type { Seeded } from "../seed.ts";
+
+/**
+ * Lighthouse on the built web app, as a phone on a slow network sees it: the mobile preset
+ * (Lighthouse's default: a Moto G-class screen, slow 4G and a 4x slower CPU, simulated), each
+ * route three times on a fresh cache, the median of each figure reported.
+ */
+
+export const LIGHTHOUSE_RUNS = 3;
+export const LIGHTHOUSE_GOAL = { performance: 0.9, lcpMs: 2500, cls: 0.02, tbtMs: 200, accessibility: 1 };
+
+export interface LighthouseRow {
+  route: string;
+  performance: number;
+  accessibility: number;
+  fcpMs: number;
+  lcpMs: number;
+  cls: number;
+  tbtMs: number;
+}
+
+interface Route {
+  name: string;
+  path: string;
+  /** Drawn for a signed-in player (the token is in the browser's storage before the run). */
+  signedIn: boolean;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** The seeded event's first category and one of its challenges, as a player sees them. */
+async function firstChallenge(baseUrl: string, token: string): Promise<{ category: number; challenge: number }> {
+  const res = await fetch(`${baseUrl}/api/v2/challenges/categories/`, { headers: { authorization: `Token ${token}` } });
+  const body = (await res.json()) as { d: { id: number; challenges: { id: number }[] }[] };
+  const category = body.d.find((c) => c.challenges.length > 0);
+  if (!category) throw new Error("the seeded event has no challenges");
+  return { category: category.id, challenge: category.challenges[0]!.id };
+}
+
+export async function benchLighthouse(baseUrl: string, seeded: Seeded, log: (line: string) => void = console.log): Promise<LighthouseRow[]> {
+  const token = seeded.tokens[0]!;
+  const { category, challenge } = await firstChallenge(baseUrl, token);
+  const routes: Route[] = [
+    { name: "/", path: "/", signedIn: false },
+    { name: "/login", path: "/login", signedIn: false },
+    { name: "/campaign/{category} (signed in)", path: `/campaign/${category}`, signedIn: true },
+    { name: "/campaign/{category}/{challenge} (signed in)", path: `/campaign/${category}/${challenge}`, signedIn: true },
+    { name: "/leaderboard", path: "/leaderboard", signedIn: false },
+  ];
+  const chrome = await launch({
+    chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  // The same browser, driven over its debugging port, puts the player's token in the site's
+  // storage (the app signs in from it) or takes it out again.
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+  const setToken = async (value: string | null) => {
+    const page = await browser.contexts()[0]!.newPage();
+    await page.goto(`${baseUrl}/privacy`);
+    await page.evaluate(value === null ? `localStorage.removeItem("flagship.token")` : `localStorage.setItem("flagship.token", ${JSON.stringify(value)})`);
+    await page.close();
+  };
+  const rows: LighthouseRow[] = [];
+  try {
+    for (const route of routes) {
+      await setToken(route.signedIn ? token : null);
+      const runs: LighthouseRow[] = [];
+      for (let run = 0; run < LIGHTHOUSE_RUNS; run++) {
+        // Storage is kept (the token), the cache is cleared before each run: a first visit.
+        const result = await lighthouse(`${baseUrl}${route.path}`, {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: ["performance", "accessibility"],
+          disableStorageReset: route.signedIn,
+        });
+        if (!result) throw new Error(`Lighthouse gave no result for ${route.path}`);
+        const { categories, audits } = result.lhr;
+        runs.push({
+          route: route.name,
+          performance: categories.performance?.score ?? 0,
+          accessibility: categories.accessibility?.score ?? 0,
+          fcpMs: audits["first-contentful-paint"]?.numericValue ?? NaN,
+          lcpMs: audits["largest-contentful-paint"]?.numericValue ?? NaN,
+          cls: audits["cumulative-layout-shift"]?.numericValue ?? NaN,
+          tbtMs: audits["total-blocking-time"]?.numericValue ?? NaN,
+        });
+      }
+      const row: LighthouseRow = {
+        route: route.name,
+        performance: median(runs.map((r) => r.performance)),
+        accessibility: median(runs.map((r) => r.accessibility)),
+        fcpMs: median(runs.map((r) => r.fcpMs)),
+        lcpMs: median(runs.map((r) => r.lcpMs)),
+        cls: median(runs.map((r) => r.cls)),
+        tbtMs: median(runs.map((r) => r.tbtMs)),
+      };
+      log(`${row.route}: performance ${row.performance}, LCP ${Math.round(row.lcpMs)} ms, CLS ${row.cls.toFixed(3)}, TBT ${Math.round(row.tbtMs)} ms, accessibility ${row.accessibility}`);
+      rows.push(row);
+    }
+  } finally {
+    await browser.close().catch(() => {});
+    chrome.kill();
+  }
+  return rows;
+}
+
+/** Whether a row meets every goal. */
+export function meetsGoal(row: LighthouseRow): boolean {
+  const goal = LIGHTHOUSE_GOAL;
+  return row.performance >= goal.performance && row.lcpMs <= goal.lcpMs && row.cls <= goal.cls && row.tbtMs <= goal.tbtMs && row.accessibility >= goal.accessibility;
+}
+
+/** The BENCHMARKS.md section: the table, with the load on the machine while it ran. */
+export function lighthouseSection(rows: LighthouseRow[], loadAverage: number[]): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const lines = [
+    "## Lighthouse (mobile)",
+    "",
+    `Lighthouse's mobile preset (simulated slow 4G, 4x CPU slowdown) on the built app and a seeded event, median of ${LIGHTHOUSE_RUNS} runs per route, each a first visit (\`npm run bench:lighthouse\`).`,
+    `Goal per row: performance ≥ ${LIGHTHOUSE_GOAL.performance}, LCP ≤ ${s(LIGHTHOUSE_GOAL.lcpMs)}, CLS ≤ ${LIGHTHOUSE_GOAL.cls}, TBT ≤ ${LIGHTHOUSE_GOAL.tbtMs} ms, accessibility 100.`,
+    `Load average on the machine while it ran: ${loadAverage.map((l) => l.toFixed(1)).join(", ")} (1, 5, 15 min); the simulated throttling scales from the CPU time measured, so a busy machine lowers performance and raises TBT and LCP.`,
+    "",
+    "| route | performance | FCP | LCP | CLS | TBT | accessibility | goal met |",
+    "|---|---|---|---|---|---|---|---|",
+  ];
+  for (const r of rows) {
+    lines.push(`| ${r.route} | ${r.performance.toFixed(2)} | ${s(r.fcpMs)} | ${s(r.lcpMs)} | ${r.cls.toFixed(3)} | ${Math.round(r.tbtMs)} ms | ${Math.round(r.accessibility * 100)} | ${meetsGoal(r) ? "yes" : "no"} |`);
+  }
+  return lines.join("\n");
+}
