@@ -160,7 +160,8 @@ export function ConfirmModal(props: { opened: boolean; title: string; body: stri
           <Button variant="default" onClick={props.onCancel}>
             {t("cserv.cancel")}
           </Button>
-          <Button color="red" onClick={props.onConfirm}>
+          {/* red.9: white text on the default red is below 4.5:1. */}
+          <Button color="red.9" onClick={props.onConfirm}>
             {props.confirm}
           </Button>
         </Group>
