@@ -7,8 +7,5 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 30 * 60_000,
     fileParallelism: false,
-    // testcontainers' reaper runs from an image that cannot be pulled here; the test removes the
-    // stack itself.
-    env: { TESTCONTAINERS_RYUK_DISABLED: "true" },
   },
 });
