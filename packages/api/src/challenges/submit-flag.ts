@@ -140,8 +140,13 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
   await invalidatePlayerState(ctx, { teamId });
   // The solvers' views, and on a decay re-scoring every earlier solver's (other copies: the solve event's standings).
   invalidateOwnViews(ctx, { moved: { teams: outcome.standings.teams.map((t) => t.id), users: outcome.standings.users.map((u) => u.id) } });
-  await publishSolve(ctx, challenge, outcome, { id: actor.id, username: actor.username, teamId }, freezeTime(config, ctx.now()));
-  if (outcome.firstBlood && config.firstblood_webhook) {
+  const frozenAt = freezeTime(config, ctx.now());
+  await publishSolve(ctx, challenge, outcome, { id: actor.id, username: actor.username, teamId }, frozenAt);
+  // The webhook's channel is public: a first blood after the freeze would tell players what the
+  // frozen scoreboard hides, so it is not announced (staff see it live; the final standings show it).
+  if (outcome.firstBlood && config.firstblood_webhook && frozenAt) {
+    ctx.log.info({ challenge: challenge.id, team: teamId }, "first blood during the scoreboard freeze: not announced");
+  } else if (outcome.firstBlood && config.firstblood_webhook) {
     await announceFirstBlood(ctx, config.firstblood_webhook, {
       challengeName: outcome.challengeName,
       teamName: outcome.teamName,

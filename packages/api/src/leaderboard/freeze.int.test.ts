@@ -1,4 +1,6 @@
 import { challengeValue } from "@flagship/shared";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCategory, createChallenge, createTeamWith, type TestTeam } from "../challenges/fixtures.ts";
 import { callerFor, contextFor, createTestWorld, createUser, type TestUser, type TestWorld } from "../testing/index.ts";
@@ -10,7 +12,10 @@ import { ctftimeFeed } from "./leaderboard.ts";
  * visitor. Team "early" solves a decay challenge before the freeze; after it, team "late" solves it
  * too (its value falls, re-scoring early) and takes first blood of a second challenge; the third
  * team solves the decay challenge after the freeze as well, and sees that solve of its own, worth
- * what the challenge was worth at the freeze. Staff see it all live; at the end everyone does.
+ * what the challenge was worth at the freeze. Wrong flags are activity too: early's, before the
+ * freeze, shows; late's, after it, does not. First bloods go to a local receiver standing in for
+ * the Discord webhook: early's is posted, late's (after the freeze) is not. Staff see it all live;
+ * at the end everyone does.
  */
 
 const DECAY = { flag: "flag{right}", decay_constant: 0.5, min_points: 100 };
@@ -25,6 +30,8 @@ let decay: number;
 let fresh: number;
 let earlyName: string;
 let decayName: string;
+let receiver: Server;
+const posted: { content?: string }[] = [];
 
 beforeAll(async () => {
   world = await createTestWorld();
@@ -34,17 +41,34 @@ beforeAll(async () => {
   const category = await createCategory(world);
   ({ id: decay, name: decayName } = await createChallenge(world, category.id, { score: 500, currentScore: 500, pointsType: "decay", flagMetadata: DECAY }));
   fresh = (await createChallenge(world, category.id, { score: 100 })).id;
-  const submit = (team: TestTeam, challenge: number) => callerFor(world, team.members[0]!).challenges.submitFlag({ challenge, flag: "flag{right}" });
+  receiver = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    req.on("end", () => {
+      posted.push(JSON.parse(body) as { content?: string });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  await callerFor(world, staff).config.set({ key: "firstblood_webhook", value: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
+  const submit = (team: TestTeam, challenge: number, flag = "flag{right}") => callerFor(world, team.members[0]!).challenges.submitFlag({ challenge, flag });
+  await submit(early, fresh, "flag{wrong}");
   await submit(early, decay);
+  // Early's first blood is announced before the freeze begins.
+  for (let i = 0; i < 200 && posted.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
   // The freeze falls on the next whole second (config times are in seconds), after early's solve.
   const freeze = Math.ceil(Date.now() / 1000);
   while (Date.now() <= freeze * 1000 + 20) await new Promise((resolve) => setTimeout(resolve, 25));
   await callerFor(world, staff).config.set({ key: "scoreboard_freeze_time", value: freeze });
   await submit(late, decay);
+  await submit(late, fresh, "flag{wrong}");
   await submit(late, fresh);
   await submit(third, decay);
 }, 60_000);
-afterAll(() => world.close());
+afterAll(async () => {
+  await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  await world.close();
+});
 
 /** The third team's player and an anonymous visitor: neither may learn of late's solves. */
 const readers = () => [
@@ -65,7 +89,15 @@ describe("a frozen scoreboard", () => {
     const challenge = await caller.challenges.get({ id: decay });
     expect(challenge).toMatchObject({ solve_count: 3, current_score: value(3) });
     expect(await caller.challenges.get({ id: fresh })).toMatchObject({ solve_count: 1, first_blood: late.name });
-    expect((await caller.stats.stats()).correct_solve_count).toBe(4);
+    expect(await caller.stats.stats()).toMatchObject({ correct_solve_count: 4, solve_count: 6 });
+    expect((await caller.teams.get({ id: late.id })).incorrect_solves).toBe(1);
+    expect((await caller.users.get({ id: late.members[0]!.id })).incorrect_solves).toBe(1);
+  });
+
+  it("announces first bloods from before the freeze only", async () => {
+    // Late's first blood of the fresh challenge came after the freeze: give a post time to arrive.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(posted.map((p) => p.content)).toEqual([`First blood on ${decayName}!`]);
   });
 
   it("shows boards, graph, matrix and the CTFtime feed as they stood at the freeze", async () => {
@@ -105,14 +137,31 @@ describe("a frozen scoreboard", () => {
   it("keeps other teams' later solves and their decay off team pages, lists and charts", async () => {
     for (const { who, caller } of readers()) {
       const lateView = await caller.teams.get({ id: late.id });
-      expect({ who, points: lateView.points, board: lateView.leaderboard_points, solves: lateView.solves }).toEqual({ who, points: 0, board: 0, solves: [] });
+      expect({ who, points: lateView.points, board: lateView.leaderboard_points, solves: lateView.solves, incorrect: lateView.incorrect_solves }).toEqual({
+        who,
+        points: 0,
+        board: 0,
+        solves: [],
+        incorrect: 0,
+      });
       const earlyView = await caller.teams.get({ id: early.id });
-      expect({ who, points: earlyView.leaderboard_points, solves: earlyView.solves.map((s) => s.points) }).toEqual({ who, points: value(1), solves: [value(1)] });
+      expect({ who, points: earlyView.leaderboard_points, solves: earlyView.solves.map((s) => s.points), incorrect: earlyView.incorrect_solves }).toEqual({
+        who,
+        points: value(1),
+        solves: [value(1)],
+        incorrect: 1,
+      });
       const list = await caller.teams.list({ limit: 100 });
       const points = new Map(list.results.map((t) => [t.id, t.leaderboard_points]));
       expect({ who, early: points.get(early.id), late: points.get(late.id) }).toEqual({ who, early: value(1), late: 0 });
       const stats = await caller.teams.stats({ id: late.id });
-      expect({ who, correct: stats.correct, score: stats.score, members: stats.members.map((m) => m.points) }).toEqual({ who, correct: 0, score: [], members: [0] });
+      expect({ who, correct: stats.correct, incorrect: stats.incorrect, score: stats.score, members: stats.members.map((m) => m.points) }).toEqual({
+        who,
+        correct: 0,
+        incorrect: 0,
+        score: [],
+        members: [0],
+      });
       const earlyStats = await caller.teams.stats({ id: early.id });
       expect({ who, categories: earlyStats.categories.map((c) => c.points), members: earlyStats.members.map((m) => m.points) }).toEqual({
         who,
@@ -125,7 +174,13 @@ describe("a frozen scoreboard", () => {
   it("keeps them off member pages, the member list and their charts", async () => {
     for (const { who, caller } of readers()) {
       const member = await caller.users.get({ id: late.members[0]!.id });
-      expect({ who, points: member.points, board: member.leaderboard_points, solves: member.solves }).toEqual({ who, points: 0, board: 0, solves: [] });
+      expect({ who, points: member.points, board: member.leaderboard_points, solves: member.solves, incorrect: member.incorrect_solves }).toEqual({
+        who,
+        points: 0,
+        board: 0,
+        solves: [],
+        incorrect: 0,
+      });
       const earlyMember = await caller.users.get({ id: early.members[0]!.id });
       expect({ who, points: earlyMember.points, solves: earlyMember.solves.map((s) => s.points) }).toEqual({ who, points: value(1), solves: [value(1)] });
       const list = await caller.users.list({ limit: 100 });
@@ -135,7 +190,7 @@ describe("a frozen scoreboard", () => {
       const byPoints = await caller.users.list({ limit: 100, ordering: "-leaderboard_points" });
       expect(byPoints.results.map((m) => m.username)).toEqual([...byPoints.results.map((m) => m.username)].sort());
       const stats = await caller.users.stats({ id: late.members[0]!.id });
-      expect({ who, correct: stats.correct, score: stats.score }).toEqual({ who, correct: 0, score: [] });
+      expect({ who, correct: stats.correct, incorrect: stats.incorrect, score: stats.score }).toEqual({ who, correct: 0, incorrect: 0, score: [] });
     }
   });
 
@@ -147,7 +202,8 @@ describe("a frozen scoreboard", () => {
     expect(await player.challenges.get({ id: fresh })).toMatchObject({ solve_count: 0, first_blood: null });
     for (const { who, caller } of readers()) {
       const stats = await caller.stats.stats();
-      expect({ who, correct: stats.correct_solve_count }).toEqual({ who, correct: 1 });
+      // Early's solve and early's wrong flag, both before the freeze.
+      expect({ who, correct: stats.correct_solve_count, judged: stats.solve_count }).toEqual({ who, correct: 1, judged: 2 });
     }
   });
 
@@ -165,6 +221,11 @@ describe("a frozen scoreboard", () => {
     expect(listed.results.find((t) => t.id === third.id)?.leaderboard_points).toBe(value(1));
     const stats = await player.teams.stats({ id: third.id });
     expect({ correct: stats.correct, score: stats.score.at(-1)?.points, members: stats.members.map((m) => m.points) }).toEqual({ correct: 1, score: value(1), members: [value(1)] });
+    // Late sees its own wrong flag after the freeze, on its team and its member.
+    const latePlayer = callerFor(world, late.members[0]!);
+    expect((await latePlayer.teams.self())?.incorrect_solves).toBe(1);
+    expect((await latePlayer.users.stats({ id: late.members[0]!.id })).incorrect).toBe(1);
+    expect((await latePlayer.teams.stats({ id: late.id })).incorrect).toBe(1);
     // Early's own score does not fall through the decay the others caused.
     const earlyOwn = await callerFor(world, early.members[0]!).teams.self();
     expect(earlyOwn?.leaderboard_points).toBe(value(1));
@@ -210,7 +271,7 @@ describe("a frozen scoreboard", () => {
     await callerFor(world, staff).config.set({ key: "end_time", value: Math.floor(Date.now() / 1000) - 1 });
     for (const { who, caller } of readers()) {
       const lateView = await caller.teams.get({ id: late.id });
-      expect({ who, points: lateView.leaderboard_points }).toEqual({ who, points: value(3) + 100 });
+      expect({ who, points: lateView.leaderboard_points, incorrect: lateView.incorrect_solves }).toEqual({ who, points: value(3) + 100, incorrect: 1 });
       const board = shown(await caller.leaderboard.teams({ limit: 100, offset: 0 })).results;
       expect({ who, early: board.find((t) => t.id === early.id)?.leaderboard_points }).toEqual({ who, early: value(3) });
       expect({ who, solves: (await caller.stats.stats()).correct_solve_count }).toEqual({ who, solves: 4 });

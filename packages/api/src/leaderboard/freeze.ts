@@ -10,7 +10,9 @@ import { boardCache } from "./board.ts";
  * Once `scoreboard_freeze_time` has passed and until the event ends, players and anonymous
  * visitors see the event as it stood at the freeze on every path, plus their own team's later
  * solves, each worth what its challenge was worth at the freeze. Other teams' later solves, and
- * the decay they cause, show nowhere until the end; staff see everything live.
+ * the decay they cause, show nowhere until the end; staff see everything live. Other teams' wrong
+ * flags after the freeze are not counted either (team, member and public statistics), and a first
+ * blood after it is not announced to the webhook (challenges/submit-flag.ts).
  *
  * What stood at the freeze is one snapshot per freeze time (below), read once and kept beside the
  * boards it also builds (board.ts): every team's and user's totals, every challenge's solve count,

@@ -30,6 +30,9 @@ export async function getMember(ctx: Context, idOrMe: number | "me"): Promise<Me
   const visibility = await scoreVisibility(ctx);
   const teamId = visibility.all ? null : ((await ctx.db.user.findUnique({ where: { id }, select: { teamId: true } }))?.teamId ?? null);
   const scores = showsUserScores(visibility, { id, teamId });
+  // While the scoreboard is frozen, wrong flags after the freeze count only for the reader's own team.
+  const freeze = await frozenView(ctx);
+  const own = freeze !== null && freeze.teamId !== null && freeze.teamId === (teamId ?? (await ctx.db.user.findUnique({ where: { id }, select: { teamId: true } }))?.teamId);
   const [row, solves, incorrect] = await Promise.all([
     ctx.db.user.findUnique({ where: { id }, select: { ...MEMBER_PUBLIC_SELECT, ...(staff && MEMBER_STAFF_SELECT) } }),
     ctx.db.solve.findMany({
@@ -37,14 +40,12 @@ export async function getMember(ctx: Context, idOrMe: number | "me"): Promise<Me
       select: SOLVE_VIEW_SELECT,
       orderBy: { timestamp: "desc" },
     }),
-    ctx.db.incorrectAttempt.count({ where: { userId: id, ...(!scores && NO_PROGRESS.attempts) } }),
+    ctx.db.incorrectAttempt.count({ where: { userId: id, ...(!scores && NO_PROGRESS.attempts), ...(freeze && !own && { timestamp: { lte: freeze.at } }) } }),
   ]);
   if (!row) throw new AppError("not_found");
-  const freeze = await frozenView(ctx);
   if (!freeze) return { ...toMemberSummary(row, staff, self, scores), solves: solves.map((s) => toSolveView(s)), incorrect_solves: incorrect };
   // While the scoreboard is frozen: the member as they stood at the freeze, plus their later solves
   // for the reader's own team (freeze.ts).
-  const own = freeze.teamId !== null && row.team?.id === freeze.teamId;
   const later = own ? await laterSolves(ctx, freeze, { userId: id, teamId: freeze.teamId! }) : [];
   const totals = withLater(freeze, frozenUser(freeze, id), later);
   return {

@@ -12,16 +12,15 @@ export interface PublicStats {
 }
 
 export async function getStats(ctx: Context): Promise<PublicStats> {
-  const [users, teams, correct, incorrect] = await Promise.all([
+  // While the scoreboard is frozen, solves and wrong flags after the freeze are not told (freeze.ts).
+  const freeze = await frozenView(ctx);
+  const [users, teams, solved, incorrect, members] = await Promise.all([
     ctx.db.user.count({ where: { isVisible: true } }),
     ctx.db.team.count({ where: { isVisible: true } }),
-    ctx.db.solve.count(),
-    ctx.db.incorrectAttempt.count(),
+    freeze ? freeze.snapshot.solves : ctx.db.solve.count(),
+    ctx.db.incorrectAttempt.count({ where: freeze ? { timestamp: { lte: freeze.at } } : {} }),
+    ctx.db.user.count({ where: { isVisible: true, teamId: { not: null } } }),
   ]);
-  const members = await ctx.db.user.count({ where: { isVisible: true, teamId: { not: null } } });
-  // While the scoreboard is frozen, solves after the freeze are not told (freeze.ts).
-  const freeze = await frozenView(ctx);
-  const solved = freeze ? freeze.snapshot.solves : correct;
   return {
     user_count: users,
     team_count: teams,

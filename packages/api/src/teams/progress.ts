@@ -28,6 +28,10 @@ export async function progressStats(
     ? { AND: [who.solves, { OR: [{ timestamp: { lte: view.at } }, ...(view.teamId !== null ? [{ teamId: view.teamId }] : [])] }] }
     : who.solves;
   const recordsWhere: Prisma.ScoreRecordWhereInput = view ? { AND: [who.records, { timestamp: { lte: view.at } }] } : who.records;
+  // Wrong flags after the freeze are activity as much as solves: only the reader's own team's count.
+  const attemptsWhere: Prisma.IncorrectAttemptWhereInput = view
+    ? { AND: [who.attempts, { OR: [{ timestamp: { lte: view.at } }, ...(view.teamId !== null ? [{ teamId: view.teamId }] : [])] }] }
+    : who.attempts;
   const [categories, solves, incorrect, records] = await Promise.all([
     ctx.db.category.findMany({
       select: { id: true, name: true, _count: { select: { challenges: staff ? true : { where: { hidden: false } } } } },
@@ -37,7 +41,7 @@ export async function progressStats(
       where: { ...solvesWhere, ...solveVisibility(staff) },
       select: { challengeId: true, points: true, penalty: true, challenge: { select: { categoryId: true } } },
     }),
-    ctx.db.incorrectAttempt.count({ where: who.attempts }),
+    ctx.db.incorrectAttempt.count({ where: attemptsWhere }),
     ctx.db.scoreRecord.findMany({ where: recordsWhere, select: { points: true, timestamp: true }, orderBy: { timestamp: "asc" } }),
   ]);
   const worth = (s: { challengeId: number; points: number; penalty: number }) => (view ? frozenWorth(view, s) : solveValue(s));

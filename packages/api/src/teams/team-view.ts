@@ -84,21 +84,24 @@ export async function buildTeamView(ctx: Context, teamId: number, options: { wit
   const staff = await hasStaffPowers(ctx);
   const seeHidden = staff || options.ownTeam;
   const scores = showsTeamScores(await scoreVisibility(ctx), teamId) || options.ownTeam;
-  const [team] = await ctx.db.$queryRaw<TeamRow[]>`
-    SELECT t.id, t.name::text AS name, t.description, t.owner_id, t.is_visible, t.discord, t.discordid, t.twitter, t.reddit,
-           t.points, t.leaderboard_points, t.created_at, t.leaderboard_group_id, t.password,
-           (SELECT COALESCE(json_agg(json_build_array(m.id, m.username::text) ORDER BY m.id), '[]'::json)::text
-              FROM users m WHERE m.team_id = t.id AND (${seeHidden} OR m.is_visible)) AS members,
-           CASE WHEN ${scores} THEN (SELECT count(*)::int FROM incorrect_attempts a WHERE a.team_id = t.id) ELSE 0 END AS incorrect,
-           ${solvesJsonSql(Prisma.sql`s.team_id = t.id AND ${scores} AND (${staff} OR NOT c.hidden)`)} AS solves
-      FROM teams t
-     WHERE t.id = ${teamId}`;
-  if (!team) return null;
   // While the scoreboard is frozen: the team as it stood at the freeze, plus its own later solves
   // when it is the reader's own (freeze.ts).
   const frozen = await frozenView(ctx);
   // A member reading their team just joined may still carry no team in their actor.
   const freeze = frozen && options.ownTeam ? { ...frozen, teamId } : frozen;
+  // Wrong flags after the freeze count only for the team's own members.
+  const attemptsUntil = freeze && freeze.teamId !== teamId ? freeze.at : null;
+  const [team] = await ctx.db.$queryRaw<TeamRow[]>`
+    SELECT t.id, t.name::text AS name, t.description, t.owner_id, t.is_visible, t.discord, t.discordid, t.twitter, t.reddit,
+           t.points, t.leaderboard_points, t.created_at, t.leaderboard_group_id, t.password,
+           (SELECT COALESCE(json_agg(json_build_array(m.id, m.username::text) ORDER BY m.id), '[]'::json)::text
+              FROM users m WHERE m.team_id = t.id AND (${seeHidden} OR m.is_visible)) AS members,
+           CASE WHEN ${scores} THEN (SELECT count(*)::int FROM incorrect_attempts a
+                                   WHERE a.team_id = t.id ${attemptsUntil ? Prisma.sql`AND a.timestamp <= ${attemptsUntil}` : Prisma.empty}) ELSE 0 END AS incorrect,
+           ${solvesJsonSql(Prisma.sql`s.team_id = t.id AND ${scores} AND (${staff} OR NOT c.hidden)`)} AS solves
+      FROM teams t
+     WHERE t.id = ${teamId}`;
+  if (!team) return null;
   let solves = solveViewsFromJson(team.solves, freeze ? (s) => frozenWorth(freeze, s) : undefined);
   let totals = { points: team.points, leaderboardPoints: team.leaderboard_points };
   if (freeze) {
