@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
+import { expectAccessible, screenshots } from "./support/axe.ts";
 import { seedUser, setConfig, signIn, unique } from "./support/db.ts";
 
 test("an announcement posted by staff appears live, and a closed one stays hidden", async ({ browser, request }) => {
@@ -106,6 +107,7 @@ test("a toast that arrives while a dialog is open shows above it and closes with
   const title = unique("Over the dialog");
   const res = await request.post("/api/v2/announcements/", { headers: { authorization: `Token ${staff.token}` }, data: { title, body: "Read me." } });
   expect(res.status()).toBe(201);
+  const { id } = (await res.json()).d as { id: number };
   try {
     const toast = page.getByRole("region", { name: "Notifications" }).locator(".mantine-Notification-root", { hasText: title });
     await expect(toast).toBeVisible();
@@ -113,14 +115,16 @@ test("a toast that arrives while a dialog is open shows above it and closes with
     const box = (await toast.boundingBox())!;
     const onTop = await toast.evaluate((el, { x, y }) => el.contains(document.elementFromPoint(x, y)), { x: box.x + box.width / 2, y: box.y + box.height / 2 });
     expect(onTop).toBe(true);
+    await page.screenshot({ path: "test-results/realtime-toast-over-dialog.png" });
     await toast.getByRole("button", { name: "Close" }).click();
     await expect(toast).toHaveCount(0);
     await expect(dialog).toBeVisible();
+    await expectAccessible(page);
+    await screenshots(page, "realtime-dialog");
     await page.keyboard.press("Escape");
     await expect(dialog).toBeHidden();
     await expect(page.getByRole("button", { name: "Delete account" })).toBeFocused();
   } finally {
-    const { id } = (await res.json()).d as { id: number };
     expect((await request.delete(`/api/v2/announcements/${id}/`, { headers: { authorization: `Token ${staff.token}` } })).status()).toBe(200);
   }
 });
