@@ -60,24 +60,8 @@ function preloadFont(): Plugin {
   };
 }
 
-/**
- * Points Mantine ScrollArea's one import from @floating-ui/react (useMergeRefs) at a copy of that
- * hook (src/lib/merge-refs.ts), so pages with a table or a dialog do not load the positioning library.
- */
-function scrollAreaWithoutFloatingUi(): Plugin {
-  const hook = path.resolve(import.meta.dirname, "src/lib/merge-refs.ts");
-  return {
-    name: "flagship-scroll-area-merge-refs",
-    enforce: "pre",
-    resolveId(source, importer) {
-      if (source === "@floating-ui/react" && importer && /[\\/]@mantine[\\/]core[\\/].*[\\/]ScrollArea\.mjs$/.test(importer)) return hook;
-      return null;
-    },
-  };
-}
-
 export default defineConfig({
-  plugins: [react(), scrollAreaWithoutFloatingUi(), preloadFont(), precompress()],
+  plugins: [react(), preloadFont(), precompress()],
   server: {
     port: 5173,
     proxy: { "/api": { target: api, ws: true }, "/trpc": api, "/auth/oidc": api },

@@ -155,8 +155,8 @@ test("staff remove a challenge and a category; errors on the server are shown be
   const editDetails = page.getByRole("button", { name: "Edit details" });
   await editDetails.click();
   const details = page.getByRole("dialog", { name: "Edit category" });
-  // The form loads after the dialog opens; its first field still takes focus. Escape in the open
-  // type list closes the list only; the next one closes the dialog and focus is back on its button.
+  // The form's first field takes focus. Escape in the open type list closes the list only; the
+  // next one closes the dialog and focus is back on its button.
   await expect(details.getByLabel("Name")).toBeFocused();
   await details.getByRole("combobox", { name: "Type" }).click();
   await expect(page.getByRole("option", { name: "campaign" })).toBeVisible();

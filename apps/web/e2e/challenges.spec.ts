@@ -150,8 +150,12 @@ test("campaign grid: tiles open in a modal with Back, and solving unlocks the ne
   await page.getByTestId("flag-input").fill("Open Sesame");
   await page.getByRole("button", { name: "Submit" }).click();
   await expect(page.getByRole("heading", { name: "Flag correct!" })).toBeVisible();
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Back", exact: true }).click();
+  // The success dialog opens over the tile's: Escape closes the newer one only.
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("heading", { name: "Flag correct!" })).toBeHidden();
+  await expect(page.getByRole("dialog")).toHaveCount(1);
+  await expect(modal.getByRole("heading", { name: "Prologue" })).toBeVisible();
+  await modal.getByRole("button", { name: "Back", exact: true }).click();
   await expect(grid.getByRole("button", { name: "Prologue, Solved" })).toBeVisible();
   await expect(grid.getByRole("button", { name: "Chapter One, Unlocked" })).toBeVisible();
   await expect(grid.locator('.campaign-link[data-state="unlocked"]')).toHaveCount(1);

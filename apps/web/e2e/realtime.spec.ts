@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
+import { expectAccessible, screenshots } from "./support/axe.ts";
 import { seedUser, setConfig, signIn, unique } from "./support/db.ts";
 
 test("an announcement posted by staff appears live, and a closed one stays hidden", async ({ browser, request }) => {
@@ -89,4 +90,41 @@ test("a solve in one browser appears as a toast and on the leaderboard in anothe
   await watcher.screenshot({ path: "test-results/realtime-toast.png" });
   await watching.close();
   await solving.close();
+});
+
+test("a toast that arrives while a dialog is open shows above it and closes without closing the dialog", async ({ page, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const player = await seedUser();
+  await signIn(page, player);
+  // Wait until the websocket is up, so the announcement cannot slip past it.
+  await page.goto("/debug/ws");
+  await expect(page.getByText("Connected", { exact: true })).toBeVisible({ timeout: 15_000 });
+  await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("button", { name: "Delete account" }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete account" });
+  await expect(dialog.getByLabel("Current password")).toBeFocused();
+
+  const title = unique("Over the dialog");
+  const res = await request.post("/api/v2/announcements/", { headers: { authorization: `Token ${staff.token}` }, data: { title, body: "Read me." } });
+  expect(res.status()).toBe(201);
+  const { id } = (await res.json()).d as { id: number };
+  try {
+    const toast = page.getByRole("region", { name: "Notifications" }).locator(".mantine-Notification-root", { hasText: title });
+    await expect(toast).toBeVisible();
+    // Drawn above the dialog's overlay: the topmost element at the toast's centre is the toast's own.
+    const box = (await toast.boundingBox())!;
+    const onTop = await toast.evaluate((el, { x, y }) => el.contains(document.elementFromPoint(x, y)), { x: box.x + box.width / 2, y: box.y + box.height / 2 });
+    expect(onTop).toBe(true);
+    await page.screenshot({ path: "test-results/realtime-toast-over-dialog.png" });
+    await toast.getByRole("button", { name: "Close" }).click();
+    await expect(toast).toHaveCount(0);
+    await expect(dialog).toBeVisible();
+    await expectAccessible(page);
+    await screenshots(page, "realtime-dialog");
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("button", { name: "Delete account" })).toBeFocused();
+  } finally {
+    expect((await request.delete(`/api/v2/announcements/${id}/`, { headers: { authorization: `Token ${staff.token}` } })).status()).toBe(200);
+  }
 });

@@ -20,7 +20,7 @@ test("a hidden key sequence opens a terminal that talks to the real API", async 
   await expect(terminal).toBeVisible();
   const output = terminal.getByTestId("terminal-output");
   const input = terminal.getByTestId("terminal-input");
-  await expectNoAxeViolations(page, "dialog");
+  await expectNoAxeViolations(page, '[role="dialog"]');
   const run = async (command: string) => {
     await input.fill(command);
     await input.press("Enter");

@@ -15,7 +15,6 @@ import { queryClient, TRPCProvider, trpcClient } from "./lib/trpc.ts";
 import { router } from "./router.tsx";
 import { AppErrorBoundary } from "./shell/ErrorBoundary.tsx";
 import { deferred } from "./lib/deferred.tsx";
-import { TOASTS_REGION_ID } from "./lib/dialog-stack.ts";
 import { cssVariablesResolver, theme } from "./theme.ts";
 
 // Trailing slashes are removed, keeping the query and hash, before the router reads the URL.
@@ -23,10 +22,9 @@ if (/.\/+$/.test(window.location.pathname)) {
   window.history.replaceState(window.history.state, "", window.location.pathname.replace(/\/+$/, "") + window.location.search + window.location.hash);
 }
 
-// Toasts live in one labelled landmark, so screen-reader users can find them. An open dialog takes
-// the region in (lib/Dialog.tsx): everything outside a modal dialog is inert and drawn under it.
+// Toasts live in one labelled landmark, so screen-reader users can find them. Mantine draws them
+// above an open Modal or Drawer (its notifications' z-index is over its modals').
 const notificationsRegion = document.createElement("div");
-notificationsRegion.id = TOASTS_REGION_ID;
 notificationsRegion.setAttribute("role", "region");
 notificationsRegion.setAttribute("aria-label", "Notifications");
 document.body.appendChild(notificationsRegion);

@@ -9,7 +9,9 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { errorText } from "../auth/errors.ts";
 import type { CategoryView } from "../challenges/types.ts";
-import { CategoryForm } from "./lazy.tsx";
+// With the staff bar rather than on its own: a dialog's focus trap places focus when the dialog
+// opens, so the form must be there by then for its name field to take focus.
+import { CategoryForm } from "./CategoryForm.tsx";
 import "./texts.ts";
 
 /**

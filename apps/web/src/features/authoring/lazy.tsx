@@ -4,7 +4,6 @@ import { deferred } from "../../lib/deferred.tsx";
 
 export const ChallengeEditor = deferred(() => import("./ChallengeEditor.tsx").then((m) => m.ChallengeEditor));
 export const NewChallengeEditor = deferred(() => import("./NewChallengeEditor.tsx").then((m) => m.NewChallengeEditor));
-export const CategoryForm = deferred(() => import("./CategoryForm.tsx").then((m) => m.CategoryForm));
 export const CategoryStaffBar = deferred(() => import("./CategoryEditMode.tsx").then((m) => m.CategoryStaffBar), null);
 export const NewCategoryPage = deferred(() => import("./CategoryEditMode.tsx").then((m) => m.NewCategoryPage));
 export const PortPage = deferred(() => import("./PortPage.tsx").then((m) => m.PortPage));
