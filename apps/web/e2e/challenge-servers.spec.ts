@@ -264,7 +264,7 @@ test("staff drain a worker from the workers list: confirmed, audited, shown as d
     await line.getByRole("button", { name: `Drain worker ${id}` }).click();
     const confirm = page.getByRole("dialog", { name: `Drain worker ${id}?` });
     await expect(confirm).toContainText("takes no new instances");
-    await expectNoAxeViolations(page, "dialog");
+    await expectNoAxeViolations(page, "[role=\"dialog\"]");
     await confirm.getByRole("button", { name: "Drain" }).click();
     await expect(page.getByText(`Draining ${id}: 0 instances are moving to other workers.`)).toBeVisible();
     await expect(line.getByText("Drained: it can be stopped")).toBeVisible();
