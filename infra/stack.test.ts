@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { DockerComposeEnvironment, type StartedDockerComposeEnvironment, Wait } from "testcontainers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { openSocket } from "../apps/server/src/realtime/ws-client.ts";
@@ -13,6 +14,13 @@ import { serverNodeFlags } from "../scripts/server-flags.mjs";
  * Dockerfiles), driven through nginx on 127.0.0.1 only: accounts, a solve seen on the board and
  * by sockets on both server copies, a challenge server deployed by the workers, scaling while
  * traffic runs, a server copy killed mid-traffic, and data kept across down and up.
+ *
+ * testcontainers brings the stack up and down (its compose environment, over Debian's
+ * docker-compose, with a wait for each container: PostgreSQL, Redis and the server copies by their
+ * health checks, nginx by an answer from /readyz) and removes it; its reaper is off
+ * (TESTCONTAINERS_RYUK_DISABLED, set in infra/stack.vitest.config.ts), since its image cannot be
+ * pulled here. Operations the environment has no call for (scaling, `ps`, the rolling upgrade)
+ * go to docker-compose directly, under the same project.
  */
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -54,6 +62,27 @@ function composeEnv(): NodeJS.ProcessEnv {
     PUBLIC_URL: `http://127.0.0.1:${PORTS.proxy}`,
   };
 }
+
+/**
+ * The stack as testcontainers' compose environment: the same files and project as compose() below,
+ * `up` with the given scale. docker-compose 1.x names containers `<project>_<service>_<n>`, and
+ * testcontainers keeps that whole name for them (it strips only compose 2's `<project>-`).
+ */
+function stackEnvironment(scale: { server: number; worker: number }): DockerComposeEnvironment {
+  const name = (service: string, n = 1) => `${PROJECT}_${service}_${n}`;
+  const environment = new DockerComposeEnvironment(ROOT, ["docker-compose.yml", "infra/compose.stack-test.yml"])
+    .withProjectName(PROJECT)
+    .withEnvironment(composeEnv() as Record<string, string>)
+    .withClientOptions({ executable: { standalone: true }, commandOptions: ["--scale", `server=${scale.server}`, "--scale", `worker=${scale.worker}`] })
+    .withStartupTimeout(300_000)
+    .withWaitStrategy(name("postgres"), Wait.forHealthCheck())
+    .withWaitStrategy(name("redis"), Wait.forHealthCheck())
+    .withWaitStrategy(name("proxy"), Wait.forHttp("/readyz", 80).forStatusCode(200));
+  for (let n = 1; n <= scale.server; n++) environment.withWaitStrategy(name("server", n), Wait.forHealthCheck());
+  return environment;
+}
+
+let stack: StartedDockerComposeEnvironment | undefined;
 
 function compose(...args: string[]): string {
   return execFileSync("docker-compose", [...COMPOSE_FILES, ...args], {
@@ -120,13 +149,15 @@ beforeAll(async () => {
   PORTS.redis = await freePort();
   base = `http://127.0.0.1:${PORTS.proxy}`;
   compose("build");
-  compose("up", "-d", "--scale", "server=2", "--scale", "worker=2");
-  await until("the stack ready through nginx", async () => (await fetch(`${base}/readyz`)).ok, 300_000);
+  stack = await stackEnvironment({ server: 2, worker: 2 }).up();
+  expect((await fetch(`${base}/readyz`)).ok).toBe(true);
   staff = await account("stackstaff");
   player = await account("stackplayer");
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await stack?.down({ removeVolumes: true }).catch(() => {});
+  // What the environment did not start (copies added by scaling or the rolling upgrade) goes too.
   spawnSync("docker-compose", [...COMPOSE_FILES, "down", "-v", "--remove-orphans"], { cwd: ROOT, env: composeEnv(), stdio: "ignore" });
   const leftover = spawnSync("docker", ["ps", "-aq", "--filter", `label=org.flagship.deployment=${PROJECT}`]).stdout.toString().trim();
   if (leftover) spawnSync("docker", ["rm", "-f", ...leftover.split("\n")], { stdio: "ignore" });
@@ -386,9 +417,11 @@ describe("the compose stack", () => {
   });
 
   it("keeps its data across down and up", async () => {
-    compose("down");
-    compose("up", "-d", "--scale", "server=2", "--scale", "worker=1");
-    await until("the stack ready again", async () => (await fetch(`${base}/readyz`)).ok, 300_000);
+    // Down without the volumes, then up again: the same project, so the same named volumes.
+    await stack!.down({ removeVolumes: false });
+    compose("down", "--remove-orphans");
+    stack = await stackEnvironment({ server: 2, worker: 1 }).up();
+    expect((await fetch(`${base}/readyz`)).ok).toBe(true);
     const login = await api("POST", "/auth/login/", { username: "stackplayer", password: "Stack-Test-Password-2026!" });
     expect(login.status).toBe(200);
     const board = await api("GET", "/leaderboard/team/", undefined, login.body.d.token);

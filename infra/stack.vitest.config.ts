@@ -7,5 +7,10 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 30 * 60_000,
     fileParallelism: false,
+    // testcontainers' reaper runs from an image that cannot be pulled here; the test removes the
+    // stack itself. The stack publishes its ports on 127.0.0.1 only, and testcontainers, when it
+    // finds itself in a container (a /.dockerenv file, as CI machines have), would look for them on
+    // the bridge's gateway instead: the host is given.
+    env: { TESTCONTAINERS_RYUK_DISABLED: "true", TESTCONTAINERS_HOST_OVERRIDE: "127.0.0.1" },
   },
 });
