@@ -20,6 +20,24 @@ export interface LighthouseRow {
   lcpMs: number;
   cls: number;
   tbtMs: number;
+  /** Main-thread time by kind of work (Lighthouse's groups: script evaluation, parsing, style and layout...), ms, median run. */
+  mainThread: Record<string, number>;
+  /** The elements that shifted (selector and score), from the run with the median CLS. */
+  shifts: { selector: string; score: number }[];
+}
+
+interface AuditItems<T> {
+  details?: { items?: T[] };
+}
+
+function mainThreadBreakdown(audit: AuditItems<{ groupLabel?: string; duration?: number }> | undefined): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const item of audit?.details?.items ?? []) if (item.groupLabel) out[item.groupLabel] = Math.round(item.duration ?? 0);
+  return out;
+}
+
+function shiftedElements(audit: AuditItems<{ node?: { selector?: string; snippet?: string }; score?: number }> | undefined): { selector: string; score: number }[] {
+  return (audit?.details?.items ?? []).map((item) => ({ selector: item.node?.selector ?? item.node?.snippet ?? "?", score: item.score ?? 0 }));
 }
 
 interface Route {
@@ -87,6 +105,8 @@ export async function benchLighthouse(baseUrl: string, seeded: Seeded, log: (lin
           lcpMs: audits["largest-contentful-paint"]?.numericValue ?? NaN,
           cls: audits["cumulative-layout-shift"]?.numericValue ?? NaN,
           tbtMs: audits["total-blocking-time"]?.numericValue ?? NaN,
+          mainThread: mainThreadBreakdown(audits["mainthread-work-breakdown"] as AuditItems<{ groupLabel?: string; duration?: number }> | undefined),
+          shifts: shiftedElements(audits["layout-shifts"] as AuditItems<{ node?: { selector?: string }; score?: number }> | undefined),
         });
       }
       const row: LighthouseRow = {
@@ -97,8 +117,12 @@ export async function benchLighthouse(baseUrl: string, seeded: Seeded, log: (lin
         lcpMs: median(runs.map((r) => r.lcpMs)),
         cls: median(runs.map((r) => r.cls)),
         tbtMs: median(runs.map((r) => r.tbtMs)),
+        mainThread: [...runs].sort((a, b) => a.tbtMs - b.tbtMs)[Math.floor(runs.length / 2)]!.mainThread,
+        shifts: [...runs].sort((a, b) => a.cls - b.cls)[Math.floor(runs.length / 2)]!.shifts,
       };
       log(`${row.route}: performance ${row.performance}, LCP ${Math.round(row.lcpMs)} ms, CLS ${row.cls.toFixed(3)}, TBT ${Math.round(row.tbtMs)} ms, accessibility ${row.accessibility}`);
+      log(`  main thread: ${Object.entries(row.mainThread).map(([k, v]) => `${k} ${v} ms`).join(", ")}`);
+      for (const shift of row.shifts) log(`  shifted: ${shift.selector} (${shift.score.toFixed(3)})`);
       rows.push(row);
     }
   } finally {
@@ -129,6 +153,17 @@ export function lighthouseSection(rows: LighthouseRow[], loadAverage: number[]):
   ];
   for (const r of rows) {
     lines.push(`| ${r.route} | ${r.performance.toFixed(2)} | ${s(r.fcpMs)} | ${s(r.lcpMs)} | ${r.cls.toFixed(3)} | ${Math.round(r.tbtMs)} ms | ${Math.round(r.accessibility * 100)} | ${meetsGoal(r) ? "yes" : "no"} |`);
+  }
+  // Where the main thread's time went (the 4x slowed CPU), which is what TBT and LCP wait on.
+  const groups = [...new Set(rows.flatMap((r) => Object.keys(r.mainThread)))].sort(
+    (a, b) => rows.reduce((t, r) => t + (r.mainThread[b] ?? 0), 0) - rows.reduce((t, r) => t + (r.mainThread[a] ?? 0), 0),
+  );
+  lines.push("", "Main-thread time per route (the median run, 4x CPU slowdown), by kind of work:", "", `| route | ${groups.join(" | ")} |`, `|---|${groups.map(() => "---:").join("|")}|`);
+  for (const r of rows) lines.push(`| ${r.route} | ${groups.map((g) => `${r.mainThread[g] ?? 0} ms`).join(" | ")} |`);
+  const shifted = rows.filter((r) => r.shifts.length > 0);
+  if (shifted.length > 0) {
+    lines.push("", "What shifted (the run with the median CLS):", "");
+    for (const r of shifted) lines.push(`- ${r.route}: ${r.shifts.map((x) => `\`${x.selector}\` (${x.score.toFixed(3)})`).join(", ")}`);
   }
   return lines.join("\n");
 }

@@ -76,3 +76,28 @@ test("the server sends the build's brotli and gzip copies, hashed files immutabl
   }
   expect(compressed).toBeGreaterThan(0);
 });
+
+test.describe("before any script has run", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the HTML alone draws the shell: header, sidebar and a page skeleton, at desktop and phone width", async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto("/leaderboard");
+    await expect(page.locator(".boot-header")).toBeVisible();
+    await expect(page.locator(".boot-navbar")).toBeVisible();
+    await expect(page.locator(".boot-main .boot-title")).toBeVisible();
+    // The header has the app's geometry (shell.css): 56 px high, beside the 240 px sidebar.
+    expect(await page.locator(".boot-header").boundingBox()).toMatchObject({ x: 240, y: 0, height: 56 });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.locator(".boot-navbar")).toBeHidden();
+    expect(await page.locator(".boot-header").boundingBox()).toMatchObject({ x: 0, y: 0, width: 390, height: 56 });
+  });
+});
+
+test("React replaces the static shell with the real one on its first render", async ({ page }) => {
+  await page.goto("/leaderboard");
+  await expect(page.locator("header.app-header")).toBeVisible();
+  await expect(page.locator(".boot-shell")).toHaveCount(0);
+  const header = await page.locator("header.app-header").boundingBox();
+  expect(header?.height).toBe(56);
+});

@@ -128,3 +128,45 @@ test("a toast that arrives while a dialog is open shows above it and closes with
     expect((await request.delete(`/api/v2/announcements/${id}/`, { headers: { authorization: `Token ${staff.token}` } })).status()).toBe(200);
   }
 });
+
+test("a signed-in player's pages do not move once drawn: the announcement bar, the description's markdown and the footer", async ({ browser, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const team = await seedTeam(1);
+  const category = await seedCategory(request, staff, { name: unique("Steady "), contained_type: "jeopardy" });
+  const challenge = await seedChallenge(request, staff, {
+    category: category.id,
+    name: "Still Water",
+    score: 100,
+    flag_metadata: { flag: "flag{still}" },
+    description: "# Still water\n\nA **list** of things:\n\n- one\n- two\n- three\n\n```\ncode block\n```",
+  });
+  const posted = await request.post("/api/v2/announcements/", { headers: { authorization: `Token ${staff.token}` }, data: { title: unique("Steady news "), body: "Nothing **moves**." } });
+  const id = ((await posted.json()) as { d: { id: number } }).d.id;
+  try {
+    for (const viewport of [{ width: 390, height: 844 }, { width: 1440, height: 900 }]) {
+      for (const path of [`/campaign/${category.id}`, `/campaign/${category.id}/${challenge.id}`]) {
+        const context = await browser.newContext({ viewport });
+        const page = await context.newPage();
+        await signIn(page, team.members[0]!);
+        // Every layout shift not caused by input, from the first paint on (what CLS adds up).
+        await page.addInitScript(() => {
+          const w = window as unknown as { shifts: number[] };
+          w.shifts = [];
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) w.shifts.push(entry.value);
+          }).observe({ type: "layout-shift", buffered: true });
+        });
+        await page.goto(path);
+        await expect(page.getByTestId("announcement-bar")).toBeVisible();
+        await expect(page.getByText(path.endsWith(`${challenge.id}`) ? "code block" : "Still Water").first()).toBeVisible();
+        // Let late arrivals (counters, fonts, charts) land before adding the shifts up.
+        await page.waitForTimeout(1000);
+        const shifts = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
+        expect(shifts.reduce((a, b) => a + b, 0), `${path} at ${viewport.width} px`).toBeLessThanOrEqual(0.02);
+        await context.close();
+      }
+    }
+  } finally {
+    await request.delete(`/api/v2/announcements/${id}/`, { headers: { authorization: `Token ${staff.token}` } });
+  }
+});

@@ -17,6 +17,8 @@ import { SessionWatcher } from "../features/auth/SessionWatcher.tsx";
 import { Countdown } from "../features/countdown/Countdown.tsx";
 import { Announcements } from "../features/realtime/Announcements.tsx";
 import { AnnouncementsBell } from "../features/realtime/AnnouncementsInbox.tsx";
+import { useAnnouncementList } from "../features/realtime/inbox.ts";
+import { useToken } from "../lib/session.ts";
 import { ConnectionBanner } from "../features/realtime/ConnectionBanner.tsx";
 import { RealtimeProvider } from "../features/realtime/RealtimeProvider.tsx";
 import { useQuery } from "@tanstack/react-query";
@@ -123,6 +125,12 @@ function Shell() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { config } = useAppData();
   const eventName = config?.event_name ?? "Flagship";
+  // The announcement bar is drawn above the page. Until the signed-in player's announcements are
+  // known, the page is laid out but not shown (its data loads meanwhile), so a bar that arrives
+  // does not push a page already on screen down.
+  const token = useToken();
+  const announcements = useAnnouncementList();
+  const settled = token === null || announcements.isFetched || announcements.isError;
 
   return (
     // The sidebar runs the full height of the window with the header beside it; below the "sm"
@@ -167,13 +175,13 @@ function Shell() {
         <Sidebar onNavigate={close} />
       </div>
       <main id="main" tabIndex={-1} className="app-main">
-        <div style={{ flex: 1 }}>
+        <div className="app-content">
           <ConnectionBanner />
           <AccountBanners />
           <StaffWarnings />
           {/* After the page in the tab order (a keyboard user meets the page first), shown above it. */}
           <div style={{ display: "flex", flexDirection: "column" }}>
-            <div style={{ order: 2 }}>
+            <div style={{ order: 2, visibility: settled ? undefined : "hidden" }}>
               <Outlet />
             </div>
             <div style={{ order: 1 }}>

@@ -100,7 +100,7 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
         </Group>
       </Card>
 
-      <Markdown>{challenge.description}</Markdown>
+      <Markdown suspend={!inDialog}>{challenge.description}</Markdown>
 
       {challenge.files.length > 0 && (
         <Stack gap="xs">

@@ -1,12 +1,12 @@
 import { Alert, Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
 import { LockIcon } from "./icons.tsx";
 import { Link, Navigate, useParams } from "@tanstack/react-router";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useHash, useStaffEditing } from "../authoring/editing.ts";
 import { CategoryStaffBar, ChallengeEditor, NewChallengeEditor } from "../authoring/lazy.tsx";
 import { useMoveTile } from "../authoring/useMoveTile.ts";
 import { useTranslation } from "../../lib/i18n.ts";
-import { Markdown } from "../../lib/Markdown.tsx";
+import { Markdown, preloadMarkdown } from "../../lib/Markdown.tsx";
 import { errorCode } from "../../lib/trpc.ts";
 import { PageFailedScreen } from "../../shell/ErrorScreen.tsx";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
@@ -188,6 +188,8 @@ export function ChallengePage() {
   const { tabId, chalId } = useParams({ strict: false }) as { tabId: string; chalId: string };
   const { staff, editing } = useStaffEditing();
   const hash = useHash();
+  // The description waits for the markdown renderer (ChallengeBody): fetch it with the data.
+  useEffect(preloadMarkdown, []);
   return (
     <WithCategories>
       {(categories) => {

@@ -14,7 +14,7 @@ import "./texts.ts";
 export function Announcements() {
   const { t } = useTranslation();
   const token = useToken();
-  const [hidden, setHidden] = useLocalStorage<number[]>({ key: "flagship.hidden-announcements", defaultValue: [] });
+  const [hidden, setHidden] = useLocalStorage<number[]>({ key: "flagship.hidden-announcements", defaultValue: [], getInitialValueInEffect: false });
   const { data } = useAnnouncementList();
   const { markRead } = useReadAnnouncements();
   const latest = data?.[0];
