@@ -1,12 +1,33 @@
 import { Text } from "@mantine/core";
-import { lazy, Suspense } from "react";
+import { type ComponentType, lazy, Suspense, useEffect, useState } from "react";
 
 // The markdown parser and renderer load the first time any markdown is shown, not with the shell.
-const MarkdownRenderer = lazy(() => import("./MarkdownRenderer.tsx"));
+// Once loaded, markdown is drawn at once, without a round through the lazy component's suspense.
+let Loaded: ComponentType<{ children: string }> | null = null;
+const loadRenderer = () =>
+  import("./MarkdownRenderer.tsx").then((module) => {
+    Loaded = module.default;
+    return module;
+  });
+const MarkdownRenderer = lazy(loadRenderer);
 
 /** Starts loading the renderer ahead of the first markdown a page will show. */
 export function preloadMarkdown(): void {
-  void import("./MarkdownRenderer.tsx");
+  void loadRenderer();
+}
+
+/** Whether the renderer has loaded; when `needed`, it starts loading it. */
+export function useMarkdownReady(needed: boolean): boolean {
+  const [ready, setReady] = useState(Loaded !== null);
+  useEffect(() => {
+    if (!needed || ready) return;
+    let live = true;
+    void loadRenderer().then(() => live && setReady(true), () => live && setReady(true));
+    return () => {
+      live = false;
+    };
+  }, [needed, ready]);
+  return ready;
 }
 
 /**
@@ -16,6 +37,7 @@ export function preloadMarkdown(): void {
  * rendered markdown replaces the plain text).
  */
 export function Markdown({ children, suspend = false }: { children: string; suspend?: boolean }) {
+  if (Loaded) return <Loaded>{children}</Loaded>;
   if (suspend) return <MarkdownRenderer>{children}</MarkdownRenderer>;
   return (
     <Suspense

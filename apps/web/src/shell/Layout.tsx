@@ -19,6 +19,7 @@ import { Announcements } from "../features/realtime/Announcements.tsx";
 import { AnnouncementsBell } from "../features/realtime/AnnouncementsInbox.tsx";
 import { useAnnouncementList } from "../features/realtime/inbox.ts";
 import { useToken } from "../lib/session.ts";
+import { useMarkdownReady } from "../lib/Markdown.tsx";
 import { ConnectionBanner } from "../features/realtime/ConnectionBanner.tsx";
 import { RealtimeProvider } from "../features/realtime/RealtimeProvider.tsx";
 import { useQuery } from "@tanstack/react-query";
@@ -81,7 +82,8 @@ function AccountSummary({ where }: { where: "header" | "sidebar" }) {
   const trpc = useTRPC();
   const { me } = useAppData();
   const team = useQuery(trpc.teams.self.queryOptions(undefined, { enabled: !!me && me.teamId !== null, staleTime: 30_000 }));
-  if (!me) return null;
+  // Name and points arrive together: a badge added after the name would move it along the header.
+  if (!me || (me.teamId !== null && team.isPending)) return null;
   const header = where === "header";
   return (
     <Group
@@ -126,11 +128,14 @@ function Shell() {
   const { config } = useAppData();
   const eventName = config?.event_name ?? "Flagship";
   // The announcement bar is drawn above the page. Until the signed-in player's announcements are
-  // known, the page is laid out but not shown (its data loads meanwhile), so a bar that arrives
-  // does not push a page already on screen down.
+  // known (and the markdown renderer that draws the bar's body has loaded, when there is one), the
+  // page is laid out but not shown (its data loads meanwhile), so a bar that arrives or grows does
+  // not push a page already on screen down.
   const token = useToken();
   const announcements = useAnnouncementList();
-  const settled = token === null || announcements.isFetched || announcements.isError;
+  const withBar = token !== null && (announcements.data?.length ?? 0) > 0;
+  const markdownReady = useMarkdownReady(withBar);
+  const settled = token === null || announcements.isError || (announcements.isFetched && (!withBar || markdownReady));
 
   return (
     // The sidebar runs the full height of the window with the header beside it; below the "sm"

@@ -23,6 +23,7 @@ import { useCurrentEntryInView } from "./current-entry-in-view.ts";
 import { useAppData } from "./useAppData.ts";
 import { ADMIN_PAGES } from "../features/admin/registry.tsx";
 import { CampaignNav } from "../features/challenges/CampaignNav.tsx";
+import { useCategories } from "../features/challenges/useCategories.ts";
 
 interface Entry {
   to: string;
@@ -58,6 +59,12 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const [adminOpened, setAdminOpened] = useSectionOpen(current === "/admin");
   const panel = useRef<HTMLElement>(null);
   useCurrentEntryInView(panel, pathname);
+  // On a challenges page the categories' submenu opens under its entry once they are known. Until
+  // then the entries below it are laid out but not shown, so the submenu arriving does not push
+  // entries already on screen down.
+  const categories = useCategories(me !== null);
+  const holdBelowCampaign = (pathname === "/campaign" || pathname.startsWith("/campaign/")) && me !== null && categories.isPending;
+  const held = holdBelowCampaign ? { visibility: "hidden" as const } : undefined;
 
   const entries: Entry[] = [
     { to: "/", label: t("nav.home") },
@@ -79,10 +86,12 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
     if (config?.enable_registration !== false) entries.push({ to: "/register", label: t("nav.register") });
   }
 
+  const campaignIndex = entries.findIndex((e) => e.to === "/campaign");
+
   return (
     <nav ref={panel} aria-label={t("nav.main_navigation")} className="app-sidebar">
       <Stack gap={2} p="xs">
-        {entries.map((entry) =>
+        {entries.map((entry, index) =>
           entry.to === "/campaign" ? (
             <CampaignNav key={entry.to} label={entry.label} icon={<NavIcon icon={IconFlag} />} pathname={pathname} onNavigate={onNavigate} />
           ) : (
@@ -96,6 +105,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
             active={current === entry.to}
             onClick={onNavigate}
             aria-current={ariaCurrent(pathname, entry.to, current === entry.to)}
+            style={campaignIndex !== -1 && index > campaignIndex ? held : undefined}
           />
           ),
         )}
@@ -110,6 +120,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
             onChange={setAdminOpened}
             aria-expanded={adminOpened}
             childrenOffset="md"
+            style={held}
           >
             {ADMIN_PAGES.map(({ page, label }) => (
               <NavLink
