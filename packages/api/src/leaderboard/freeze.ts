@@ -92,6 +92,14 @@ export function showsSolve(view: FrozenView, solve: { team: number; timestamp: D
   return new Date(solve.timestamp).getTime() <= view.at.getTime() || solve.team === view.teamId;
 }
 
+/**
+ * The rows a frozen view shows of solves or wrong flags: those up to the freeze, or the viewer's
+ * own team's (a where-clause for either table).
+ */
+export function shownInFrozenView(view: FrozenView): { OR: ({ timestamp: { lte: Date } } | { teamId: number })[] } {
+  return { OR: [{ timestamp: { lte: view.at } }, ...(view.teamId !== null ? [{ teamId: view.teamId }] : [])] };
+}
+
 /** What a solve is worth in a frozen view (after its hint penalty). */
 export function frozenWorth(view: FrozenView, solve: { challengeId: number; points: number; penalty: number }): number {
   return solveWorth(view.snapshot.challenges.get(solve.challengeId)?.value ?? solve.points, solve.penalty);

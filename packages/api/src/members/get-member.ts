@@ -1,5 +1,5 @@
 import { NO_PROGRESS, scoreVisibility, showsUserScores } from "../leaderboard/score-visibility.ts";
-import { frozenUser, frozenView, frozenWorth, laterSolves, showsSolve, withLater } from "../leaderboard/freeze.ts";
+import { frozenUser, frozenView, frozenWorth, laterSolves, showsSolve, shownInFrozenView, withLater } from "../leaderboard/freeze.ts";
 import { AppError } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { hasStaffPowers } from "../guards.ts";
@@ -32,7 +32,6 @@ export async function getMember(ctx: Context, idOrMe: number | "me"): Promise<Me
   const scores = showsUserScores(visibility, { id, teamId });
   // While the scoreboard is frozen, wrong flags after the freeze count only for the reader's own team.
   const freeze = await frozenView(ctx);
-  const own = freeze !== null && freeze.teamId !== null && freeze.teamId === (teamId ?? (await ctx.db.user.findUnique({ where: { id }, select: { teamId: true } }))?.teamId);
   const [row, solves, incorrect] = await Promise.all([
     ctx.db.user.findUnique({ where: { id }, select: { ...MEMBER_PUBLIC_SELECT, ...(staff && MEMBER_STAFF_SELECT) } }),
     ctx.db.solve.findMany({
@@ -40,12 +39,13 @@ export async function getMember(ctx: Context, idOrMe: number | "me"): Promise<Me
       select: SOLVE_VIEW_SELECT,
       orderBy: { timestamp: "desc" },
     }),
-    ctx.db.incorrectAttempt.count({ where: { userId: id, ...(!scores && NO_PROGRESS.attempts), ...(freeze && !own && { timestamp: { lte: freeze.at } }) } }),
+    ctx.db.incorrectAttempt.count({ where: { userId: id, ...(!scores && NO_PROGRESS.attempts), ...(freeze && shownInFrozenView(freeze)) } }),
   ]);
   if (!row) throw new AppError("not_found");
   if (!freeze) return { ...toMemberSummary(row, staff, self, scores), solves: solves.map((s) => toSolveView(s)), incorrect_solves: incorrect };
   // While the scoreboard is frozen: the member as they stood at the freeze, plus their later solves
   // for the reader's own team (freeze.ts).
+  const own = freeze.teamId !== null && row.team?.id === freeze.teamId;
   const later = own ? await laterSolves(ctx, freeze, { userId: id, teamId: freeze.teamId! }) : [];
   const totals = withLater(freeze, frozenUser(freeze, id), later);
   return {

@@ -1,7 +1,7 @@
 import type { Prisma } from "@flagship/db";
 import { type CategoryProgress, categoryProgress, cumulativeScore, type ScorePoint, solveValue } from "@flagship/shared";
 import type { Context } from "../context.ts";
-import { type FrozenView, frozenWorth, type LaterSolve } from "../leaderboard/freeze.ts";
+import { type FrozenView, frozenWorth, type LaterSolve, shownInFrozenView } from "../leaderboard/freeze.ts";
 import { solveVisibility } from "./solve-view.ts";
 
 export interface ProgressStats {
@@ -24,14 +24,10 @@ export async function progressStats(
   // While the scoreboard is frozen (freeze.ts): solves and score changes up to the freeze, plus the
   // reader's own team's later solves at their worth at the freeze.
   const view = frozen?.view;
-  const solvesWhere: Prisma.SolveWhereInput = view
-    ? { AND: [who.solves, { OR: [{ timestamp: { lte: view.at } }, ...(view.teamId !== null ? [{ teamId: view.teamId }] : [])] }] }
-    : who.solves;
+  const solvesWhere: Prisma.SolveWhereInput = view ? { AND: [who.solves, shownInFrozenView(view)] } : who.solves;
   const recordsWhere: Prisma.ScoreRecordWhereInput = view ? { AND: [who.records, { timestamp: { lte: view.at } }] } : who.records;
   // Wrong flags after the freeze are activity as much as solves: only the reader's own team's count.
-  const attemptsWhere: Prisma.IncorrectAttemptWhereInput = view
-    ? { AND: [who.attempts, { OR: [{ timestamp: { lte: view.at } }, ...(view.teamId !== null ? [{ teamId: view.teamId }] : [])] }] }
-    : who.attempts;
+  const attemptsWhere: Prisma.IncorrectAttemptWhereInput = view ? { AND: [who.attempts, shownInFrozenView(view)] } : who.attempts;
   const [categories, solves, incorrect, records] = await Promise.all([
     ctx.db.category.findMany({
       select: { id: true, name: true, _count: { select: { challenges: staff ? true : { where: { hidden: false } } } } },
