@@ -178,6 +178,9 @@ test("a signed-in player's pages do not move once drawn: the announcement bar, t
           return { shifts: w.shifts, moved: w.moved };
         });
         expect(shifts.reduce((a, b) => a + b, 0), `${path} at ${viewport.width} px; moved: ${moved.join(", ")}`).toBeLessThanOrEqual(0.02);
+        // The held shell, once shown, is the ordinary one: accessible, and photographed to look at.
+        await expectAccessible(page);
+        if (viewport.width === 1440) await screenshots(page, `steady-${path.endsWith("still-water") ? "challenge" : "category"}`);
         await context.close();
       }
     }
