@@ -7,7 +7,7 @@ import { DockerComposeEnvironment, type StartedDockerComposeEnvironment, Wait } 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { openSocket } from "../apps/server/src/realtime/ws-client.ts";
-import { serverNodeFlags } from "../scripts/server-flags.mjs";
+import { JEMALLOC_CONF, serverNodeFlags } from "../scripts/server-flags.mjs";
 
 /**
  * The production stack as an operator runs it (docker-compose.yml, the images built from the
@@ -173,6 +173,9 @@ describe("the compose stack", () => {
     for (const id of serverContainers()) {
       const maps = execFileSync("docker", ["exec", id, "cat", "/proc/1/maps"]).toString();
       expect(maps).toContain("libjemalloc");
+      // With npm start's jemalloc settings, without which every login faults a hash's 19 MiB in again.
+      const environ = execFileSync("docker", ["exec", id, "cat", "/proc/1/environ"]).toString().split("\0");
+      expect(environ).toContain(`MALLOC_CONF=${JEMALLOC_CONF}`);
       const argv = execFileSync("docker", ["exec", id, "cat", "/proc/1/cmdline"]).toString().split("\0");
       expect(argv).toEqual(expect.arrayContaining(serverNodeFlags({})));
     }

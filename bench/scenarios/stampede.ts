@@ -1,6 +1,6 @@
 import os from "node:os";
 import { startRedis } from "@flagship/db/redis";
-import { ARGON2_OPTIONS } from "@flagship/api";
+import { ARGON2_OPTIONS, defaultHashConcurrency } from "@flagship/api";
 import argon2 from "argon2";
 import pg from "pg";
 import WebSocket from "ws";
@@ -52,9 +52,20 @@ export interface StampedeRun {
   throttled: number;
 }
 
+export interface LoginWave {
+  /** Which password hashes the players' accounts hold. */
+  parameters: string;
+  logins: number;
+  seconds: number;
+  loginsPerSecond: number;
+  throttled: number;
+  errors: number;
+}
+
 export interface StampedeResult {
   options: StampedeOptions;
   runs: StampedeRun[];
+  waves: LoginWave[];
 }
 
 function optionsFromEnv(): StampedeOptions {
@@ -221,14 +232,70 @@ async function run(copies: Server[], players: Player[], challenges: { id: number
   };
 }
 
+const WAVE_CLIENTS = 64;
+const WAVE_SECONDS = 30;
+
+/**
+ * The login wave before the start: players signing in while the countdown runs, with nothing else
+ * for the server to do. WAVE_CLIENTS players at a time send their login for WAVE_SECONDS (each
+ * waits out a 429's Retry-After, as in the stampede); one copy with its default hashing pool. Run
+ * once with accounts hashed at argon2 0.44's own defaults (what every password was hashed with
+ * before: 64 MiB, t=3, 4 lanes) and once at OWASP's baseline (ARGON2_OPTIONS), on the same machine
+ * and server, so the two rates compare the hashes alone. The server verifies each hash with the
+ * parameters stored in it.
+ */
+async function loginWave(databaseUrl: string, redisUrl: string, prefix: string, parameters: string, hash: string): Promise<LoginWave> {
+  const seeded = await seed(databaseUrl, prefix, 4000, hash);
+  const copy = await startServer(databaseUrl, { REDIS_URL: redisUrl, WORKERS: "0" });
+  let logins = 0;
+  let throttled = 0;
+  let errors = 0;
+  let next = 0;
+  try {
+    const started = performance.now();
+    const deadline = started + WAVE_SECONDS * 1000;
+    const client = async () => {
+      while (performance.now() < deadline && next < seeded.players.length) {
+        const player = seeded.players[next++]!;
+        for (;;) {
+          const res = await fetch(`${copy.baseUrl}/api/v2/auth/login/`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ username: player.username, password: PASSWORD }),
+          }).catch(() => null);
+          await res?.arrayBuffer();
+          if (res?.status === 200) {
+            if (performance.now() <= deadline) logins++;
+          } else if (res?.status === 429 && performance.now() < deadline) {
+            throttled++;
+            await sleep(Number(res.headers.get("retry-after")) * 1000 || 1000);
+            continue;
+          } else if (res?.status !== 429) errors++;
+          break;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: WAVE_CLIENTS }, client));
+    const seconds = Math.min(WAVE_SECONDS, (performance.now() - started) / 1000);
+    return { parameters, logins, seconds: Math.round(seconds * 10) / 10, loginsPerSecond: Math.round((logins / seconds) * 10) / 10, throttled, errors };
+  } finally {
+    await copy.stop();
+  }
+}
+
 /** One copy, then two, each with its own players; Redis carries events and throttles between copies. */
 export async function benchStampede(databaseUrl: string, options: StampedeOptions = optionsFromEnv()): Promise<StampedeResult | string> {
   const redis = await startRedis();
   if (!redis.url) return "not measured: redis-server is not installed";
   const hash = await argon2.hash(PASSWORD, ARGON2_OPTIONS);
   const runs: StampedeRun[] = [];
+  const waves: LoginWave[] = [];
   try {
-    for (const count of [1, 2]) {
+    console.log(`  login wave: ${WAVE_CLIENTS} players at a time for ${WAVE_SECONDS} s, argon2 0.44's defaults, then OWASP's baseline...`);
+    waves.push(await loginWave(databaseUrl, redis.url, "wave-old", "argon2 0.44's defaults (64 MiB, t=3, 4 lanes): before", await argon2.hash(PASSWORD, { type: argon2.argon2id })));
+    waves.push(await loginWave(databaseUrl, redis.url, "wave-owasp", "OWASP's baseline (19 MiB, t=2, 1 lane): now", hash));
+    // STAMPEDE_WAVE_ONLY=1: the login wave alone (for work on the login path).
+    for (const count of process.env.STAMPEDE_WAVE_ONLY === "1" ? [] : [1, 2]) {
       const seeded = await seed(databaseUrl, `stampede${count}`, options.players, hash);
       const copies = await Promise.all(Array.from({ length: count }, () => startServer(databaseUrl, { REDIS_URL: redis.url, WORKERS: "0" })));
       try {
@@ -241,23 +308,38 @@ export async function benchStampede(databaseUrl: string, options: StampedeOption
   } finally {
     await redis.stop();
   }
-  return { options, runs };
+  return { options, runs, waves };
 }
 
 /** The report's section: the setting, a table per run, and the scaling from one copy to two. */
 export function stampedeSection(result: StampedeResult | string): string[] {
   if (typeof result === "string") return [`Event-start stampede ${result}.`, ""];
-  const { options, runs } = result;
+  const { options, runs, waves } = result;
   const lines = [
+    `Login wave (\`bench/scenarios/stampede.ts\`): players sign in while the countdown runs and nothing else is asked of`,
+    `the server; ${WAVE_CLIENTS} at a time for ${WAVE_SECONDS} s against one copy with its default hashing pool (${defaultHashConcurrency(os.availableParallelism())} hashes at a time on`,
+    `${os.availableParallelism()} cores), each waiting out a 429's Retry-After. The same machine and server, with the accounts' passwords`,
+    "hashed at the old parameters and then at the new ones:",
+    "",
+    "| password hashes | logins | logins/s | 429 | errors |",
+    "|---|---:|---:|---:|---:|",
+    ...waves.map((w) => `| ${w.parameters} | ${w.logins} | ${w.loginsPerSecond} | ${w.throttled} | ${w.errors} |`),
+    "",
+  ];
+  const [before, now] = waves;
+  if (before && now && before.loginsPerSecond > 0) {
+    lines.push(`Logins per second, now against before: ${Math.round((now.loginsPerSecond / before.loginsPerSecond) * 10) / 10}x.`, "");
+  }
+  lines.push(
     `Event-start stampede (\`bench/scenarios/stampede.ts\`): ${options.players} players log in over ${options.loginSeconds} s (argon2id, hashing pool of`,
-    `one fewer than the cores), then each opens a websocket and lists challenges, reads the leaderboard and submits wrong and`,
+    `${defaultHashConcurrency(os.availableParallelism())}), then each opens a websocket and lists challenges, reads the leaderboard and submits wrong and`,
     `correct flags with about a second between requests, until ${options.mixSeconds} s after the last login; one copy, then two on the`,
     `same PostgreSQL and Redis, requests dealt out in turn. Machine: ${os.availableParallelism()} cores, shared by the load generator,`,
     "the copies and PostgreSQL. Errors exclude 429s, which only the hashing pool sends (the player tries again).",
     "",
     "| copies | request | count | p50 | p99 | errors | 429 |",
     "|---:|---|---:|---:|---:|---:|---:|",
-  ];
+  );
   for (const r of runs) {
     for (const k of r.kinds) lines.push(`| ${r.copies} | ${k.kind} | ${k.count} | ${k.p50} ms | ${k.p99} ms | ${k.errors} | ${k.throttled} |`);
   }

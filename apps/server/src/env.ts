@@ -63,7 +63,7 @@ const EnvSchema = z.object({
       return z.NEVER;
     }),
   WEB_DIST: z.string().optional(),
-  /** Password hashes (argon2) computed at once; unset: one fewer than the cores, at least one. */
+  /** Password hashes (argon2) computed at once; unset: the cores, less one above two (defaultHashConcurrency). */
   HASH_CONCURRENCY: z.coerce.number({ error: "must be a number" }).int().min(1).max(64).optional(),
   /** Hashes that may wait for the pool; beyond it logins and sign-ups answer 429 throttled. */
   HASH_QUEUE: z.coerce.number({ error: "must be a number" }).int().min(0).default(1000),
@@ -128,11 +128,12 @@ export function inheritedEnvironment(): NodeJS.ProcessEnv {
 /**
  * npm start preloads jemalloc into the server (scripts/server-flags.mjs, `serverEnv`) and says so
  * with FLAGSHIP_ALLOCATOR. The preload is the server's alone: taken out of its environment at
- * start, the processes it starts (the embedded PostgreSQL, workers) keep their own allocator. An
- * LD_PRELOAD the operator set is left as it is.
+ * start (with its MALLOC_CONF), the processes it starts (the embedded PostgreSQL, workers) keep their
+ * own allocator. An LD_PRELOAD the operator set is left as it is.
  */
 export function keepAllocatorToSelf(env: Record<string, string | undefined> = process.env): void {
   if (env.FLAGSHIP_ALLOCATOR !== "jemalloc") return;
   delete env.LD_PRELOAD;
+  delete env.MALLOC_CONF;
   delete env.FLAGSHIP_ALLOCATOR;
 }

@@ -69,4 +69,4 @@ export { announceChallengeChanges } from "./challenges/changes.ts";
 export { listAuditLog } from "./admin/audit-log.ts";
 export { getTeamFlag, listSharingIncidents, disqualifyTeam } from "./challenges/flag-sharing.ts";
 export { selfCheck } from "./admin/self-check.ts";
-export { ARGON2_OPTIONS, configurePasswordHashing, DEFAULT_HASHING, hashingLoad, type Hasher, type HashingLimits } from "./auth/passwords.ts";
+export { ARGON2_OPTIONS, configurePasswordHashing, DEFAULT_HASHING, defaultHashConcurrency, hashingLoad, type Hasher, type HashingLimits } from "./auth/passwords.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { heldHasher } from "../testing/held-hasher.ts";
-import { configurePasswordHashing, DEFAULT_HASHING, type Hasher, hashingLoad, hashPassword, verifyPassword } from "./passwords.ts";
+import { configurePasswordHashing, DEFAULT_HASHING, defaultHashConcurrency, type Hasher, hashingLoad, hashPassword, verifyPassword } from "./passwords.ts";
 
 /** Hashes that cost nothing: what is measured is how long the test holds them. */
 const plain: Hasher = { hash: async (password) => `plain:${password}`, verify: async (hash, password) => hash === `plain:${password}` };
@@ -9,6 +9,10 @@ const plain: Hasher = { hash: async (password) => `plain:${password}`, verify: a
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("the password hashing pool", () => {
+  it("hashes on every core of a one- or two-core machine, and leaves one core free above that", () => {
+    expect([1, 2, 3, 4, 8].map(defaultHashConcurrency)).toEqual([1, 2, 2, 3, 7]);
+  });
+
   it("hashes at most `concurrency` at once, lets `maxWaiting` wait, and refuses more with throttled", async () => {
     const hash = await hashPassword("the pool's password");
     // No bound on the expected wait here: this is about the absolute cap, whatever argon2 costs.

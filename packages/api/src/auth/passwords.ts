@@ -8,7 +8,7 @@ import pLimit from "p-limit";
  * argon2 is meant to cost CPU, and runs on libuv's thread pool (4 threads), which file reads and
  * DNS share. When every player logs in at once, unbounded hashing would take every thread and
  * every core, and the other requests would starve. So hashing is a bounded pool: at most
- * `concurrency` hashes at once (one fewer than the cores, at least one), the rest wait their turn.
+ * `concurrency` hashes at once (defaultHashConcurrency: the cores, less one above two), the rest wait their turn.
  * A new hash is refused at once with 429 `throttled` (and a Retry-After) rather than queueing past
  * any reasonable wait: when the wait it expects, (hashes waiting + 1) / concurrency x the moving
  * average of one hash's duration, would exceed `maxWaitMs`, or when `maxWaiting` already wait.
@@ -47,8 +47,19 @@ const argon2Hasher: Hasher = {
   },
 };
 
+/**
+ * How many hashes run at once unless HASH_CONCURRENCY says: one a core, less one on machines with
+ * more than two, so that listings and submissions keep a core to themselves in a wave of logins.
+ * On one or two cores all of them: a hash is one lane (one core for about 30 ms), and with one at
+ * a time a two-core machine did 38 logins a second in the login wave against 54 with two (BENCHMARKS.md),
+ * while the event loop still gets its share of the cores from the scheduler between hashes.
+ */
+export function defaultHashConcurrency(cores: number): number {
+  return cores <= 2 ? Math.max(1, cores) : cores - 1;
+}
+
 export const DEFAULT_HASHING: HashingLimits & { hasher: Hasher } = {
-  concurrency: Math.max(1, os.availableParallelism() - 1),
+  concurrency: defaultHashConcurrency(os.availableParallelism()),
   maxWaiting: 1000,
   maxWaitMs: 10_000,
   hasher: argon2Hasher,
