@@ -161,7 +161,7 @@ export async function startServer(url: string, env: Record<string, string> = {})
   const profile = CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`] : [];
   // BENCH_NODE_FLAGS: more Node.js flags for the server processes (e.g. --trace-gc).
   profile.push(...(process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? []));
-  const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags(), ...profile, SERVER_MAIN], {
+  const child: ChildProcess = spawn(process.execPath, [...serverNodeFlags({ ...process.env, ...env }), ...profile, SERVER_MAIN], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: url, THROTTLE: "off", WS_MAX_PER_IP: "0", LOG_LEVEL: "warn", ...serverEnv(), ...env },
     stdio: ["ignore", "inherit", "inherit"],

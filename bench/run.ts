@@ -11,7 +11,7 @@
 //
 // For work on one hot path (not for BENCHMARKS.md): BENCH_ONLY=listing,wrong,... runs only the
 // named scenarios (listing, wrong, self, team, board, board-solves, mixed, burst, fanout, soak,
-// stampede, lighthouse) and prints their figures without writing BENCHMARKS.md; BENCH_SEED_DIR=folder keeps
+// stampede, sockets, lighthouse) and prints their figures without writing BENCHMARKS.md; BENCH_SEED_DIR=folder keeps
 // the seeded database there and reuses it on later runs (seeded once, with the solves of earlier
 // runs on top); BENCH_CPU_PROF=folder has each server process write a V8 CPU profile there.
 import { readFile, writeFile } from "node:fs/promises";
@@ -23,10 +23,11 @@ import { serverEnv, serverNodeFlags } from "../scripts/server-flags.mjs";
 import { benchChallengeServers, type TierResult } from "./scenarios/challenge-servers.ts";
 import { benchColdStart, type StartResult } from "./scenarios/cold-start.ts";
 import { benchFanout, type FanoutResult } from "./scenarios/fanout.ts";
-import { benchSolveBurst, type BurstResult } from "./scenarios/burst.ts";
+import { benchSolveBurst, benchSpreadBurst, type BurstResult } from "./scenarios/burst.ts";
 import { benchLeaderboardUnderSolves } from "./scenarios/leaderboard.ts";
 import { benchMixed, benchSoak, type SoakResult } from "./scenarios/mixed.ts";
 import { benchTenfold, PER_REQUEST, type ScaleRow } from "./scenarios/scale.ts";
+import { benchSocketsAtScale, socketsSection } from "./scenarios/sockets.ts";
 import { benchStampede, stampedeSection } from "./scenarios/stampede.ts";
 import { benchFirstLoad, firstLoadSection } from "./scenarios/first-load.ts";
 import { benchLighthouse, lighthouseSection } from "./scenarios/lighthouse.ts";
@@ -35,7 +36,7 @@ const SOAK = process.env.BENCH_SOAK === "1";
 const TENFOLD = process.env.BENCH_10X === "1";
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((s) => s.trim())) : null;
 const SEED_DIR = process.env.BENCH_SEED_DIR ? path.resolve(process.env.BENCH_SEED_DIR) : undefined;
-const SCENARIOS = ["listing", "wrong", "self", "team", "board", "board-solves", "mixed", "burst", "fanout", "soak", "stampede", "lighthouse"];
+const SCENARIOS = ["listing", "wrong", "self", "team", "board", "board-solves", "mixed", "burst", "fanout", "soak", "stampede", "sockets", "lighthouse"];
 
 /** The memory allocator the server copies run on (scripts/server-flags.mjs). */
 function allocator(): string {
@@ -53,13 +54,14 @@ interface Report {
   seed: Seeded["counts"] | null;
   measurements: Measurement[];
   fanout: FanoutResult | null;
-  burst: BurstResult | null;
+  burst: BurstResult[];
   soak: SoakResult | null;
   tenfold: { rows: ScaleRow[]; seed: Seeded["counts"] } | null;
   tier: TierResult[] | string;
   starts: StartResult[];
   peakRssMiB: number;
   stampede: string[];
+  sockets: string[];
   lighthouse: string | null;
 }
 
@@ -67,19 +69,24 @@ async function main(): Promise<void> {
   const started = Date.now();
   if (ONLY) for (const key of ONLY) if (!SCENARIOS.includes(key)) throw new Error(`BENCH_ONLY: no scenario ${key} (${SCENARIOS.join(", ")})`);
   const database = await startDatabase(SEED_DIR);
-  const report: Report = { seed: null, measurements: [], fanout: null, burst: null, soak: null, tenfold: null, tier: "not measured", starts: [], peakRssMiB: 0, stampede: [], lighthouse: null };
+  const report: Report = { seed: null, measurements: [], fanout: null, burst: [], soak: null, tenfold: null, tier: "not measured", starts: [], peakRssMiB: 0, stampede: [], sockets: [], lighthouse: null };
   try {
-    // The stampede seeds its own players: BENCH_ONLY=stampede needs neither the event nor its copies.
-    if (SCENARIOS.some((key) => key !== "stampede" && runs(key))) await measureSeeded(database, report);
+    // The stampede and the socket scenario seed their own players: BENCH_ONLY=stampede,sockets needs neither the event nor its copies.
+    if (SCENARIOS.some((key) => key !== "stampede" && key !== "sockets" && runs(key))) await measureSeeded(database, report);
     if (runs("stampede")) {
       console.log("Measuring the event-start stampede...");
       report.stampede = stampedeSection(await benchStampede(database.url));
+    }
+    if (runs("sockets")) {
+      console.log("Measuring websockets at event scale...");
+      report.sockets = socketsSection(await benchSocketsAtScale(database.url, database.db));
     }
   } finally {
     await database.stop();
   }
   if (ONLY) {
     for (const line of report.stampede) console.log(line);
+    for (const line of report.sockets) console.log(line);
     if (report.lighthouse) console.log(report.lighthouse);
   } else {
     await writeReport(report, Math.round((Date.now() - started) / 60_000));
@@ -109,7 +116,8 @@ async function measureSeeded(database: Database, report: Report): Promise<void> 
     }
     if (runs("burst")) {
       console.log("Measuring the correct-solve burst...");
-      report.burst = await benchSolveBurst(server, game, database.db);
+      report.burst.push(await benchSolveBurst(server, game, database.db));
+      report.burst.push(await benchSpreadBurst(server, game, database.db));
     }
     if (runs("fanout")) {
       console.log("Measuring websocket fan-out...");
@@ -150,7 +158,7 @@ function printSummary(report: Report): void {
     const atGoal = m.atGoal ? `; at ${m.atGoal.offered} offered: ${m.atGoal.requestsPerSecond} req/s, p50 ${m.atGoal.p50} ms, p99 ${m.atGoal.p99} ms, ${m.atGoal.errors} errors, ${m.atGoal.late} late` : "";
     console.log(`${m.met ? "met " : "MISS"}  ${m.name}: ${m.requestsPerSecond} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ${m.errors + m.non2xx} errors, ${m.rssMiB} MiB, server CPU ${m.cpuMsPerRequest} ms/request${atGoal}`);
   }
-  if (report.burst) console.log(`${report.burst.met ? "met " : "MISS"}  ${report.burst.name}: ${report.burst.value}`);
+  for (const burst of report.burst) console.log(`${burst.met ? "met " : "MISS"}  ${burst.name}: ${burst.value}`);
   if (report.fanout) console.log(`${report.fanout.met ? "met " : "MISS"}  ${report.fanout.name}: ${report.fanout.milliseconds} ms`);
   if (report.soak) console.log(`${report.soak.flat ? "met " : "MISS"}  soak: ${report.soak.verdict}`);
   for (const row of report.tenfold?.rows ?? []) console.log(`${row.met ? "met " : "MISS"}  10x ${row.name}: cost x${row.costRatio.toFixed(2)}`);
@@ -207,9 +215,9 @@ async function writeReport(report: Report, minutes: number): Promise<void> {
     `Peak resident memory of a server copy over the whole run (VmHWM): ${report.peakRssMiB} MiB.`,
     "",
   ];
-  if (report.burst || report.fanout) {
+  if (report.burst.length > 0 || report.fanout) {
     lines.push("| burst and realtime scenario | result | goal | met |", "|---|---|---|---|");
-    if (report.burst) lines.push(`| ${report.burst.name} | ${report.burst.value} | ${report.burst.goal} | ${report.burst.met ? "yes" : "no"} |`);
+    for (const burst of report.burst) lines.push(`| ${burst.name} | ${burst.value} | ${burst.goal} | ${burst.met ? "yes" : "no"} |`);
     if (report.fanout) lines.push(`| ${report.fanout.name} | ${report.fanout.milliseconds} ms | ${report.fanout.goal} | ${report.fanout.met ? "yes" : "no"} |`);
     lines.push("");
   }
@@ -255,6 +263,7 @@ async function writeReport(report: Report, minutes: number): Promise<void> {
   if (typeof tier === "string") lines.push(`Challenge servers ${tier}.`, "");
   else lines.push("| challenge-server scenario | result | goal | met |", "|---|---|---|---|", ...tier.map((t) => `| ${t.name} | ${t.value} | ${t.goal} | ${t.met ? "yes" : "no"} |`), "");
   lines.push(...report.stampede);
+  lines.push(...report.sockets);
   lines.push("", firstLoadSection(benchFirstLoad()), "");
   if (report.lighthouse) lines.push(report.lighthouse, "");
   lines.push(...(await measuredElsewhere(path.join(ROOT, "BENCHMARKS.md"))));

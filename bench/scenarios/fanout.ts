@@ -15,7 +15,7 @@ export interface FanoutResult {
 }
 
 /** A player in a team and a plaintext challenge for them to solve. */
-async function seedSolver(db: Db): Promise<{ token: string; challengeId: number; flag: string }> {
+export async function seedSolver(db: Db): Promise<{ token: string; challengeId: number; flag: string }> {
   const team = await db.team.create({ data: { name: `fanout-${randomBytes(4).toString("hex")}`, password: "secretsecret" } });
   const user = await db.user.create({
     data: { username: `fanout-${randomBytes(4).toString("hex")}`, email: `${randomBytes(6).toString("hex")}@example.test`, passwordHash: "x", emailVerified: true, teamId: team.id },

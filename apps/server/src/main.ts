@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const log = pino({ level: env.LOG_LEVEL });
+  const LISTEN_BACKLOG = 8192;
   configurePasswordHashing({ maxWaiting: env.HASH_QUEUE, maxWaitMs: env.HASH_MAX_WAIT_MS, ...(env.HASH_CONCURRENCY && { concurrency: env.HASH_CONCURRENCY }) });
   // A signal while the database starts stops the start; the handlers below take over once it is up.
   let stopping = false;
@@ -97,7 +98,10 @@ async function main(): Promise<void> {
   }
 
   try {
-    await app.listen({ port: env.PORT, host: env.HOST });
+    // A copy that restarts hands its sockets to the others, which then take thousands of connections
+    // within seconds: Node's default backlog (511) overflowed, and a dropped SYN is sent again only
+    // after 1, 3, 7, 15 s... The kernel caps it at net.core.somaxconn.
+    await app.listen({ port: env.PORT, host: env.HOST, backlog: LISTEN_BACKLOG });
   } catch (error) {
     log.error({ err: error }, "could not start listening");
     await database.close();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countdownFlags, countdownHint, countdownTarget, formatCountdown, formatUnlockIn, nextCooldown } from "./countdown.ts";
+import { countdownFlags, countdownHint, countdownTarget, formatCountdown, formatUnlockIn, nextCooldown, reconnectDelay, WS_RESTART_CODE, WS_RESTART_SPREAD_MS } from "./countdown.ts";
 
 describe("nextCooldown", () => {
   it("doubles from 1 s and caps at 16 s", () => {
@@ -43,5 +43,25 @@ describe("formatting", () => {
     expect(countdownHint(599)).toBe(true);
     expect(countdownHint(600)).toBe(false);
     expect(countdownHint(0)).toBe(false);
+  });
+});
+
+describe("reconnectDelay", () => {
+  it("waits a random point in the upper half of the back-off, so sockets dropped together do not return together", () => {
+    expect(reconnectDelay(1000, 1006, () => 0)).toBe(500);
+    expect(reconnectDelay(1000, 1006, () => 0.999)).toBe(1000);
+    expect(reconnectDelay(16_000, null, () => 0.5)).toBe(12_000);
+  });
+
+  it("spreads the first reconnect after a copy's restart (1012) over WS_RESTART_SPREAD_MS, never under 100 ms", () => {
+    expect(reconnectDelay(1000, WS_RESTART_CODE, () => 0)).toBe(100);
+    expect(reconnectDelay(1000, WS_RESTART_CODE, () => 0.5)).toBe(WS_RESTART_SPREAD_MS / 2);
+    expect(reconnectDelay(1000, WS_RESTART_CODE, () => 0.999)).toBe(Math.round(WS_RESTART_SPREAD_MS * 0.999));
+  });
+
+  it("spreads 20,000 sockets evenly: no 100 ms of the window gets more than twice its share", () => {
+    const buckets = new Array(WS_RESTART_SPREAD_MS / 100).fill(0) as number[];
+    for (let i = 0; i < 20_000; i++) buckets[Math.min(buckets.length - 1, Math.floor(reconnectDelay(1000, WS_RESTART_CODE) / 100))]! += 1;
+    expect(Math.max(...buckets)).toBeLessThan((2 * 20_000) / buckets.length);
   });
 });

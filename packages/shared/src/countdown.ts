@@ -1,5 +1,23 @@
 import { TIMINGS } from "./constants.ts";
 
+/** A server copy closes its sockets with this code (Service Restart) when it shuts down. */
+export const WS_RESTART_CODE = 1012;
+
+/** Over how long the sockets of a copy that shut down spread their first reconnect. */
+export const WS_RESTART_SPREAD_MS = 10_000;
+
+/**
+ * How long a websocket waits before its next reconnect attempt: a random point in the upper half of
+ * its back-off (`cooldown`), so clients dropped together do not come back together; after a copy
+ * said it is restarting (close code 1012), a random point in the first WS_RESTART_SPREAD_MS, since
+ * then every socket of that copy reconnects at once and the other copies take them all. Not below
+ * 100 ms.
+ */
+export function reconnectDelay(cooldown: number, closeCode: number | null, random: () => number = Math.random): number {
+  const wait = closeCode === WS_RESTART_CODE ? random() * WS_RESTART_SPREAD_MS : cooldown / 2 + (random() * cooldown) / 2;
+  return Math.max(100, Math.round(wait));
+}
+
 /** The next websocket reconnect back-off: 1 s, doubling, capped at 16 s. */
 export function nextCooldown(current: number): number {
   return Math.min(Math.max(current, TIMINGS.wsBackoffStartMs / 2) * 2, TIMINGS.wsBackoffMaxMs);

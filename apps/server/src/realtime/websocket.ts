@@ -1,5 +1,6 @@
 import websocket from "@fastify/websocket";
 import { type AppEvent, createInnerContext, EVENT_CODES, hasStaffPowers, resolveActor, type Services } from "@flagship/api";
+import { WS_RESTART_CODE } from "@flagship/shared";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Socket } from "node:net";
 import type { WebSocket } from "ws";
@@ -26,7 +27,7 @@ const CONNECTED = JSON.stringify({ event_code: EVENT_CODES.connected, message: "
  * Violation") when an address holds too many sockets on this copy.
  */
 export const WS_CLOSE = {
-  restart: { code: 1012, reason: "Server restarting, reconnect" },
+  restart: { code: WS_RESTART_CODE, reason: "Server restarting, reconnect" },
   overLimit: { code: 1008, reason: "Too many connections from this address" },
 } as const;
 

@@ -1,11 +1,11 @@
-import { isUniqueViolation, type Prisma } from "@flagship/db";
+import { isUniqueViolation } from "@flagship/db";
 import { AppError, ERRORS, eventGates, parseInput, ZSubmitFlagInput } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { EVENT_CODES } from "../events/publisher.ts";
 import { hasStaffPowers, requireAuth } from "../guards.ts";
-import { recordSolveIn, type SolveOutcome } from "../scoring/record-solve.ts";
+import { recordSolvesIn, type SolveEntry, type SolveOutcome, takeAttempt } from "../scoring/record-solve.ts";
 import { retryTransaction } from "../scoring/locking.ts";
-import { oneSolveAtATime } from "../scoring/solve-queue.ts";
+import { solveInBatch } from "../scoring/solve-queue.ts";
 import { LOCKING_TX } from "../teams/lock.ts";
 import { announceFirstBlood } from "../scoring/first-blood.ts";
 import { type CatalogChallenge, findChallenge, patchCatalogForSolve } from "./catalog.ts";
@@ -21,22 +21,6 @@ import { freezeTime } from "../leaderboard/freeze.ts";
 export type SubmitFlagResult =
   | { m: "correct_flag"; d: { correct: true; explanation: string } }
   | { m: "incorrect_flag" | "attempt_limit_reached"; d: { correct: false } };
-
-/**
- * Takes one attempt from the team's allowance for a challenge with an attempt limit, inside the
- * submission's transaction (step 1 of the lock order in locking.ts). The conditional upsert is
- * atomic, so however many members submit at once, at most `limit` attempts get through; and as
- * the attempt commits with the solve or the incorrect attempt it was taken for, every attempt
- * counted is recorded.
- */
-async function takeAttempt(tx: Prisma.TransactionClient, teamId: number, challengeId: number, limit: number): Promise<boolean> {
-  const rows = await tx.$queryRaw<{ attempts: number }[]>`
-    INSERT INTO attempt_counters (team_id, challenge_id, attempts) VALUES (${teamId}, ${challengeId}, 1)
-    ON CONFLICT (team_id, challenge_id) DO UPDATE SET attempts = attempt_counters.attempts + 1
-      WHERE attempt_counters.attempts < ${limit}
-    RETURNING attempts`;
-  return rows.length > 0;
-}
 
 type Recorded = { kind: "limit" } | { kind: "incorrect"; totals: AttemptTotals } | { kind: "solve"; outcome: SolveOutcome };
 
@@ -72,38 +56,44 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
     challenge.flagType === "dynamic" ? dynamicFlagMatches(challenge.flagMetadata, flag, teamId, config.flag_prefix) : flagMatches(challenge.flagType, challenge.flagMetadata, flag, config.flag_prefix);
   const limit = challenge.attemptLimit !== null && challenge.attemptLimit > 0 ? challenge.attemptLimit : null;
   const text = typeof flag === "string" ? flag : JSON.stringify(flag);
-  // The attempt, and the solve or incorrect attempt it is spent on, commit together or not at all.
   let recorded: Recorded;
   try {
-    // LOCKING_TX: room to wait for a connection and for team locks under load, rather than answer 500.
-    const record = () =>
-      retryTransaction(() =>
-        ctx.db.$transaction(async (tx): Promise<Recorded> => {
-          if (limit !== null && !(await takeAttempt(tx, teamId, challenge.id, limit))) return { kind: "limit" };
-          if (!correct) {
-            const row = { teamId, userId: actor.id, challengeId: challenge.id, flag: text, ip: ctx.ip ?? null };
-            return { kind: "incorrect", totals: totalsOf(await insertAttempts(tx, [row]), row) };
-          }
-          const outcome = await recordSolveIn(tx, {
-            challengeId: challenge.id,
-            userId: actor.id,
-            teamId,
-            scoring: config.enable_scoring && !gates.ended,
-            // Staff testing a hidden challenge must not take first blood from the first real team.
-            firstBloodAllowed: !challenge.hidden,
-            ip: ctx.ip,
-          });
-          return { kind: "solve", outcome };
-        }, LOCKING_TX),
+    if (correct) {
+      // A correct flag joins the next batch of solves in this process (solve-queue.ts): recorded
+      // with every other solve that waited, in one transaction.
+      const entry: SolveEntry = {
+        challengeId: challenge.id,
+        userId: actor.id,
+        teamId,
+        scoring: config.enable_scoring && !gates.ended,
+        // Staff testing a hidden challenge must not take first blood from the first real team.
+        firstBloodAllowed: !challenge.hidden,
+        ip: ctx.ip,
+        attemptLimit: limit,
+      };
+      const result = await solveInBatch(
+        ctx.db,
+        entry,
+        (e) => `${e.teamId}:${e.challengeId}`,
+        // LOCKING_TX: room to wait for a connection and for team locks under load, rather than answer 500.
+        (entries) => retryTransaction(() => ctx.db.$transaction((tx) => recordSolvesIn(tx, entries), LOCKING_TX)),
       );
-    if (!correct && limit === null) {
+      if (result.kind === "refused") throw result.error;
+      recorded = result;
+    } else if (limit === null) {
       // The commonest write of an event: no interactive transaction, and attempts arriving together
       // share one multi-row INSERT and one commit (attempt-writer.ts); answered once committed.
       const totals = await recordIncorrectAttempt(ctx.db, { teamId, userId: actor.id, challengeId: challenge.id, flag: text, ip: ctx.ip ?? null });
       recorded = { kind: "incorrect", totals };
     } else {
-      // A correct flag queues behind other solves of the challenge in this process (solve-queue.ts).
-      recorded = correct ? await oneSolveAtATime(ctx.db, challenge.id, record) : await record();
+      // The attempt and the incorrect attempt it is spent on commit together or not at all.
+      recorded = await retryTransaction(() =>
+        ctx.db.$transaction(async (tx): Promise<Recorded> => {
+          if (!(await takeAttempt(tx, teamId, challenge.id, limit))) return { kind: "limit" };
+          const row = { teamId, userId: actor.id, challengeId: challenge.id, flag: text, ip: ctx.ip ?? null };
+          return { kind: "incorrect", totals: totalsOf(await insertAttempts(tx, [row]), row) };
+        }, LOCKING_TX),
+      );
     }
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("already_solved_challenge");

@@ -69,106 +69,245 @@ export async function recordSolve(ctx: Pick<Context, "db">, input: SolveInput): 
   }
 }
 
-/**
- * The body of recordSolve inside a caller's transaction, which takes its locks in the order
- * locking.ts documents. The caller turns a unique violation into already_solved_challenge.
- *
- * The solver's own row is locked first and its team checked: a concurrent leave locks the same
- * row first too, so either the leave committed (the user's team changed and we refuse with
- * permission_denied, recording nothing) or it waits for this solve and then sees it (and refuses
- * with challenge_solved).
- *
- * The challenge row is locked next: concurrent solves of one challenge queue up there, so solve
- * counts and decay values are computed one at a time. The unique (team, challenge) index then
- * makes a second solve by the same team fail. User and team rows are locked last, in id order,
- * so that overlapping re-scorings cannot deadlock.
- */
+/** One solve inside a caller's transaction: recordSolvesIn with one entry, its refusal thrown. */
 export async function recordSolveIn(tx: Prisma.TransactionClient, input: SolveInput): Promise<SolveOutcome> {
-  const [solver] = await tx.$queryRaw<{ team_id: number | null }[]>`SELECT team_id FROM users WHERE id = ${input.userId} FOR NO KEY UPDATE`;
-  // The user left (or was moved out of) the team while the flag was being checked.
-  if (solver?.team_id !== input.teamId) throw new AppError("permission_denied");
-  // Locks the challenge row and reads who held first blood before this solve.
-  const [before] = await tx.$queryRaw<{ first_blood_team_id: number | null }[]>`
-    SELECT first_blood_team_id FROM challenges WHERE id = ${input.challengeId} FOR NO KEY UPDATE`;
-  if (!before) throw new AppError("not_found");
-  const firstBlood = input.firstBloodAllowed && before.first_blood_team_id === null;
-  const [challenge] = await tx.$queryRaw<
-    { solve_count: number; first_blood_team_id: number | null; score: number; current_score: number; points_type: string; flag_metadata: unknown; tiebreaker: boolean; name: string; post_score_explanation: string }[]
-  >`UPDATE challenges
-      SET solve_count = solve_count + 1,
-          first_blood_team_id = CASE WHEN ${firstBlood} THEN ${input.teamId}::int ELSE first_blood_team_id END
-    WHERE id = ${input.challengeId}
-    RETURNING solve_count, first_blood_team_id, score, current_score, points_type, flag_metadata, tiebreaker, name, post_score_explanation`;
-  if (!challenge) throw new AppError("not_found");
-  const points = challengeValue(challenge.points_type, challenge.score, challenge.solve_count, challenge.flag_metadata);
-  const rescored = challenge.points_type === "decay" && challenge.solve_count > 1 && points !== challenge.current_score;
-  if (points !== challenge.current_score) {
-    await tx.$executeRaw`UPDATE challenges SET current_score = ${points} WHERE id = ${input.challengeId}`;
-  }
-  // Read under the challenge row lock, which every hint use of it waits for (locking.ts), so a hint
-  // use committed before this solve is charged.
-  const [{ penalty }] = (await tx.$queryRaw<{ penalty: number }[]>`
-    SELECT COALESCE(SUM(h.penalty), 0)::int AS penalty
-      FROM hint_uses u JOIN hints h ON h.id = u.hint_id
-     WHERE u.team_id = ${input.teamId} AND u.challenge_id = ${input.challengeId}`) as [{ penalty: number }];
-  const now = input.at ?? new Date();
-  const solve = await tx.solve.create({
-    data: {
-      teamId: input.teamId,
-      userId: input.userId,
-      challengeId: input.challengeId,
-      points,
-      penalty,
-      firstBlood,
-      scoring: input.scoring,
-      tiebreaker: challenge.tiebreaker,
-      timestamp: now,
-      ip: input.ip ?? null,
-    },
-    select: { id: true },
-  });
+  const [result] = await recordSolvesIn(tx, [input]);
+  if (result!.kind === "solve") return result!.outcome;
+  throw result!.kind === "refused" ? result!.error : new Error("recordSolveIn: no attempt limit is given, so none can run out");
+}
 
-  const worth = solveWorth(points, penalty);
+/** A correct flag to record; `attemptLimit` when the challenge limits a team's attempts. */
+export interface SolveEntry extends SolveInput {
+  attemptLimit?: number | null;
+}
+
+export type SolveResult = { kind: "solve"; outcome: SolveOutcome } | { kind: "limit" } | { kind: "refused"; error: AppError };
+
+/**
+ * Takes one attempt from the team's allowance for a challenge with an attempt limit (step 1 of the
+ * lock order in locking.ts). The conditional upsert is atomic, so however many members submit at
+ * once, at most `limit` attempts get through; and as the attempt commits with the solve or the
+ * incorrect attempt it was taken for, every attempt counted is recorded.
+ */
+export async function takeAttempt(tx: Prisma.TransactionClient, teamId: number, challengeId: number, limit: number): Promise<boolean> {
+  const rows = await tx.$queryRaw<{ attempts: number }[]>`
+    INSERT INTO attempt_counters (team_id, challenge_id, attempts) VALUES (${teamId}, ${challengeId}, 1)
+    ON CONFLICT (team_id, challenge_id) DO UPDATE SET attempts = attempt_counters.attempts + 1
+      WHERE attempt_counters.attempts < ${limit}
+    RETURNING attempts`;
+  return rows.length > 0;
+}
+
+const refused = (code: "already_solved_challenge" | "permission_denied" | "not_found"): SolveResult => ({ kind: "refused", error: new AppError(code) });
+
+interface ChallengeRow {
+  id: number;
+  solve_count: number;
+  score: number;
+  current_score: number;
+  points_type: string;
+  flag_metadata: unknown;
+  tiebreaker: boolean;
+  name: string;
+  post_score_explanation: string;
+}
+
+/**
+ * Correct solves, of one challenge or many, all in the caller's transaction, with the locks taken
+ * in the order locking.ts documents (each step's rows in id order); the answer for each entry in
+ * the order given, which is the order a challenge's solves count in (solve count, first blood). A
+ * batch costs about what one solve did, a statement a step for all its solves: the challenge rows
+ * locked and counted, the solves inserted, each decay challenge's earlier solvers re-scored once at
+ * the value the batch leaves (one score record each), the moved totals updated. The totals come out
+ * as if the solves had been recorded one after another: every solve of a decay challenge is worth
+ * its final value either way.
+ *
+ * One entry a (team, challenge). Each entry is refused on its own (the rest still recorded):
+ * already_solved_challenge for a team that solved the challenge before, permission_denied when the
+ * solver's team changed while the flag was checked (the solver's row is locked first, as a
+ * concurrent leave locks it), not_found when the challenge is gone; `limit` when its team's
+ * attempts ran out. A refused entry spends no attempt. A solve committed by another server copy
+ * after the check fails the batch with a unique violation, which the caller turns into running
+ * the entries one by one.
+ */
+export async function recordSolvesIn(tx: Prisma.TransactionClient, entries: SolveEntry[]): Promise<SolveResult[]> {
+  const pairOf = (e: SolveEntry) => `${e.teamId}:${e.challengeId}`;
+  if (new Set(entries.map(pairOf)).size !== entries.length) throw new Error("recordSolvesIn: one entry a team and challenge");
+  const results: (SolveResult | undefined)[] = entries.map(() => undefined);
+  const pending = () => entries.flatMap((e, i) => (results[i] ? [] : [i]));
+  // Solves committed before this batch: refused before an attempt is taken for them.
+  const solved = await tx.$queryRaw<{ team_id: number; challenge_id: number }[]>`
+    SELECT s.team_id, s.challenge_id
+      FROM solves s JOIN unnest(${entries.map((e) => e.teamId)}::int[], ${entries.map((e) => e.challengeId)}::int[]) AS p(team_id, challenge_id)
+        ON s.team_id = p.team_id AND s.challenge_id = p.challenge_id`;
+  const solvedPairs = new Set(solved.map((r) => `${r.team_id}:${r.challenge_id}`));
+  entries.forEach((e, i) => {
+    if (solvedPairs.has(pairOf(e))) results[i] = refused("already_solved_challenge");
+  });
+  // 1. attempt counters, in (team, challenge) order.
+  const tookAttempt = new Set<number>();
+  const byTeamThenChallenge = (a: number, b: number) => entries[a]!.teamId - entries[b]!.teamId || entries[a]!.challengeId - entries[b]!.challengeId;
+  for (const i of pending().sort(byTeamThenChallenge)) {
+    const { teamId, challengeId, attemptLimit } = entries[i]!;
+    if (attemptLimit == null) continue;
+    if (await takeAttempt(tx, teamId, challengeId, attemptLimit)) tookAttempt.add(i);
+    else results[i] = { kind: "limit" };
+  }
+  // 2. the solvers' rows, in id order: a user who left (or was moved out of) the team meanwhile is refused.
+  const userIds = [...new Set(pending().map((i) => entries[i]!.userId))].sort((a, b) => a - b);
+  if (userIds.length > 0) {
+    const solvers = await tx.$queryRaw<{ id: number; team_id: number | null }[]>`
+      SELECT id, team_id FROM users WHERE id = ANY(${userIds}::int[]) ORDER BY id FOR NO KEY UPDATE`;
+    const teamOf = new Map(solvers.map((r) => [r.id, r.team_id]));
+    for (const i of pending()) {
+      if (teamOf.get(entries[i]!.userId) === entries[i]!.teamId) continue;
+      results[i] = refused("permission_denied");
+      // A refused solve spends no attempt (alone, its transaction would have rolled back): the
+      // attempt taken for it is given back, under the counter's row lock this transaction holds.
+      if (tookAttempt.has(i)) {
+        await tx.$executeRaw`UPDATE attempt_counters SET attempts = attempts - 1 WHERE team_id = ${entries[i]!.teamId} AND challenge_id = ${entries[i]!.challengeId}`;
+      }
+    }
+  }
+  if (pending().length === 0) return results as SolveResult[];
+
+  // 3. the challenge rows, in id order: locked, and who held first blood before this batch read.
+  const challengeIds = [...new Set(pending().map((i) => entries[i]!.challengeId))].sort((a, b) => a - b);
+  const locked = await tx.$queryRaw<{ id: number; first_blood_team_id: number | null }[]>`
+    SELECT id, first_blood_team_id FROM challenges WHERE id = ANY(${challengeIds}::int[]) ORDER BY id FOR NO KEY UPDATE`;
+  const bloodBefore = new Map(locked.map((r) => [r.id, r.first_blood_team_id]));
+  for (const i of pending()) if (!bloodBefore.has(entries[i]!.challengeId)) results[i] = refused("not_found");
+  const accepted = pending();
+  if (accepted.length === 0) return results as SolveResult[];
+  // Each challenge's solves in the order they came; first blood to the first that may take it.
+  const groups = new Map<number, number[]>();
+  for (const i of accepted) groups.set(entries[i]!.challengeId, [...(groups.get(entries[i]!.challengeId) ?? []), i]);
+  const bloodIndex = new Map<number, number>();
+  for (const [id, group] of groups) {
+    const first = bloodBefore.get(id) === null ? group.find((i) => entries[i]!.firstBloodAllowed) : undefined;
+    if (first !== undefined) bloodIndex.set(id, first);
+  }
+  const ids = [...groups.keys()];
+  const counted = await tx.$queryRaw<ChallengeRow[]>`
+    UPDATE challenges c
+       SET solve_count = c.solve_count + d.n,
+           first_blood_team_id = COALESCE(c.first_blood_team_id, d.blood)
+      FROM unnest(${ids}::int[], ${ids.map((id) => groups.get(id)!.length)}::int[], ${ids.map((id) => (bloodIndex.has(id) ? entries[bloodIndex.get(id)!]!.teamId : null))}::int[]) AS d(id, n, blood)
+     WHERE c.id = d.id
+    RETURNING c.id, c.solve_count, c.score, c.current_score, c.points_type, c.flag_metadata, c.tiebreaker, c.name, c.post_score_explanation`;
+  const challenges = new Map(counted.map((c) => [c.id, c]));
+  const valueOf = new Map(counted.map((c) => [c.id, challengeValue(c.points_type, c.score, c.solve_count, c.flag_metadata)]));
+  const countBefore = (id: number) => challenges.get(id)!.solve_count - groups.get(id)!.length;
+  const rescored = new Set(counted.filter((c) => c.points_type === "decay" && c.solve_count > 1 && valueOf.get(c.id) !== c.current_score).map((c) => c.id));
+  const moved = counted.filter((c) => valueOf.get(c.id) !== c.current_score);
+  if (moved.length > 0) {
+    await tx.$executeRaw`
+      UPDATE challenges c SET current_score = d.points
+        FROM unnest(${moved.map((c) => c.id)}::int[], ${moved.map((c) => valueOf.get(c.id)!)}::int[]) AS d(id, points)
+       WHERE c.id = d.id`;
+  }
+  // Read under the challenge rows' locks, which every hint use of them waits for (locking.ts), so a
+  // hint use committed before this batch is charged.
+  const penalties = await tx.$queryRaw<{ team_id: number; challenge_id: number; penalty: number }[]>`
+    SELECT u.team_id, u.challenge_id, COALESCE(SUM(h.penalty), 0)::int AS penalty
+      FROM hint_uses u JOIN hints h ON h.id = u.hint_id
+      JOIN unnest(${accepted.map((i) => entries[i]!.teamId)}::int[], ${accepted.map((i) => entries[i]!.challengeId)}::int[]) AS p(team_id, challenge_id)
+        ON u.team_id = p.team_id AND u.challenge_id = p.challenge_id
+     GROUP BY u.team_id, u.challenge_id`;
+  const penaltyByPair = new Map(penalties.map((r) => [`${r.team_id}:${r.challenge_id}`, r.penalty]));
+  const penaltyOf = (i: number) => penaltyByPair.get(pairOf(entries[i]!)) ?? 0;
+  const now = new Date();
+  const at = (i: number) => entries[i]!.at ?? now;
+
+  // 4. the solves, each worth the value its challenge is left at.
+  const solves = await tx.solve.createManyAndReturn({
+    data: accepted.map((i) => {
+      const e = entries[i]!;
+      return {
+        teamId: e.teamId,
+        userId: e.userId,
+        challengeId: e.challengeId,
+        points: valueOf.get(e.challengeId)!,
+        penalty: penaltyOf(i),
+        firstBlood: bloodIndex.get(e.challengeId) === i,
+        scoring: e.scoring,
+        tiebreaker: challenges.get(e.challengeId)!.tiebreaker,
+        timestamp: at(i),
+        ip: e.ip ?? null,
+      };
+    }),
+    select: { id: true, teamId: true, challengeId: true },
+  });
+  const solveOf = new Map(solves.map((r) => [`${r.teamId}:${r.challengeId}`, r.id]));
+
   const users = new Map<number, Delta>();
   const teams = new Map<number, Delta>();
-  add(users, input.userId, worth, input.scoring ? worth : 0, challenge.tiebreaker);
-  add(teams, input.teamId, worth, input.scoring ? worth : 0, challenge.tiebreaker);
-  const records: Prisma.ScoreRecordCreateManyInput[] = [
-    { userId: input.userId, teamId: input.teamId, solveId: solve.id, reason: "solve", points: worth, leaderboard: input.scoring, timestamp: now },
-  ];
-
-  if (rescored) {
+  const records: Prisma.ScoreRecordCreateManyInput[] = [];
+  for (const i of accepted) {
+    const e = entries[i]!;
+    const worth = solveWorth(valueOf.get(e.challengeId)!, penaltyOf(i));
+    const tiebreaker = challenges.get(e.challengeId)!.tiebreaker;
+    add(users, e.userId, worth, e.scoring ? worth : 0, tiebreaker);
+    add(teams, e.teamId, worth, e.scoring ? worth : 0, tiebreaker);
+    records.push({ userId: e.userId, teamId: e.teamId, solveId: solveOf.get(pairOf(e))!, reason: "solve", points: worth, leaderboard: e.scoring, timestamp: at(i) });
+  }
+  // Decay challenges whose value moved: their earlier solvers, re-scored once at the new value.
+  const rescoring = [...rescored].filter((id) => countBefore(id) > 0);
+  if (rescoring.length > 0) {
+    const newIds = [...solveOf.values()];
     const earlier = await tx.solve.findMany({
-      where: { challengeId: input.challengeId, id: { not: solve.id } },
-      select: { id: true, userId: true, teamId: true, points: true, penalty: true, scoring: true },
+      where: { challengeId: { in: rescoring }, id: { notIn: newIds } },
+      select: { id: true, userId: true, teamId: true, challengeId: true, points: true, penalty: true, scoring: true },
     });
     for (const old of earlier) {
+      const points = valueOf.get(old.challengeId)!;
       const delta = solveWorth(points, old.penalty) - solveWorth(old.points, old.penalty);
       if (delta === 0) continue;
       add(users, old.userId, delta, old.scoring ? delta : 0, false);
       add(teams, old.teamId, delta, old.scoring ? delta : 0, false);
       records.push({ userId: old.userId, teamId: old.teamId, solveId: old.id, reason: "decay", points: delta, leaderboard: old.scoring, timestamp: now });
     }
-    await tx.solve.updateMany({ where: { challengeId: input.challengeId, id: { not: solve.id } }, data: { points } });
+    await tx.$executeRaw`
+      UPDATE solves s SET points = d.points
+        FROM unnest(${rescoring}::int[], ${rescoring.map((id) => valueOf.get(id)!)}::int[]) AS d(challenge_id, points)
+       WHERE s.challenge_id = d.challenge_id AND s.id <> ALL(${newIds}::int[])`;
   }
 
+  // 5. the moved totals: users, then teams, each in id order.
   const userRows = await applyDeltas(tx, "users", users, now);
   const teamRows = await applyDeltas(tx, "teams", teams, now);
   await tx.scoreRecord.createMany({ data: records });
   const standing = (r: Moved): Standing => ({ id: r.id, points: r.leaderboard_points, last: r.last_score_at?.toISOString() ?? null, listed: r.listed });
-  return {
-    solveId: solve.id,
-    points,
-    penalty,
-    firstBlood,
-    solveCount: challenge.solve_count,
-    rescored,
-    teamName: teamRows.find((r) => r.id === input.teamId)?.name ?? "",
-    challengeName: challenge.name,
-    explanation: challenge.post_score_explanation,
-    timestamp: now,
-    standings: { teams: teamRows.map(standing), users: userRows.map(standing) },
-  };
+  const teamRow = new Map(teamRows.map((r) => [r.id, r]));
+  const userRow = new Map(userRows.map((r) => [r.id, r]));
+  for (const [id, group] of groups) {
+    const challenge = challenges.get(id)!;
+    group.forEach((i, n) => {
+      const e = entries[i]!;
+      results[i] = {
+        kind: "solve",
+        outcome: {
+          solveId: solveOf.get(pairOf(e))!,
+          points: valueOf.get(id)!,
+          penalty: penaltyOf(i),
+          firstBlood: bloodIndex.get(id) === i,
+          solveCount: countBefore(id) + n + 1,
+          // A challenge's first solve in the batch carries its re-scoring (one event 7); the batch's
+          // first solve carries every total the batch moved, the others their own team's and user's.
+          rescored: rescored.has(id) && n === 0,
+          teamName: teamRow.get(e.teamId)?.name ?? "",
+          challengeName: challenge.name,
+          explanation: challenge.post_score_explanation,
+          timestamp: at(i),
+          standings:
+            i === accepted[0]
+              ? { teams: teamRows.map(standing), users: userRows.map(standing) }
+              : { teams: [standing(teamRow.get(e.teamId)!)], users: [standing(userRow.get(e.userId)!)] },
+        },
+      };
+    });
+  }
+  return results as SolveResult[];
 }
 
 type Moved = { id: number; name: string; leaderboard_points: number; last_score_at: Date | null; listed: boolean };

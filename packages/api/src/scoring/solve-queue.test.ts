@@ -1,52 +1,104 @@
 import type { Db } from "@flagship/db";
 import { describe, expect, it } from "vitest";
-import { oneSolveAtATime } from "./solve-queue.ts";
+import { MAX_BATCH, solveInBatch } from "./solve-queue.ts";
 
-/** A work item that records how many items of its key run at once, and finishes when released. */
-function gate() {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  return { released, release };
+interface Entry {
+  team: number;
+  challenge?: number;
+  name: string;
 }
 
-describe("oneSolveAtATime", () => {
-  it("runs the solves of one challenge one after another, in arrival order, and other challenges beside them", async () => {
+/** A batch runner that records each batch it is given and finishes one when released. */
+function recorder() {
+  const batches: string[][] = [];
+  const releases: (() => void)[] = [];
+  let failNext: Error | null = null;
+  const run = (entries: Entry[]) => {
+    batches.push(entries.map((e) => e.name));
+    if (failNext) {
+      const error = failNext;
+      failNext = null;
+      return Promise.reject(error);
+    }
+    return new Promise<string[]>((resolve) => releases.push(() => resolve(entries.map((e) => `solved ${e.name}`))));
+  };
+  return { batches, releases, run, failOnce: (error: Error) => (failNext = error) };
+}
+
+const team = (e: Entry) => `${e.team}:${e.challenge ?? 1}`;
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe("solveInBatch", () => {
+  it("records a lone solve at once, and every solve that arrived meanwhile, of any challenge, in the next batch, in arrival order", async () => {
     const db = {} as Db;
-    const running = new Map<number, number>();
-    const peak = new Map<number, number>();
-    const order: string[] = [];
-    const gates = [gate(), gate(), gate()];
-    const work = (challenge: number, name: string, wait: Promise<void>) => () => {
-      running.set(challenge, (running.get(challenge) ?? 0) + 1);
-      peak.set(challenge, Math.max(peak.get(challenge) ?? 0, running.get(challenge)!));
-      order.push(`start ${name}`);
-      return wait.then(() => {
-        running.set(challenge, running.get(challenge)! - 1);
-        order.push(`end ${name}`);
-        return name;
-      });
-    };
-    const first = oneSolveAtATime(db, 1, work(1, "a", gates[0]!.released));
-    const second = oneSolveAtATime(db, 1, work(1, "b", gates[1]!.released));
-    const other = oneSolveAtATime(db, 2, work(2, "c", gates[2]!.released));
-    await Promise.resolve();
-    // "c" (another challenge) started beside "a"; "b" waits for "a".
-    expect(order).toEqual(["start a", "start c"]);
-    gates[1]!.release();
-    gates[2]!.release();
-    await other;
-    expect(order).not.toContain("start b");
-    gates[0]!.release();
-    expect(await Promise.all([first, second, other])).toEqual(["a", "b", "c"]);
-    expect(order.indexOf("start b")).toBeGreaterThan(order.indexOf("end a"));
-    expect(peak.get(1)).toBe(1);
+    const r = recorder();
+    const first = solveInBatch(db, { team: 1, name: "a" }, team, r.run);
+    const later = [2, 3, 4].map((t) => solveInBatch(db, { team: t, name: `t${t}` }, team, r.run));
+    const other = solveInBatch(db, { team: 9, challenge: 2, name: "other" }, team, r.run);
+    await tick();
+    // "a" started alone; the rest wait for it to commit.
+    expect(r.batches).toEqual([["a"]]);
+    r.releases[0]!();
+    await expect(first).resolves.toBe("solved a");
+    await tick();
+    expect(r.batches[1]).toEqual(["t2", "t3", "t4", "other"]);
+    r.releases[1]!();
+    expect(await Promise.all([...later, other])).toEqual(["solved t2", "solved t3", "solved t4", "solved other"]);
+    // Another database (another server in the same process) has a lane of its own.
+    const elsewhere = solveInBatch({} as Db, { team: 1, name: "elsewhere" }, team, r.run);
+    await tick();
+    expect(r.batches.at(-1)).toEqual(["elsewhere"]);
+    r.releases.at(-1)!();
+    await expect(elsewhere).resolves.toBe("solved elsewhere");
   });
 
-  it("goes on with the next solve after one that failed, and passes the failure to its caller", async () => {
+  it("puts a team's second flag for a challenge in the batch after its first, and no more than MAX_BATCH in one", async () => {
     const db = {} as Db;
-    const failing = oneSolveAtATime(db, 7, () => Promise.reject(new Error("unique violation")));
-    const next = oneSolveAtATime(db, 7, () => Promise.resolve("next"));
-    await expect(failing).rejects.toThrow("unique violation");
-    await expect(next).resolves.toBe("next");
+    const r = recorder();
+    const blocker = solveInBatch(db, { team: 0, name: "blocker" }, team, r.run);
+    const waiting = [
+      ...Array.from({ length: MAX_BATCH + 1 }, (_, i) => solveInBatch(db, { team: i + 1, name: `t${i + 1}` }, team, r.run)),
+      solveInBatch(db, { team: 1, name: "t1 again" }, team, r.run),
+      solveInBatch(db, { team: 1, challenge: 2, name: "t1 elsewhere" }, team, r.run),
+    ];
+    await tick();
+    r.releases[0]!();
+    await blocker;
+    await tick();
+    expect(r.batches[1]).toHaveLength(MAX_BATCH);
+    expect(r.batches[1]).not.toContain("t1 again");
+    r.releases[1]!();
+    await tick();
+    expect(r.batches[2]).toEqual([`t${MAX_BATCH + 1}`, "t1 again", "t1 elsewhere"]);
+    r.releases[2]!();
+    await Promise.all(waiting);
+  });
+
+  it("records a failed batch's solves one at a time, so one failure fails one answer, and goes on after it", async () => {
+    const db = {} as Db;
+    const r = recorder();
+    const blocker = solveInBatch(db, { team: 0, name: "blocker" }, team, r.run);
+    const x = solveInBatch(db, { team: 1, name: "x" }, team, r.run);
+    const y = solveInBatch(db, { team: 2, name: "y" }, team, r.run);
+    await tick();
+    r.failOnce(new Error("unique violation"));
+    r.releases[0]!();
+    await blocker;
+    await tick();
+    // The batch [x, y] failed; x alone was tried next.
+    expect(r.batches.slice(1)).toEqual([["x", "y"], ["x"]]);
+    r.releases[1]!();
+    await expect(x).resolves.toBe("solved x");
+    await tick();
+    expect(r.batches.at(-1)).toEqual(["y"]);
+    r.releases[2]!();
+    await expect(y).resolves.toBe("solved y");
+    // A lone solve's failure is its caller's; the lane goes on after it.
+    r.failOnce(new Error("alone"));
+    await expect(solveInBatch(db, { team: 5, name: "z" }, team, r.run)).rejects.toThrow("alone");
+    const after = solveInBatch(db, { team: 6, name: "after" }, team, r.run);
+    await tick();
+    r.releases.at(-1)!();
+    await expect(after).resolves.toBe("solved after");
   });
 });

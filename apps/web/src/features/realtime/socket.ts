@@ -1,4 +1,4 @@
-import { nextCooldown, TIMINGS } from "@flagship/shared";
+import { nextCooldown, reconnectDelay, TIMINGS } from "@flagship/shared";
 
 export interface SocketState {
   connected: boolean;
@@ -11,8 +11,9 @@ export interface SocketState {
 export type SocketEvent = { event_code: number } & Record<string, unknown>;
 
 /**
- * A websocket to /api/v2/ws/ that sends the session token on open and reconnects with back-off,
- * reporting its state every second while it waits.
+ * A websocket to /api/v2/ws/ that sends the session token on open and reconnects with back-off and
+ * jitter (reconnectDelay: spread over seconds after a server copy's restart), reporting its state
+ * every second while it waits.
  */
 export class RealtimeSocket {
   private socket: WebSocket | null = null;
@@ -63,14 +64,14 @@ export class RealtimeSocket {
         // Ignore frames that are not events.
       }
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.socket !== socket || this.stopped) return;
-      this.scheduleReconnect();
+      this.scheduleReconnect(event.code);
     };
   }
 
-  private scheduleReconnect(): void {
-    const wait = this.cooldown;
+  private scheduleReconnect(closeCode: number): void {
+    const wait = reconnectDelay(this.cooldown, closeCode);
     this.cooldown = nextCooldown(this.cooldown);
     let timer = Math.ceil(wait / 1000);
     this.onState({ connected: false, cooldown: wait, timer });
