@@ -56,9 +56,11 @@ export function serverEnv(env = process.env, exists = existsSync) {
  * jemalloc's settings for the server. Each password hash (argon2id, 19 MiB) allocates and frees one
  * 19 MiB block. With jemalloc's defaults that block went to its arena for large blocks, which hands
  * freed memory back at once, and the next hash faulted all 19 MiB in again: a login cost 118 ms
- * instead of 34 (8 logins a second on two cores instead of 21, 9.7 instead of 38 with two hashes at
- * a time). `oversize_threshold:0` keeps large blocks in the ordinary arenas; `muzzy_decay_ms:-1`
- * hands pages back with MADV_FREE only (the kernel takes them when it needs memory, and a block
- * reused before then costs no page faults) rather than following up with MADV_DONTNEED.
+ * instead of about 34 (in the login wave, 8 logins a second instead of 39). `oversize_threshold:0`
+ * keeps large blocks in the ordinary arenas, whose freed pages are handed back over seconds
+ * (dirty_decay_ms, 10 s), so a hash's block is usually still there for the next. Not
+ * `muzzy_decay_ms:-1` as well, though it made logins a little faster still: pages would then only
+ * ever be handed back lazily (MADV_FREE), which still count as resident, and a copy's peak in the
+ * mixed workload doubled.
  */
-export const JEMALLOC_CONF = "oversize_threshold:0,muzzy_decay_ms:-1";
+export const JEMALLOC_CONF = "oversize_threshold:0";
