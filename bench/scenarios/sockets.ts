@@ -28,7 +28,7 @@ const SPARE_FILES = 1000;
 
 /**
  * The open-file limit this process (and the servers it starts) runs with: `npm run bench` raises it
- * to 65,536 where it may (as root); elsewhere the sockets are as many as it allows.
+ * to 65,536 where the machine lets it; elsewhere the sockets are as many as it allows.
  */
 function openFileLimit(): number {
   try {
@@ -154,7 +154,7 @@ class Player {
 export async function benchSocketsAtScale(databaseUrl: string, db: Db): Promise<SocketScaleResult | string> {
   const redis = await startRedis();
   if (!redis.url) return "not measured: redis-server is not installed";
-  // npm start's heap limit (256 MiB) holds about 15,000 sockets (about 13 KiB of heap each); a copy
+  // npm start's heap limit (256 MiB) holds about 15,000 sockets (about 9 KiB each, mostly heap); a copy
   // meant to hold more is started with a larger one, as docs/performance.md tells operators to.
   const env = { REDIS_URL: redis.url, WORKERS: "0", NODE_OPTIONS: `--max-old-space-size=${HEAP_MIB}` };
   const copies = await Promise.all([startServer(databaseUrl, env), startServer(databaseUrl, env)]);
@@ -284,7 +284,7 @@ export function socketsSection(result: SocketScaleResult | string): string[] {
   const deliveryMet = r.delivery.received === r.sockets && r.delivery.p99 < 1000;
   const stormMet = r.storm.reconnected === r.sockets && r.storm.allBackSeconds <= 30 && r.storm.failedRequests === 0;
   return [
-    ...(r.limitedBy === null ? [] : [`Fewer sockets than the ${SOCKETS_AT_SCALE} asked for: the open-file limit here is ${r.limitedBy} (\`npm run bench\` raises it to 65,536 as root).`, ""]),
+    ...(r.limitedBy === null ? [] : [`Fewer sockets than the ${SOCKETS_AT_SCALE} asked for: the open-file limit here is ${r.limitedBy} (\`npm run bench\` raises it to 65,536 where the machine lets it).`, ""]),
     `Websockets at event scale (\`bench/scenarios/sockets.ts\`): ${r.sockets} signed-in players' sockets held by one server copy, a`,
     "second copy beside it on the same PostgreSQL and Redis; one solve sent to the second copy; then the first copy restarted",
     "(SIGTERM) under its sockets, which reconnect as the web app's socket does (jittered back-off, spread over 10 s after a",

@@ -51,8 +51,8 @@ const argon2Hasher: Hasher = {
  * How many hashes run at once unless HASH_CONCURRENCY says: one a core, less one on machines with
  * more than two, so that listings and submissions keep a core to themselves in a wave of logins.
  * On one or two cores all of them: a hash is one lane (one core for about 30 ms), and with one at
- * a time a two-core machine did 38 logins a second in the login wave against 54 with two (BENCHMARKS.md),
- * while the event loop still gets its share of the cores from the scheduler between hashes.
+ * a time a two-core machine left a core idle in a wave of logins (about 40% more logins a second with
+ * two), while the event loop still gets its share of the cores from the scheduler between hashes.
  */
 export function defaultHashConcurrency(cores: number): number {
   return cores <= 2 ? Math.max(1, cores) : cores - 1;

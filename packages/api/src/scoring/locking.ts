@@ -17,6 +17,10 @@ import { isTransactionConflict } from "@flagship/db";
  *    other path locks these rows, except the deletion of attempts (a cascade from a staff
  *    deletion), whose trigger lowers them.
  *
+ * A batch of solves (record-solve.ts, recordSolvesIn) takes each step for all its solves before the
+ * next, the rows of a step in id order (attempt counters in team, then challenge, order): a single
+ * path's locks are a batch of one, so batches and single paths agree.
+ *
  * Team membership changes (join, leave, staff moves) lock the user row before the team row, which
  * agrees with 2 before 5.
  *
