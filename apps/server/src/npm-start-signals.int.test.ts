@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "@flagship/db";
+import { JEMALLOC_CONF, serverEnv } from "../../../scripts/server-flags.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
@@ -138,6 +139,12 @@ describe.each(["SIGTERM", "SIGINT", "SIGKILL"] as const)("%s to npm start's own 
       info.command.includes("scripts/start.mjs") ? "launcher" : info.command.includes("server/dist/main.js") ? "server" : info.command.includes("worker/dist/main.js") ? "worker" : /postgres/.test(info.command) ? "postgres" : "other";
     expect([...new Set(started.map(kinds))]).toEqual(expect.arrayContaining(["launcher", "server", "worker", "postgres"]));
     expect(await accepts(databasePort)).toBe(true);
+    // The server npm start runs is on jemalloc with its settings, without which every login faults a hash's 19 MiB in again.
+    if (serverEnv().LD_PRELOAD) {
+      const server = started.find((info) => kinds(info) === "server")!;
+      expect(readFileSync(`/proc/${server.pid}/maps`, "utf8")).toContain("libjemalloc");
+      expect(readFileSync(`/proc/${server.pid}/environ`, "utf8").split("\0")).toContain(`MALLOC_CONF=${JEMALLOC_CONF}`);
+    }
 
     const signalled = Date.now();
     process.kill(npm.pid!, signal);

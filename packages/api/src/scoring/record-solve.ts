@@ -123,7 +123,8 @@ interface ChallengeRow {
  * its final value either way.
  *
  * One entry a (team, challenge). Each entry is refused on its own (the rest still recorded):
- * already_solved_challenge for a team that solved the challenge before, permission_denied when the
+ * already_solved_challenge for a team that solved the challenge before (a lone entry: the unique
+ * index's violation, thrown), permission_denied when the
  * solver's team changed while the flag was checked (the solver's row is locked first, as a
  * concurrent leave locks it), not_found when the challenge is gone; `limit` when its team's
  * attempts ran out. A refused entry spends no attempt. A solve committed by another server copy
@@ -135,8 +136,13 @@ export async function recordSolvesIn(tx: Prisma.TransactionClient, entries: Solv
   if (new Set(entries.map(pairOf)).size !== entries.length) throw new Error("recordSolvesIn: one entry a team and challenge");
   const results: (SolveResult | undefined)[] = entries.map(() => undefined);
   const pending = () => entries.flatMap((e, i) => (results[i] ? [] : [i]));
-  // Solves committed before this batch: refused before an attempt is taken for them.
-  const solved = await tx.$queryRaw<{ team_id: number; challenge_id: number }[]>`
+  // Solves committed before this batch: refused before an attempt is taken for them. A lone solve
+  // skips the read: the unique (team, challenge) index refuses it, and its whole transaction, attempt
+  // included, rolls back, which is the answer it would have got.
+  const solved =
+    entries.length === 1
+      ? []
+      : await tx.$queryRaw<{ team_id: number; challenge_id: number }[]>`
     SELECT s.team_id, s.challenge_id
       FROM solves s JOIN unnest(${entries.map((e) => e.teamId)}::int[], ${entries.map((e) => e.challengeId)}::int[]) AS p(team_id, challenge_id)
         ON s.team_id = p.team_id AND s.challenge_id = p.challenge_id`;
@@ -181,7 +187,11 @@ export async function recordSolvesIn(tx: Prisma.TransactionClient, entries: Solv
   if (accepted.length === 0) return results as SolveResult[];
   // Each challenge's solves in the order they came; first blood to the first that may take it.
   const groups = new Map<number, number[]>();
-  for (const i of accepted) groups.set(entries[i]!.challengeId, [...(groups.get(entries[i]!.challengeId) ?? []), i]);
+  for (const i of accepted) {
+    const group = groups.get(entries[i]!.challengeId);
+    if (group) group.push(i);
+    else groups.set(entries[i]!.challengeId, [i]);
+  }
   const bloodIndex = new Map<number, number>();
   for (const [id, group] of groups) {
     const first = bloodBefore.get(id) === null ? group.find((i) => entries[i]!.firstBloodAllowed) : undefined;
