@@ -62,6 +62,10 @@ describe("reconnectDelay", () => {
   it("spreads 20,000 sockets evenly: no 100 ms of the window gets more than twice its share", () => {
     const buckets = new Array(WS_RESTART_SPREAD_MS / 100).fill(0) as number[];
     for (let i = 0; i < 20_000; i++) buckets[Math.min(buckets.length - 1, Math.floor(reconnectDelay(1000, WS_RESTART_CODE) / 100))]! += 1;
-    expect(Math.max(...buckets)).toBeLessThan((2 * 20_000) / buckets.length);
+    const share = 20_000 / buckets.length;
+    // The 100 ms floor moves the first 100 ms' share into the next: those two are counted together.
+    expect(buckets[0]).toBe(0);
+    expect(buckets[1]).toBeLessThan(2 * 2 * share);
+    expect(Math.max(...buckets.slice(2))).toBeLessThan(2 * share);
   });
 });
