@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import cors from "@fastify/cors";
 import fastifyStatic from "@fastify/static";
 import { isDatabaseUnavailable } from "@flagship/db";
-import { appRouter, type AppRouter, forgetActors, forgetPlayerStates, mayChangeActors, type Services, toTrpcError } from "@flagship/api";
+import { appRouter, type AppRouter, forgetActors, forgetPlayerStates, mayChangeActors, type Services, setupNeeded, toTrpcError } from "@flagship/api";
 import { AppError, refuseUnstorableText } from "@flagship/shared";
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
 import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
@@ -159,7 +159,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
   await registerFileRoutes(app, services, env.DATA_DIR);
   await registerEventArchiveRoutes(app, services, env.DATA_DIR);
   registerOidcRoutes(app, services, env.PUBLIC_URL);
-  registerWebApp(app, env);
+  registerWebApp(app, env, services);
   return app;
 }
 
@@ -197,16 +197,24 @@ function trustHops(hops: number) {
 }
 
 /** Serves the built web app, answering unknown page URLs with index.html (history fallback). */
-function registerWebApp(app: FastifyInstance, env: Env): void {
+function registerWebApp(app: FastifyInstance, env: Env, services: Services): void {
   const root = path.resolve(env.WEB_DIST ?? DEFAULT_WEB_DIST);
   const indexFile = path.join(root, "index.html");
   const hasWeb = existsSync(indexFile);
   // Runtime settings the page reads before it starts, such as the footer text: a JSON data block,
   // which is never run, so the Content-Security-Policy needs no inline script.
-  const runtime = JSON.stringify({ footerText: env.FOOTER_TEXT }).replace(/</g, "\\u003c");
-  const indexHtml = hasWeb
-    ? readFileSync(indexFile, "utf8").replace("</head>", `<script type="application/json" id="flagship-runtime">${runtime}</script></head>`)
-    : "<!doctype html><title>Flagship</title><p>The web app is not built. Run <code>npm run build</code>.</p>";
+  const page = (settings: Record<string, unknown>) => {
+    const runtime = JSON.stringify({ footerText: env.FOOTER_TEXT, ...settings }).replace(/</g, "\\u003c");
+    return hasWeb
+      ? readFileSync(indexFile, "utf8").replace("</head>", `<script type="application/json" id="flagship-runtime">${runtime}</script></head>`)
+      : "<!doctype html><title>Flagship</title><p>The web app is not built. Run <code>npm run build</code>.</p>";
+  };
+  const indexHtml = page({});
+  // A server without any account greets its first visitor with the first-run setup. The check
+  // costs a query only until the first account exists (setupNeeded keeps the answer after that);
+  // a database that cannot answer serves the ordinary page, whose calls then report the outage.
+  const setupHtml = page({ setup: true });
+  const pageFor = async () => ((await setupNeeded(services.db).catch(() => false)) ? setupHtml : indexHtml);
 
   if (hasWeb) {
     const assets = path.join(root, "assets") + path.sep;
@@ -228,10 +236,10 @@ function registerWebApp(app: FastifyInstance, env: Env): void {
       },
     });
   }
-  const sendIndex = (reply: import("fastify").FastifyReply) =>
-    reply.code(200).header("Cache-Control", "no-cache").type("text/html; charset=utf-8").send(indexHtml);
+  const sendIndex = async (reply: import("fastify").FastifyReply) =>
+    reply.code(200).header("Cache-Control", "no-cache").type("text/html; charset=utf-8").send(await pageFor());
   app.get("/", (_request, reply) => sendIndex(reply));
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const isPage = (request.method === "GET" || request.method === "HEAD") && !request.url.startsWith("/trpc");
     if (isPage && !/\.[a-z0-9]+$/i.test(request.url.split("?")[0] ?? "")) return sendIndex(reply);
     return reply.code(404).send({ error: "Not Found" });

@@ -80,3 +80,14 @@ describe("pages", () => {
     expect((await get("/assets/missing-00000000.js", "br")).statusCode).toBe(404);
   });
 });
+
+describe("the first-run setup", () => {
+  const runtimeOf = (html: string) => JSON.parse(/<script type="application\/json" id="flagship-runtime">(.*?)<\/script>/.exec(html)?.[1] ?? "null") as Record<string, unknown>;
+
+  it("is announced in the page while the server has no account, and no longer once one exists", async () => {
+    // This server's database is its own and starts without accounts.
+    for (const url of ["/", "/register", "/campaign/web"]) expect(runtimeOf((await get(url)).body)).toMatchObject({ setup: true });
+    await server.world.services.db.user.create({ data: { username: "first", email: "first@example.test", passwordHash: "x", isStaff: true } });
+    for (const url of ["/", "/register"]) expect(runtimeOf((await get(url)).body).setup).toBeUndefined();
+  });
+});

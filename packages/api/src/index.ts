@@ -70,3 +70,4 @@ export { listAuditLog } from "./admin/audit-log.ts";
 export { getTeamFlag, listSharingIncidents, disqualifyTeam } from "./challenges/flag-sharing.ts";
 export { selfCheck } from "./admin/self-check.ts";
 export { ARGON2_OPTIONS, configurePasswordHashing, DEFAULT_HASHING, defaultHashConcurrency, hashingLoad, type Hasher, type HashingLimits } from "./auth/passwords.ts";
+export { setupNeeded } from "./setup/setup-status.ts";

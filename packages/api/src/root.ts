@@ -11,6 +11,7 @@ import { leaderboardRouter } from "./leaderboard/router.ts";
 import { usersRouter } from "./members/public-router.ts";
 import { pagesRouter } from "./pages/router.ts";
 import { portRouter } from "./port/router.ts";
+import { setupRouter } from "./setup/router.ts";
 import { statsRouter } from "./stats/router.ts";
 import { teamsRouter } from "./teams/router.ts";
 import { createCallerFactory, router } from "./trpc.ts";
@@ -28,6 +29,7 @@ export const appRouter = router({
   mail: mailRouter,
   pages: pagesRouter,
   port: portRouter,
+  setup: setupRouter,
   stats: statsRouter,
   teams: teamsRouter,
   users: usersRouter,

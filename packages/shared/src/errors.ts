@@ -71,6 +71,7 @@ export const ERRORS = {
   cannot_impersonate_self: def(400, "BAD_REQUEST", "You cannot impersonate yourself."),
   not_impersonating: def(403, "FORBIDDEN", "You are not impersonating anyone."),
   account_disabled: def(403, "FORBIDDEN", "This account has been disabled."),
+  already_set_up: def(409, "CONFLICT", "This event is already set up. Log in to change its settings."),
 
   // Single sign-on (OpenID Connect).
   sso_not_configured: def(404, "NOT_FOUND", "Single sign-on is not set up on this server."),

@@ -26,3 +26,4 @@ export * from "./unstorable-text.ts";
 export * from "./port.ts";
 export * from "./ctfd.ts";
 export * from "./colour.ts";
+export * from "./setup.ts";
