@@ -13,6 +13,7 @@ import { contextFor, restRoutes } from "./rest/adapter.ts";
 import { registerRestRoutes } from "./rest/routes/index.ts";
 import { fail } from "./rest/envelope.ts";
 import { registerWebsocket } from "./realtime/websocket.ts";
+import { registerLogo } from "./logo.ts";
 import { registerSecurityHeaders } from "./security.ts";
 
 /** What a 503 tells clients to wait before trying again: a database restart takes about this long. */
@@ -160,6 +161,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
   await registerEventArchiveRoutes(app, services, env.DATA_DIR);
   registerOidcRoutes(app, services, env.PUBLIC_URL);
   registerWebApp(app, env, services);
+  registerLogo(app, services, path.join(path.resolve(env.WEB_DIST ?? DEFAULT_WEB_DIST), "favicon.svg"));
   return app;
 }
 

@@ -91,3 +91,37 @@ describe("the first-run setup", () => {
     for (const url of ["/", "/register"]) expect(runtimeOf((await get(url)).body).setup).toBeUndefined();
   });
 });
+
+describe("the logo", () => {
+  const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+  const setLogo = async (logo: string) => {
+    await server.world.services.db.config.upsert({ where: { key: "logo" }, create: { key: "logo", value: logo }, update: { value: logo } });
+    server.world.services.config.invalidate();
+  };
+
+  it("is Flagship's mark until staff upload one, then the upload, revalidated by ETag and sent sandboxed", async () => {
+    await setLogo("");
+    const mark = await get("/logo");
+    expect(mark.statusCode).toBe(200);
+    expect(mark.headers["content-type"]).toMatch(/^image\/svg\+xml/);
+    expect(mark.body).toBe("<svg xmlns='http://www.w3.org/2000/svg'/>");
+    expect(mark.headers["cache-control"]).toBe("no-cache");
+    expect(mark.headers["content-security-policy"]).toMatch(/sandbox/);
+
+    await setLogo(`data:image/png;base64,${PNG.toString("base64")}`);
+    const logo = await get("/logo");
+    expect(logo.headers["content-type"]).toBe("image/png");
+    expect(logo.rawPayload.equals(PNG)).toBe(true);
+    expect(logo.headers.etag).not.toBe(mark.headers.etag);
+    const again = await server.app.inject({ method: "GET", url: "/logo", headers: { "if-none-match": String(logo.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it("is read on its own: the configuration list leaves it out, one key read gives it to anyone", async () => {
+    await setLogo(`data:image/png;base64,${PNG.toString("base64")}`);
+    const list = await server.api("GET", "/config/");
+    expect(Object.keys(list.body.d)).not.toContain("logo");
+    const one = await server.api("GET", "/config/logo/");
+    expect(one.body.d).toBe(`data:image/png;base64,${PNG.toString("base64")}`);
+  });
+});

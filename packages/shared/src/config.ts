@@ -23,6 +23,18 @@ export const ZTheme = z.object({
 });
 export type Theme = z.infer<typeof ZTheme>;
 
+/** The largest event logo, in bytes of the image itself (its data URL is a third longer). */
+export const LOGO_MAX_BYTES = 100 * 1024;
+export const LOGO_TYPES = ["image/png", "image/jpeg", "image/webp", "image/svg+xml"] as const;
+/** The event's logo as a data URL of one of LOGO_TYPES, or "" for Flagship's own mark. */
+export const ZLogo = z.union([
+  z.literal(""),
+  z
+    .string()
+    .max(Math.ceil(LOGO_MAX_BYTES / 3) * 4 + 32, { message: `The logo may be at most ${LOGO_MAX_BYTES / 1024} KiB.` })
+    .regex(/^data:image\/(png|jpeg|webp|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/, { message: "Use a PNG, JPEG, WebP or SVG image." }),
+]);
+
 export const CONFIG_SCHEMA = {
   register_start_time: time,
   register_end_time: time,
@@ -59,6 +71,8 @@ export const CONFIG_SCHEMA = {
   sharing_wrong_flag_window: z.number().int().min(0).max(86_400),
   /** The event's theme from the theme builder; null keeps the built-in light and dark palettes. */
   theme: ZTheme.nullable(),
+  /** The event's logo (served at /logo, not listed with the rest: it is the one large value). */
+  logo: ZLogo,
 } as const;
 
 export type ConfigKey = keyof typeof CONFIG_SCHEMA;
@@ -98,9 +112,13 @@ export const CONFIG_DEFAULTS: Config = {
   experiments: {},
   sharing_wrong_flag_window: 0,
   theme: null,
+  logo: "",
 };
 
 export const CONFIG_KEYS = Object.keys(CONFIG_SCHEMA) as ConfigKey[];
+
+/** Keys read on their own rather than in the configuration list (the logo, at /logo). */
+export const UNLISTED_CONFIG_KEYS: ReadonlySet<ConfigKey> = new Set(["logo"]);
 
 /** Keys only staff may read. */
 export const STAFF_ONLY_CONFIG_KEYS: ReadonlySet<ConfigKey> = new Set([

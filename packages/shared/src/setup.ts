@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ZRegisterInput } from "./auth.ts";
-import { CONFIG_SCHEMA, ZTheme } from "./config.ts";
+import { CONFIG_SCHEMA, ZLogo, ZTheme } from "./config.ts";
 
 /** How players join a freshly set-up event. */
 export const REGISTRATION_MODES = ["open", "invite", "sso"] as const;
@@ -21,6 +21,7 @@ export const ZSetupInput = z
     team_size: CONFIG_SCHEMA.team_size,
     registration: z.enum(REGISTRATION_MODES),
     theme: ZTheme.nullable().default(null),
+    logo: ZLogo.default(""),
     username: ZRegisterInput.shape.username,
     email: ZRegisterInput.shape.email,
     password: ZRegisterInput.shape.password,
@@ -43,5 +44,6 @@ export function setupConfig(input: z.output<typeof ZSetupInput>) {
     invite_required: input.registration === "invite",
     registration_provider: input.registration === "sso" ? "oidc" : "basic_auth",
     ...(input.theme ? { theme: input.theme } : {}),
+    ...(input.logo ? { logo: input.logo } : {}),
   } as const;
 }

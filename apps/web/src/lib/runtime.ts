@@ -1,6 +1,8 @@
 /** Settings the server puts in the page at serve time (see the server's web app route). */
 interface RuntimeSettings {
   footerText: string;
+  /** The server has no account yet: every page leads to the first-run setup until it is done. */
+  setup: boolean;
 }
 
 /** The server writes them as a JSON data block (not a script, which the CSP would refuse). */
@@ -18,4 +20,5 @@ const settings = readRuntime();
 
 export const runtime: RuntimeSettings = {
   footerText: typeof settings.footerText === "string" ? settings.footerText : "",
+  setup: settings.setup === true,
 };

@@ -29,6 +29,7 @@ import { runtime } from "../lib/runtime.ts";
 import { RouteFocus } from "./RouteFocus.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { EventTheme } from "../features/theming/EventTheme.tsx";
+import { useLogoSrc } from "../features/theming/logo.ts";
 import { deferred } from "../lib/deferred.tsx";
 import "../features/theming/theming.css";
 import "./shell.css";
@@ -105,7 +106,7 @@ function AccountSummary({ where }: { where: "header" | "sidebar" }) {
 }
 
 /** Pages drawn without the shell's header, sidebar and footer. */
-const BARE_PAGES = new Set(["/largeLeaderboard"]);
+const BARE_PAGES = new Set(["/largeLeaderboard", "/setup"]);
 
 export function Layout() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
@@ -127,6 +128,7 @@ function Shell() {
   const [opened, { toggle, close }] = useDisclosure(false);
   const { config } = useAppData();
   const eventName = config?.event_name ?? "Flagship";
+  const logoSrc = useLogoSrc();
   // The announcement bar is drawn above the page. Until the signed-in player's announcements are
   // known (and the markdown renderer that draws the bar's body has loaded, when there is one), the
   // page is laid out but not shown (its data loads meanwhile), so a bar that arrives or grows does
@@ -159,7 +161,7 @@ function Shell() {
             />
             <UnstyledButton component={Link} to="/" aria-label={eventName}>
               <Group gap={8} wrap="nowrap">
-                <img src="/favicon.svg" alt="" width={28} height={28} className="header-mark" />
+                <img src={logoSrc} alt="" width={28} height={28} className="header-mark" />
                 {/* Logo only on the narrowest phones, so the countdown badge keeps its room. */}
                 <Text fw={700} size="lg" truncate="end" maw={{ base: 180, sm: 400 }} visibleFrom="xs">
                   {eventName}

@@ -4,6 +4,7 @@ import {
   type ConfigKey,
   isConfigKey,
   STAFF_ONLY_CONFIG_KEYS,
+  UNLISTED_CONFIG_KEYS,
 } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { hasStaffPowers } from "../guards.ts";
@@ -12,13 +13,16 @@ async function visibleTo(ctx: Context, key: ConfigKey): Promise<boolean> {
   return !STAFF_ONLY_CONFIG_KEYS.has(key) || (await hasStaffPowers(ctx));
 }
 
-/** Every key the caller may read; staff-only keys are left out for everyone else. */
+/**
+ * Every key the caller may read; staff-only keys are left out for everyone else, and unlisted
+ * ones (the logo, which every page load would otherwise carry) for everyone.
+ */
 export async function listConfig(ctx: Context): Promise<Partial<Config>> {
   const config = await ctx.config.all();
   const staff = await hasStaffPowers(ctx);
   const out: Partial<Config> = {};
   for (const [key, value] of Object.entries(config) as [ConfigKey, unknown][]) {
-    if (STAFF_ONLY_CONFIG_KEYS.has(key) && !staff) continue;
+    if ((STAFF_ONLY_CONFIG_KEYS.has(key) && !staff) || UNLISTED_CONFIG_KEYS.has(key)) continue;
     (out as Record<string, unknown>)[key] = value;
   }
   for (const [key, value] of Object.entries(await ctx.config.unknownKeys())) {

@@ -115,7 +115,16 @@ describe("first-run setup", () => {
   it("turns teams off with a team size of 0, and sets a theme when one is chosen", async () => {
     const world = await freshWorld();
     const theme = { primary: "#0f766e", secondary: "#475569", success: "#15803d", info: "#0369a1", warning: "#b45309", danger: "#b91c1c", dark: "#0f172a", light: "#f8fafc", sidebarType: "dark" };
-    await anon(world).setup.complete(setup({ enable_teams: false, team_size: 5, registration: "open", theme }));
-    expect(await world.services.config.all()).toMatchObject({ enable_teams: false, team_size: 0, invite_required: false, theme });
+    const logo = "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=";
+    await anon(world).setup.complete(setup({ enable_teams: false, team_size: 5, registration: "open", theme, logo }));
+    expect(await world.services.config.all()).toMatchObject({ enable_teams: false, team_size: 0, invite_required: false, theme, logo });
+  });
+
+  it("takes only an image of a known type, within its size, as the logo", async () => {
+    const world = await freshWorld();
+    expect(await errorOf(anon(world).setup.complete(setup({ logo: "data:text/html;base64,PHNjcmlwdD4=" })))).toMatchObject({ details: { logo: ["Use a PNG, JPEG, WebP or SVG image."] } });
+    const huge = `data:image/png;base64,${"A".repeat(200_000)}`;
+    expect(await errorOf(anon(world).setup.complete(setup({ logo: huge })))).toMatchObject({ code: "max_length", details: { logo: [expect.any(String)] } });
+    expect(await world.services.db.user.count()).toBe(0);
   });
 });

@@ -8,6 +8,7 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { errorText } from "../auth/errors.ts";
 import "../authoring/texts.ts";
+import { LogoSetting } from "./LogoPicker.tsx";
 import { setThemePreview, THEME_PRESETS } from "./themeState.ts";
 
 /**
@@ -85,6 +86,7 @@ export function ThemeBuilder() {
             data={SIDEBAR_TYPES.map((type) => ({ value: type, label: t(`theme.sidebar_${type}`) }))}
           />
         </Stack>
+        <LogoSetting />
         {!valid && <Alert color="red">{t("theme.colour_invalid")}</Alert>}
         <Group justify="flex-end" gap="sm">
           {saved && (
