@@ -118,15 +118,8 @@ test("configuration: grouped settings, saved together, with errors beside the fi
   await screenshots(page, "admin-config");
 
   const teamSize = page.getByRole("textbox", { name: "Maximum team size" });
-  const registerEnd = page.getByRole("textbox", { name: "Registration closes" });
   try {
-    // A time in the wrong format is caught before anything is sent.
-    await registerEnd.fill("next friday");
-    await page.getByRole("button", { name: "Save changes" }).click();
-    await expect(page.getByText("Use the format yyyy-MM-dd H:mm, or leave it empty.")).toBeVisible();
-
     // The server's refusal lands beside its field, and nothing is saved.
-    await registerEnd.fill("2040-06-01 9:30");
     await teamSize.fill("5");
     await page.getByRole("textbox", { name: "Flag prefix" }).fill("not a prefix");
     await page.getByRole("button", { name: "Save changes" }).click();
@@ -141,16 +134,86 @@ test("configuration: grouped settings, saved together, with errors beside the fi
     await expect(page.getByText("Config updated")).toBeVisible();
     await page.reload();
     await expect(teamSize).toHaveValue("5");
-    await expect(registerEnd).toHaveValue("2040-06-01 9:30");
     await expect(page.getByRole("switch", { name: "Leaving teams" })).toBeChecked();
     await toggleDark(page);
     await expectAccessible(page);
     await toggleDark(page);
   } finally {
     await setConfig("team_size", 0);
-    await setConfig("register_end_time", null);
     await setConfig("enable_team_leave", false);
   }
+});
+
+/** Picks a day of next month and a time in an event time field's calendar, without typing a date. */
+async function pickTime(page: Page, field: string, day: number, hours: string, minutes: string): Promise<void> {
+  await page.getByRole("button", { name: field, exact: true }).click();
+  const picker = page.getByRole("dialog").last();
+  const month = await page.evaluate(() => {
+    const d = new Date();
+    return { year: d.getMonth() === 11 ? d.getFullYear() + 1 : d.getFullYear(), month: (d.getMonth() + 1) % 12 };
+  });
+  const name = new Date(Date.UTC(month.year, month.month, day)).toLocaleString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  // The calendar opens on the field's month, or this month when it is empty.
+  if (!(await picker.getByRole("button", { name, exact: true }).isVisible())) await picker.getByRole("button", { name: "Next month" }).click();
+  await picker.getByRole("button", { name, exact: true }).click();
+  await picker.getByRole("spinbutton", { name: "Hours" }).fill(hours);
+  await picker.getByRole("spinbutton", { name: "Minutes" }).fill(minutes);
+  await picker.getByRole("button", { name: "Use this time" }).click();
+}
+
+test.describe("in Tokyo", () => {
+  // A zone away from UTC (and without summer time), so the local and UTC previews differ.
+  test.use({ timezoneId: "Asia/Tokyo" });
+  test("configuration: event times are picked, shown in local time and UTC with the event's length, and an end before the start is refused", async ({ page }) => {
+    await asStaff(page);
+    await page.goto("/admin/config");
+    await expect(page.getByRole("heading", { level: 1, name: "Configuration" })).toBeVisible();
+    // No text box asks for a date format: every time is a picker.
+    await expect(page.getByRole("textbox", { name: "Event starts" })).toHaveCount(0);
+    const expected = (day: number, hour: number, minute: number) =>
+      page.evaluate(([d, h, m]) => {
+        const now = new Date();
+        return new Date(now.getFullYear(), now.getMonth() + 1, d, h, m).getTime() / 1000;
+      }, [day, hour, minute] as const);
+    try {
+      await pickTime(page, "Event starts", 10, "09", "30");
+      const start = page.getByTestId("event-start-preview");
+      await expect(start).toContainText(/Your time \(Asia\/Tokyo\): \w+ 10, \d{4}, 9:30\sAM/);
+      await expect(start).toContainText(/UTC: \w+ 10, \d{4}, 12:30\sAM/);
+
+      // An end before the start is said on the end field and nothing is saved.
+      await pickTime(page, "Event ends", 8, "18", "00");
+      await expect(page.getByText("The end must come after the start.")).toBeVisible();
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await expect(page.getByRole("button", { name: "Event ends", exact: true })).toHaveAttribute("data-error", "true");
+      const saved = async () => (await database().query<{ value: unknown }>(`SELECT value FROM config WHERE key = 'start_time'`)).rows[0]?.value ?? null;
+      expect(await saved()).toBeNull();
+      await expectAccessible(page);
+      await screenshots(page, "admin-config-times-error");
+
+      await pickTime(page, "Event ends", 12, "18", "00");
+      await expect(page.getByText("The end must come after the start.")).toHaveCount(0);
+      await expect(page.getByTestId("event-end-preview")).toContainText("Event length: 2 days 8 hours 30 minutes");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await expect(page.getByText("Config updated")).toBeVisible();
+      expect(await saved()).toBe(await expected(10, 9, 30));
+      const { rows } = await database().query<{ value: unknown }>(`SELECT value FROM config WHERE key = 'end_time'`);
+      expect(rows[0]?.value).toBe(await expected(12, 18, 0));
+      await page.reload();
+      await expect(page.getByTestId("event-end-preview")).toContainText("Event length: 2 days 8 hours 30 minutes");
+      await toggleDark(page);
+      await expectAccessible(page);
+      await toggleDark(page);
+      await screenshots(page, "admin-config-times");
+
+      // A time is cleared with its button; unset means no limit.
+      await page.getByRole("button", { name: "Clear Event ends" }).click();
+      await expect(page.getByTestId("event-end-preview")).toHaveCount(0);
+    } finally {
+      await setConfig("start_time", null);
+      await setConfig("end_time", null);
+    }
+  });
 });
 
 test("announcements: post with a preview, players get it live, then remove it", async ({ page, browser }) => {

@@ -1,20 +1,42 @@
 import { describe, expect, it } from "vitest";
-import { formatEventTime, parseEventTime } from "./event-time.ts";
+import { durationParts, pickerValue, scheduleProblems, secondsFromPicker } from "./event-time.ts";
 
-describe("event time inputs", () => {
-  it("reads yyyy-MM-dd H:mm as local time in seconds, and writes it back the same", () => {
-    const seconds = parseEventTime("2031-03-09 7:05");
+const unset = { start_time: null, end_time: null, register_start_time: null, register_end_time: null, scoreboard_freeze_time: null };
+
+describe("event time pickers", () => {
+  it("reads a picker value as local time in seconds, and writes it back the same", () => {
+    const seconds = secondsFromPicker("2031-03-09 07:05:00");
     expect(seconds).toBe(new Date(2031, 2, 9, 7, 5).getTime() / 1000);
-    expect(formatEventTime(seconds!)).toBe("2031-03-09 7:05");
-    expect(formatEventTime(parseEventTime(" 2031-12-31 23:59 ")!)).toBe("2031-12-31 23:59");
+    expect(pickerValue(seconds)).toBe("2031-03-09 07:05:00");
+    expect(secondsFromPicker(new Date(2031, 11, 31, 23, 59))).toBe(new Date(2031, 11, 31, 23, 59).getTime() / 1000);
   });
 
-  it("treats empty as unset", () => {
-    expect(parseEventTime("  ")).toBeNull();
-    expect(formatEventTime(null)).toBe("");
+  it("treats empty and impossible values as unset", () => {
+    expect(secondsFromPicker(null)).toBeNull();
+    expect(secondsFromPicker("")).toBeNull();
+    expect(pickerValue(null)).toBeNull();
+    for (const text of ["2031-02-30 10:00:00", "2031-13-01 10:00:00", "2031-01-01 24:00:00", "tomorrow"]) expect(secondsFromPicker(text)).toBeNull();
   });
 
-  it.each(["2031-02-30 10:00", "2031-13-01 10:00", "2031-01-01 24:00", "2031-01-01 10:60", "2031/01/01 10:00", "tomorrow", "2031-01-01"])("refuses %s", (text) => {
-    expect(parseEventTime(text)).toBeUndefined();
+  it("splits a span into days, hours and minutes", () => {
+    expect(durationParts(2 * 86_400 + 3 * 3600 + 4 * 60 + 59)).toEqual({ days: 2, hours: 3, minutes: 4 });
+    expect(durationParts(-5)).toEqual({ days: 0, hours: 0, minutes: 0 });
+  });
+});
+
+describe("schedule problems", () => {
+  it("finds nothing in an unset or sensible schedule", () => {
+    expect(scheduleProblems(unset)).toEqual({});
+    expect(scheduleProblems({ register_start_time: 0, register_end_time: 150, start_time: 100, end_time: 200, scoreboard_freeze_time: 180 })).toEqual({});
+  });
+
+  it("puts each mistake on the field to fix", () => {
+    expect(scheduleProblems({ ...unset, start_time: 200, end_time: 100 })).toEqual({ end_time: "end_before_start" });
+    expect(scheduleProblems({ ...unset, start_time: 200, end_time: 200 })).toEqual({ end_time: "end_before_start" });
+    expect(scheduleProblems({ ...unset, register_start_time: 50, register_end_time: 10 })).toEqual({ register_end_time: "registration_end_before_start" });
+    expect(scheduleProblems({ ...unset, end_time: 100, register_start_time: 100 })).toEqual({ register_start_time: "registration_opens_after_end" });
+    expect(scheduleProblems({ ...unset, end_time: 100, register_end_time: 101 })).toEqual({ register_end_time: "registration_closes_after_end" });
+    expect(scheduleProblems({ ...unset, start_time: 100, end_time: 200, scoreboard_freeze_time: 50 })).toEqual({ scoreboard_freeze_time: "freeze_outside_event" });
+    expect(scheduleProblems({ ...unset, end_time: 200, scoreboard_freeze_time: 250 })).toEqual({ scoreboard_freeze_time: "freeze_outside_event" });
   });
 });

@@ -1,8 +1,9 @@
 import { Button, Card, Group, NativeSelect, SimpleGrid, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
-import { type Config, type ConfigKey, EVENT_TIME_FORMAT, formatEventTime, LOGIN_PROVIDERS, parseEventTime, TIME_CONFIG_KEYS } from "@flagship/shared";
+import { type Config, type ConfigKey, type EventSchedule, LOGIN_PROVIDERS, scheduleProblems } from "@flagship/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "../../lib/i18n.ts";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
+import { EventSpanFields, EventTimeField } from "../../lib/EventTimeField.tsx";
 import { IntegerInput } from "../../lib/IntegerInput.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { AdminPage, QueryState } from "./AdminPage.tsx";
@@ -52,10 +53,21 @@ export const EXPERIMENTS = ["showDev", "accDeletion", "accOauth", "importEntire"
 
 type FormValues = Record<string, unknown>;
 
+const time = (value: unknown) => (typeof value === "number" ? value : null);
+
+/** The form's event times, for judging the schedule before it is saved. */
+const schedule = (values: FormValues): EventSchedule => ({
+  start_time: time(values.start_time),
+  end_time: time(values.end_time),
+  register_start_time: time(values.register_start_time),
+  register_end_time: time(values.register_end_time),
+  scoreboard_freeze_time: time(values.scoreboard_freeze_time),
+});
+
 function toForm(config: Partial<Config>): FormValues {
   const values: FormValues = {};
   for (const group of GROUPS) {
-    for (const [key, kind] of group.fields) values[key] = kind === "time" ? formatEventTime((config[key] as number | null) ?? null) : config[key];
+    for (const [key, kind] of group.fields) values[key] = kind === "time" ? ((config[key] as number | null | undefined) ?? null) : config[key];
   }
   for (const name of EXPERIMENTS) values[`experiment_${name}`] = config.experiments?.[name] === true;
   return values;
@@ -67,7 +79,7 @@ function changes(values: FormValues, loaded: FormValues, config: Partial<Config>
   for (const group of GROUPS) {
     for (const [key, kind] of group.fields) {
       if (values[key] === loaded[key]) continue;
-      patch[key] = kind === "time" ? parseEventTime(String(values[key])) : kind === "number" ? Number(values[key]) : values[key];
+      patch[key] = kind === "number" ? Number(values[key]) : values[key];
     }
   }
   const experiments = { ...config.experiments };
@@ -101,12 +113,11 @@ function ConfigForm({ config }: { config: Partial<Config> }) {
   const queryClient = useQueryClient();
   const trpc = useTRPC();
   const loaded = toForm(config);
-  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const server = useServerForm<FormValues, unknown>({
     initialValues: loaded,
-    validate: Object.fromEntries(
-      [...TIME_CONFIG_KEYS].map((key) => [key, (value: unknown) => (parseEventTime(String(value ?? "")) === undefined ? t("config.bad_time", { format: EVENT_TIME_FORMAT }) : null)]),
-    ),
+    // An impossible schedule is refused on the field to fix, before anything is sent.
+    validate: (values) =>
+      Object.fromEntries(Object.entries(scheduleProblems(schedule(values))).map(([key, problem]) => [key, t(`event_time.problems.${problem}`)])),
     submit: (values) => client.config.setMany.mutate(changes(values, loaded, config)),
     success: t("config.updated"),
     failure: t("config.failed"),
@@ -124,12 +135,14 @@ function ConfigForm({ config }: { config: Partial<Config> }) {
         return <IntegerInput key={key} label={label} description={description} min={0} {...form.getInputProps(key)} />;
       case "time":
         return (
-          <TextInput
+          <EventTimeField
             key={key}
             label={label}
-            placeholder={EVENT_TIME_FORMAT}
-            description={t("config.time_help", { format: EVENT_TIME_FORMAT, zone: timeZone })}
-            {...form.getInputProps(key)}
+            description={t("config.time_help")}
+            value={(form.values[key] as number | null) ?? null}
+            onChange={(seconds) => form.setFieldValue(key, seconds)}
+            error={form.errors[key]}
+            data-testid={`config-${key}`}
           />
         );
       case "provider":
@@ -155,9 +168,29 @@ function ConfigForm({ config }: { config: Partial<Config> }) {
             <Title order={2} size="h4" id={`config-${group.id}`} mb="sm">
               {t(`config.groups.${group.id}`)}
             </Title>
-            <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" verticalSpacing="md">
-              {group.fields.map(([key, kind]) => field(key, kind))}
-            </SimpleGrid>
+            {group.id === "dates" ? (
+              <Stack gap="lg">
+                <EventSpanFields
+                  start={(form.values.start_time as number | null) ?? null}
+                  end={(form.values.end_time as number | null) ?? null}
+                  onStartChange={(seconds) => form.setFieldValue("start_time", seconds)}
+                  onEndChange={(seconds) => form.setFieldValue("end_time", seconds)}
+                  startLabel={settingLabel(t, "start_time") ?? "start_time"}
+                  endLabel={settingLabel(t, "end_time") ?? "end_time"}
+                  startDescription={t("config.time_help")}
+                  endDescription={t("config.time_help")}
+                  startError={form.errors.start_time}
+                  endError={form.errors.end_time}
+                />
+                <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" verticalSpacing="md">
+                  {group.fields.filter(([key]) => key !== "start_time" && key !== "end_time").map(([key, kind]) => field(key, kind))}
+                </SimpleGrid>
+              </Stack>
+            ) : (
+              <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" verticalSpacing="md">
+                {group.fields.map(([key, kind]) => field(key, kind))}
+              </SimpleGrid>
+            )}
           </Card>
         ))}
         <Card withBorder radius="md" padding="lg" component="section" aria-labelledby="config-experiments">

@@ -21,8 +21,7 @@ export const adminTexts = {
     failed: "Failed to update config",
     save: "Save changes",
     reset: "Discard changes",
-    bad_time: "Use the format {{format}}, or leave it empty.",
-    time_help: "Format {{format}}, in your time zone ({{zone}}). Empty means no limit.",
+    time_help: "Picked in your time zone. Not set means no limit.",
     experiments_intro: "Feature toggles for trying out unfinished features.",
     unsaved: "Unsaved changes",
     /** Readable names of the experiments; each toggle also shows its key. */
