@@ -26,3 +26,5 @@ export * from "./unstorable-text.ts";
 export * from "./port.ts";
 export * from "./ctfd.ts";
 export * from "./colour.ts";
+export * from "./difficulty.ts";
+export * from "./unlock-picks.ts";
