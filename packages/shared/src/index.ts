@@ -27,3 +27,5 @@ export * from "./port.ts";
 export * from "./ctfd.ts";
 export * from "./colour.ts";
 export * from "./setup.ts";
+export * from "./difficulty.ts";
+export * from "./unlock-picks.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { describeUnlock, draftFrom, fieldsOf, prefillFromHash } from "./draft.ts";
+import { describeUnlock, draftFrom, fieldsOf, patchJsonText, prefillFromHash, unlockSentence } from "./draft.ts";
+import "./texts.ts";
 
 describe("the challenge editor's draft", () => {
   const base = () => draftFrom({ name: "Warm up", flag_type: "plaintext", flag_metadata: { flag: "flag{x}" }, score: 50 });
@@ -60,5 +61,50 @@ describe("the challenge editor's draft", () => {
     expect(describeUnlock("1", names)).toBe("A");
     expect(describeUnlock("1 2 3 OR AND", names)).toBe("A AND (B OR C)");
     expect(describeUnlock("1 OR", names)).toBeNull();
+  });
+});
+
+describe("patchJsonText", () => {
+  it("sets and removes keys, keeping the others", () => {
+    expect(JSON.parse(patchJsonText('{"x": 1, "cserv_name": "web"}', { x: 3, y: 0 }))).toEqual({ x: 3, y: 0, cserv_name: "web" });
+    expect(JSON.parse(patchJsonText('{"x": 1, "difficulty": "hard"}', { difficulty: undefined }))).toEqual({ x: 1 });
+  });
+
+  it("writes no keys as the empty text and starts from the empty text", () => {
+    expect(patchJsonText('{"x": 1}', { x: undefined })).toBe("");
+    expect(JSON.parse(patchJsonText("", { flag: "flag{a}" }))).toEqual({ flag: "flag{a}" });
+  });
+
+  it("leaves text that is not an object alone", () => {
+    expect(patchJsonText("{oops", { x: 1 })).toBe("{oops");
+    expect(patchJsonText("[1]", { x: 1 })).toBe("[1]");
+  });
+});
+
+describe("unlockSentence", () => {
+  const names = new Map([
+    [1, "Door"],
+    [2, "Window"],
+    [3, "Roof"],
+  ]);
+
+  it("says when the challenge is always open", () => {
+    expect(unlockSentence("", names)).toBe("Always unlocked");
+  });
+
+  it("names one challenge, all of several or any of several", () => {
+    expect(unlockSentence("1", names)).toBe("Unlocks when Door is solved");
+    expect(unlockSentence("1 2 AND", names)).toBe("Unlocks when Door and Window are solved");
+    expect(unlockSentence("1 2 AND 3 AND", names)).toBe("Unlocks when Door, Window, and Roof are solved");
+    expect(unlockSentence("1 2 OR", names)).toBe("Unlocks when Door or Window is solved");
+  });
+
+  it("names a challenge it does not know by its id", () => {
+    expect(unlockSentence("1 9 AND", names)).toBe("Unlocks when Door and #9 are solved");
+  });
+
+  it("reads a mixed expression with brackets, and nothing for an invalid one", () => {
+    expect(unlockSentence("1 2 3 OR AND", names)).toBe("Unlocks when Door AND (Window OR Roof)");
+    expect(unlockSentence("1 AND", names)).toBeNull();
   });
 });

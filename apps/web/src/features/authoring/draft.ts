@@ -1,4 +1,4 @@
-import { CODE_LANGUAGES, parseFlagMetadata, parseUnlock, unlockError } from "@flagship/shared";
+import { CODE_LANGUAGES, parseFlagMetadata, parseUnlock, unlockError, unlockPicks } from "@flagship/shared";
 import { i18n } from "../../lib/i18n.ts";
 import type { ChallengeView } from "../challenges/types.ts";
 import type { FileDraft, HintDraft } from "./HintsFilesEditors.tsx";
@@ -147,4 +147,35 @@ export function describeUnlock(expression: string, names: ReadonlyMap<number, st
   if (result === undefined) return null;
   // The outermost operation needs no brackets.
   return parsed.tokens.at(-1)?.kind === "op" ? result.slice(1, -1) : result;
+}
+
+/**
+ * JSON object text with `patch` applied, as the Advanced panel shows it: a key set to undefined is
+ * removed, and no keys at all is the empty text. Text that is not a JSON object is left as it is
+ * (its fields are disabled until it is fixed).
+ */
+export function patchJsonText(text: string, patch: Record<string, unknown>): string {
+  const parsed = parseJsonObject(text);
+  if (!parsed) return text;
+  const next: Record<string, unknown> = { ...parsed, ...patch };
+  for (const [key, value] of Object.entries(next)) if (value === undefined) delete next[key];
+  return json(next);
+}
+
+/**
+ * The unlock requirement as a sentence: 'Unlocks when Door and Window are solved', 'Unlocks when
+ * Door or Window is solved'; one that mixes AND and OR is read with brackets. Null when it does
+ * not parse.
+ */
+export function unlockSentence(expression: string, names: ReadonlyMap<number, string>): string | null {
+  const t = i18n.t;
+  const picks = unlockPicks(expression);
+  if (!picks) {
+    const text = describeUnlock(expression.trim(), names);
+    return text === null ? null : t("editor.unlock_reads", { text });
+  }
+  if (picks.ids.length === 0) return t("editor.unlock_always");
+  const list = new Intl.ListFormat(i18n.language || "en", { type: picks.operator === "AND" ? "conjunction" : "disjunction" }).format(picks.ids.map((id) => names.get(id) ?? `#${id}`));
+  const key = picks.ids.length === 1 ? "editor.unlock_sentence_one" : picks.operator === "AND" ? "editor.unlock_sentence_all" : "editor.unlock_sentence_any";
+  return t(key, { names: list, interpolation: { escapeValue: false } });
 }

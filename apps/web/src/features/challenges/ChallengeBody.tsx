@@ -69,7 +69,7 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
           </Badge>
         </Group>
         <Group gap="xs">
-          <DifficultyBadge score={challenge.current_score} />
+          <DifficultyBadge score={challenge.current_score} difficulty={challenge.challenge_metadata.difficulty} />
           {challenge.solved && <Badge color="green" variant="light" leftSection={<span aria-hidden>✓</span>}>{t("challenges.solved")}</Badge>}
           {challenge.hidden && <Badge color="gray">{t("challenges.hidden")}</Badge>}
           {challenge.tags.map((tag) => (

@@ -113,7 +113,7 @@ function ChallengeCard({ challenge, onOpen }: { challenge: ChallengeView; onOpen
               {t("challenges.maintenance_badge")}
             </Badge>
           )}
-          <DifficultyBadge score={challenge.current_score} />
+          <DifficultyBadge score={challenge.current_score} difficulty={challenge.challenge_metadata.difficulty} />
           {challenge.tags.slice(0, 3).map((tag) => (
             <Badge key={tag.text} variant="outline" color="gray" c="dimmed" size="sm">
               {tag.text}
