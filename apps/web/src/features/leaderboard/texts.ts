@@ -1,0 +1,13 @@
+import { addTexts } from "../../lib/i18n.ts";
+
+/** English texts of the projector board. */
+export const projectorTexts = {
+  projector: {
+    time_now: "Time",
+    first_bloods: "Latest first bloods",
+    first_blood_by: "{{challenge}}, first solved by {{solver}} at {{time}}",
+    no_first_bloods: "No first bloods yet.",
+  },
+};
+
+addTexts(projectorTexts);
