@@ -36,7 +36,7 @@ const E2E_THROTTLE_RATES = [
 /** Browser journeys in Debian's chromium against the real server on a throwaway embedded PostgreSQL. */
 export default defineConfig({
   testDir: "./e2e",
-  globalSetup: ["./e2e/support/mail-server.ts", "./e2e/support/oidc-provider.ts"],
+  globalSetup: ["./e2e/support/mail-server.ts", "./e2e/support/oidc-provider.ts", "./e2e/support/event-set-up.ts"],
   outputDir: process.env.E2E_OUTPUT_DIR ?? "./test-results",
   fullyParallel: false,
   workers: 1,

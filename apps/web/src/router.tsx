@@ -1,4 +1,4 @@
-import { createRootRoute, createRoute, createRouter } from "@tanstack/react-router";
+import { createRootRoute, createRoute, createRouter, redirect } from "@tanstack/react-router";
 import { adminRoutes } from "./features/admin/routes.tsx";
 import { authRoutes } from "./features/auth/routes.tsx";
 import { challengeRoutes } from "./features/challenges/routes.tsx";
@@ -6,8 +6,10 @@ import { debugRoutes } from "./features/debug/routes.tsx";
 import { ContentPage } from "./features/pages/ContentPage.tsx";
 import { leaderboardRoutes } from "./features/leaderboard/routes.tsx";
 import { profileRoutes } from "./features/profiles/routes.tsx";
+import { setupRoutes } from "./features/setup/routes.tsx";
 import { teamRoutes } from "./features/teams/routes.tsx";
 import { deferred } from "./lib/deferred.tsx";
+import { runtime } from "./lib/runtime.ts";
 import { PageFailedScreen } from "./shell/ErrorScreen.tsx";
 import { Layout } from "./shell/Layout.tsx";
 import { LoadingScreen } from "./shell/LoadingScreen.tsx";
@@ -16,6 +18,11 @@ import { NotFoundPage } from "./shell/NotFound.tsx";
 const HomePage = deferred(() => import("./pages/HomePage.tsx").then((m) => m.HomePage));
 
 export const rootRoute = createRootRoute({
+  // A server without any account leads every page to the first-run setup (the server says so in
+  // the page; the setup page asks again before it shows the flow).
+  beforeLoad: ({ location }) => {
+    if (runtime.setup && location.pathname !== "/setup") throw redirect({ to: "/setup", replace: true });
+  },
   component: Layout,
   // Unclaimed URLs may be staff-defined content pages; ContentPage falls back to 'Page not found'.
   notFoundComponent: ContentPage,
@@ -23,7 +30,7 @@ export const rootRoute = createRootRoute({
 
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: "/", component: HomePage });
 
-const routeTree = rootRoute.addChildren([homeRoute, ...adminRoutes, ...authRoutes, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes, ...challengeRoutes]);
+const routeTree = rootRoute.addChildren([homeRoute, ...adminRoutes, ...authRoutes, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes, ...challengeRoutes, ...setupRoutes]);
 
 export const router = createRouter({
   routeTree,

@@ -14,7 +14,9 @@ export function themeCss(theme: Theme): string {
   const filled = readableColour(theme.primary, "#ffffff", "#000000");
   // The primary sidebar's active entry sits on a white wash over this fill, so it needs more room.
   const sidebarFill = readableColour(theme.primary, "#ffffff", "#000000", 7);
-  const vars = [...palette.map((name) => `--fs-${name}: ${theme[name]};`), `--fs-primary-fill: ${sidebarFill};`].join(" ");
+  // On the dark sidebar the active entry's text sits on the primary's wash over the dark colour.
+  const sidebarAccent = readableColour(theme.primary, mixColours(theme.dark, theme.primary, 0.2), theme.light);
+  const vars = [...palette.map((name) => `--fs-${name}: ${theme[name]};`), `--fs-primary-fill: ${sidebarFill};`, `--fs-sidebar-accent: ${sidebarAccent};`].join(" ");
   const primary = (prefix: string) =>
     [
       `${prefix}-filled: ${filled};`,
