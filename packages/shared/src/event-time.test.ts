@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { durationParts, pickerValue, scheduleProblems, secondsFromPicker } from "./event-time.ts";
+import { durationParts, eventYears, pickerValue, scheduleProblems, secondsFromPicker } from "./event-time.ts";
 
 const unset = { start_time: null, end_time: null, register_start_time: null, register_end_time: null, scoreboard_freeze_time: null };
 
@@ -38,5 +38,19 @@ describe("schedule problems", () => {
     expect(scheduleProblems({ ...unset, end_time: 100, register_end_time: 101 })).toEqual({ register_end_time: "registration_closes_after_end" });
     expect(scheduleProblems({ ...unset, start_time: 100, end_time: 200, scoreboard_freeze_time: 50 })).toEqual({ scoreboard_freeze_time: "freeze_outside_event" });
     expect(scheduleProblems({ ...unset, end_time: 200, scoreboard_freeze_time: 250 })).toEqual({ scoreboard_freeze_time: "freeze_outside_event" });
+  });
+});
+
+describe("event years", () => {
+  const at = (year: number, month = 5) => new Date(year, month, 15).getTime() / 1000;
+  it("names the year the event runs, or the two it spans", () => {
+    expect(eventYears(at(2026), at(2026, 6), at(2030))).toBe("2026");
+    expect(eventYears(at(2025, 11), at(2026, 0), at(2030))).toBe("2025 - 2026");
+    expect(eventYears(at(2027), null, at(2030))).toBe("2027");
+    expect(eventYears(null, at(2028), at(2030))).toBe("2028");
+  });
+
+  it("is this year while no dates are set", () => {
+    expect(eventYears(null, null, at(2031))).toBe("2031");
   });
 });

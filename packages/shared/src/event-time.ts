@@ -55,3 +55,14 @@ export function scheduleProblems(times: EventSchedule): Partial<Record<keyof Eve
   if (freeze !== null && ((start !== null && freeze < start) || (end !== null && freeze > end))) problems.scoreboard_freeze_time = "freeze_outside_event";
   return problems;
 }
+
+/**
+ * The years an event's copyright line names: the year it runs ("2026"), or its first and last
+ * ("2025 - 2026") when it spans a new year; the current year while its dates are not set.
+ */
+export function eventYears(start: number | null, end: number | null, now: number): string {
+  const year = (seconds: number) => new Date(seconds * 1000).getFullYear();
+  const first = start !== null ? year(start) : end !== null ? year(end) : year(now);
+  const last = end !== null ? year(end) : first;
+  return first === last ? String(first) : `${Math.min(first, last)} - ${Math.max(first, last)}`;
+}

@@ -1,13 +1,12 @@
 import { Group, Stack, Text } from "@mantine/core";
 import { DateTimePicker } from "@mantine/dates";
 import { useMediaQuery } from "@mantine/hooks";
-import { durationParts, pickerValue, secondsFromPicker } from "@flagship/shared";
+import { pickerValue, secondsFromPicker } from "@flagship/shared";
 import type { ReactNode } from "react";
+import { formatDuration } from "./duration.ts";
 import { useTranslation } from "./i18n.ts";
 import "@mantine/dates/styles.css";
 import "./event-time-texts.ts";
-
-type T = ReturnType<typeof useTranslation>["t"];
 
 export interface EventTimeFieldProps {
   label: string;
@@ -24,17 +23,6 @@ export interface EventTimeFieldProps {
   spanStart?: number | null;
   /** For tests and labels: set on the picker's button. */
   "data-testid"?: string;
-}
-
-/** "2 days 3 hours 5 minutes", leaving out the parts that are zero (but never all of them). */
-export function formatDuration(t: T, seconds: number): string {
-  const { days, hours, minutes } = durationParts(seconds);
-  const parts = [
-    days > 0 && t("event_time.days", { count: days }),
-    hours > 0 && t("event_time.hours", { count: hours }),
-    (minutes > 0 || (days === 0 && hours === 0)) && t("event_time.minutes", { count: minutes }),
-  ].filter((part): part is string => typeof part === "string");
-  return parts.join(" ");
 }
 
 function formatInstant(language: string, seconds: number, timeZone?: string): string {

@@ -94,19 +94,6 @@ export const en = {
     jobs: "Challenge Servers",
     leaderboard_groups: "Leaderboard Groups",
   },
-  home: {
-    tagline: "A capture-the-flag competition",
-    intro:
-      "Test yourself across the disciplines of cyber security: open-source intelligence, cryptography, web vulnerabilities, binary exploitation and Linux security. Form a team, solve challenges, capture flags and climb the leaderboard.",
-    get_started: "Get started",
-    topics: {
-      osint: "Open-source intelligence",
-      crypto: "Cryptography",
-      web: "Web vulnerabilities",
-      pwn: "Binary exploitation",
-      linux: "Linux security",
-    },
-  },
   realtime: {
     lost: "Lost connection. Reconnecting in {{seconds}}s...",
     announcements: "Announcements",
@@ -167,7 +154,7 @@ export const en = {
     show_popup: "Show a popup",
   },
   footer: {
-    copyright: "© 2021 - {{year}} {{event}}",
+    copyright: "© {{years}} {{event}}",
   },
 };
 

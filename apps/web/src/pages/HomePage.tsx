@@ -1,41 +1,27 @@
-import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
-import { Link, Navigate } from "@tanstack/react-router";
+import { Stack } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
+import { Navigate } from "@tanstack/react-router";
+import { defaultHome, HomeContent } from "../features/pages/HomeContent.tsx";
 import { useTranslation } from "../lib/i18n.ts";
+import { useTRPC } from "../lib/trpc.ts";
+import { LoadingScreen } from "../shell/LoadingScreen.tsx";
 import { useAppData } from "../shell/useAppData.ts";
 
-const TOPICS = ["osint", "crypto", "web", "pwn", "linux"] as const;
-
-/** The landing page for visitors; signed-in players go straight to the challenges. */
+/**
+ * The event's home page for visitors: the page staff wrote at `/` (Admin → Pages), or until then a
+ * default built from the event's settings. Signed-in players go straight to the challenges.
+ */
 export function HomePage() {
   const { t } = useTranslation();
+  const trpc = useTRPC();
   const { config, me } = useAppData();
+  const home = useQuery(trpc.pages.home.queryOptions(undefined, { staleTime: 60_000, enabled: !me }));
   if (me) return <Navigate to="/campaign" replace />;
+  if (home.isPending && !home.isError) return <LoadingScreen />;
+  const event = config ?? {};
   return (
-    <Stack maw={960} mx="auto" gap="xl" py="lg">
-      <Stack gap="sm">
-        <Badge variant="light" size="lg" w="fit-content">
-          {t("home.tagline")}
-        </Badge>
-        <Title order={1}>{config?.event_name ?? "Flagship CTF"}</Title>
-        <Text size="lg" c="dimmed" maw={680}>
-          {t("home.intro")}
-        </Text>
-        <Group>
-          <Button component={Link} to={config?.enable_registration === false ? "/login" : "/register"} size="md">
-            {t("home.get_started")}
-          </Button>
-          <Button component={Link} to="/leaderboard" variant="default" size="md">
-            {t("nav.leaderboard")}
-          </Button>
-        </Group>
-      </Stack>
-      <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }}>
-        {TOPICS.map((topic) => (
-          <Card key={topic} withBorder padding="lg">
-            <Text fw={600}>{t(`home.topics.${topic}`)}</Text>
-          </Card>
-        ))}
-      </SimpleGrid>
+    <Stack maw={960} mx="auto" py="lg" component="article">
+      <HomeContent content={home.data?.page?.content ?? defaultHome(t, event)} event={event} categories={home.data?.categories ?? []} />
     </Stack>
   );
 }

@@ -34,6 +34,7 @@ import { deferred } from "../lib/deferred.tsx";
 import "../features/theming/theming.css";
 import "./shell.css";
 import { useAppData } from "./useAppData.ts";
+import { Copyright } from "../features/pages/Copyright.tsx";
 
 // The terminal easter egg loads with its first use of the page, not with the app.
 const FakeTerminal = deferred(() => import("../features/terminal/FakeTerminal.tsx").then((m) => m.FakeTerminal), null);
@@ -217,9 +218,14 @@ function Footer({ eventName }: { eventName: string }) {
           {t("nav.terms")}
         </Anchor>
       </Group>
-      <Text size="sm" c="dimmed" data-testid="footer-text">
-        {runtime.footerText || t("footer.copyright", { year: new Date().getFullYear(), event: eventName })}
-      </Text>
+      <Group gap="xs" wrap="wrap">
+        <Copyright eventName={eventName} />
+        {runtime.footerText && (
+          <Text size="sm" c="dimmed" data-testid="footer-text">
+            {runtime.footerText}
+          </Text>
+        )}
+      </Group>
     </Group>
   );
 }

@@ -3,6 +3,7 @@ import { isUniqueViolation, type Prisma } from "@flagship/db";
 import { AppError, emailAllowed, eventGates, LIMITS, parseInput, type RegisterInput, ZRegisterInput } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { sendQuietly } from "../mail/mailer.ts";
+import { termsPages } from "../pages/terms.ts";
 import { createEmailToken, verifyLink } from "./email-tokens.ts";
 import { verificationMail } from "./mails.ts";
 import { assertStrongPassword, hashPassword } from "./passwords.ts";
@@ -23,8 +24,12 @@ export const FIRST_ACCOUNT_LOCK = 0x666c6167; // "flag"
  * registration_provider is oidc), the fields, the email rules,
  * the passwords, the invite; then the account is created with its side effects (first account
  * is staff, teams off gives a team of one, an invite's auto_team puts the user in that team).
+ *
+ * Accepting the terms: with `terms: "required_when_written"` (our web app), sign-up needs `accept`
+ * once staff have written a terms or privacy page, and never asks while neither exists. The REST API
+ * records `accept` when sent but does not require it, as its contract promises older clients.
  */
-export async function register(ctx: Context, raw: unknown): Promise<Registered> {
+export async function register(ctx: Context, raw: unknown, options: { terms?: "required_when_written" | "recorded" } = {}): Promise<Registered> {
   await ctx.throttle.check(ctx, "register");
   const config = await ctx.config.all();
   if (!config.enable_registration || !eventGates(config, ctx.now()).registrationOpen) throw new AppError("registration_not_open");
@@ -41,6 +46,9 @@ export async function register(ctx: Context, raw: unknown): Promise<Registered> 
   assertStrongPassword(input.password, [input.username, input.email, config.event_name]);
   const invite = input.invite?.trim() || null;
   if (config.invite_required && !invite) throw AppError.field("invite_required", "invite");
+  if (options.terms === "required_when_written" && input.accept !== true && (await termsPages(ctx.db)).length > 0) {
+    throw AppError.field("required", "accept", "You must accept the terms of use and privacy policy to register.");
+  }
 
   const passwordHash = await (ctx.hashPassword ?? hashPassword)(input.password);
   const verificationRequired = ctx.mail.delivers;

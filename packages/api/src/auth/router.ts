@@ -35,7 +35,7 @@ export const authRouter = router({
   me: publicProcedure.query(({ ctx }) => getMe(ctx)),
 
   register: publicProcedure.input(typed<RegisterInput>()).mutation(async ({ ctx, input }) => {
-    const registered = await register(ctx, input);
+    const registered = await register(ctx, input, { terms: "required_when_written" });
     // The web app signs the new account straight in only when it could log in right now: an
     // email to verify, login switched off or the event not started all mean no token yet, as
     // REST login would refuse it too.

@@ -7,9 +7,13 @@ import type { StaffContext } from "../guards.ts";
 
 const ADMIN_URL = "Overwriting admin pages is forbidden.";
 
+/** The address of the home page staff write. */
+export const HOME_URL = "/";
+
 /**
  * A page's url is stored and returned exactly as given (RACTF's client uses it as a route path, so
- * `/rules` stays `/rules`); our web app serves it with or without the leading slash.
+ * `/rules` stays `/rules`); our web app serves it with or without the leading slash. The page at
+ * `/` is the event's home page.
  */
 const url = z
   .string()
@@ -17,7 +21,7 @@ const url = z
   .min(1)
   .max(200)
   .regex(/^[A-Za-z0-9._~\-/]+$/, "Use letters, digits, dashes, dots and slashes only.")
-  .refine((u) => /[^/]/.test(u), { message: "Enter a path, for example /rules." })
+  .refine((u) => u === HOME_URL || /[^/]/.test(u), { message: "Enter a path, for example /rules." })
   .refine((u) => !u.replace(/^\/+/, "").toLowerCase().startsWith("admin"), { message: ADMIN_URL });
 
 export const ZPageInput = z.object({
@@ -28,7 +32,7 @@ export const ZPageInput = z.object({
 export const ZPagePatch = ZPageInput.partial();
 export type PageInput = z.infer<typeof ZPageInput>;
 
-const pageSelect = { id: true, url: true, title: true, content: true } as const;
+export const pageSelect = { id: true, url: true, title: true, content: true } as const;
 export type PageView = { id: number; url: string; title: string; content: string };
 
 export async function listPages(ctx: Context): Promise<PageView[]> {
@@ -42,8 +46,8 @@ function uniqueUrl(error: unknown): never {
   throw error;
 }
 
-/** The path a url serves at: `/rules/`, `rules` and `/rules` are one page. */
-const servedAt = (url: string) => url.replace(/^\/+|\/+$/g, "");
+/** The path a url serves at: `/rules/`, `rules` and `/rules` are one page; the home page serves at "". */
+export const servedAt = (url: string) => url.replace(/^\/+|\/+$/g, "");
 
 /** Refuses a url that serves at the same path as another page (pages are few: staff write them). */
 async function assertFreeUrl(tx: Pick<Context["db"], "page">, url: string, except?: number): Promise<void> {

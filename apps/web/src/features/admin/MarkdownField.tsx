@@ -1,11 +1,14 @@
 import { Input, Paper, Tabs, Textarea, type TextareaProps } from "@mantine/core";
-import { useId } from "react";
+import { type ReactNode, useId } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import "./texts.ts";
 
-/** A markdown text area with a Write / Preview switch; the preview renders as players will see it. */
-export function MarkdownField({ value, minRows = 8, ...props }: TextareaProps & { value: string }) {
+/**
+ * A markdown text area with a Write / Preview switch; the preview renders as players will see it
+ * (`renderPreview` for text that is more than markdown, such as the home page's placeholders).
+ */
+export function MarkdownField({ value, minRows = 8, renderPreview, ...props }: TextareaProps & { value: string; renderPreview?: (value: string) => ReactNode }) {
   const { t } = useTranslation();
   const id = useId();
   return (
@@ -20,7 +23,7 @@ export function MarkdownField({ value, minRows = 8, ...props }: TextareaProps & 
       <Tabs.Panel value="preview" pt="xs">
         <Input.Label htmlFor={id}>{props.label}</Input.Label>
         <Paper id={id} withBorder p="sm" mih={120} data-testid="markdown-preview">
-          <Markdown>{value || t("admin_ui.nothing_to_preview")}</Markdown>
+          {renderPreview && value ? renderPreview(value) : <Markdown>{value || t("admin_ui.nothing_to_preview")}</Markdown>}
         </Paper>
       </Tabs.Panel>
     </Tabs>

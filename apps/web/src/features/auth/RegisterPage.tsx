@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Checkbox, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { emailAllowed, eventGates, isEmailShaped, LIMITS } from "@flagship/shared";
 import { notifications } from "@mantine/notifications";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { type FormEvent, useState } from "react";
 import { Trans, useTranslation } from "../../lib/i18n.ts";
@@ -26,6 +26,9 @@ export function RegisterPage() {
   const [failure, setFailure] = useState<string | null>(null);
   const strength = usePasswordStrength(form.password, [form.username, form.email, config?.event_name ?? ""]);
   const register = useMutation(trpc.auth.register.mutationOptions());
+  // Sign-up asks to accept only the terms and privacy pages staff have written.
+  const pages = useQuery(trpc.pages.list.queryOptions(undefined, { staleTime: 60_000 }));
+  const terms = termsToAccept(pages.data ?? []);
   const sso = useSsoInfo();
   const set = (field: keyof typeof form) => (value: string | boolean) => {
     setForm((f) => ({ ...f, [field]: value }));
@@ -47,7 +50,7 @@ export function RegisterPage() {
     else if (strength && !strength.strong) e.password = strength.feedback ? `${t("auth.pass_weak")}: ${strength.feedback}` : t("auth.pass_weak");
     if (form.password2 !== form.password) e.password2 = t("auth.pass_match");
     if (inviteRequired && form.invite.trim() === "") e.invite = t("auth.no_invite");
-    if (!form.accept) e.accept = t("auth.no_accept");
+    if (terms && !form.accept) e.accept = t("auth.no_accept");
     return e;
   };
 
@@ -64,7 +67,7 @@ export function RegisterPage() {
         password: form.password,
         password2: form.password2,
         ...(inviteRequired && { invite: form.invite.trim() }),
-        accept: form.accept,
+        accept: terms !== null && form.accept,
       },
       {
         onSuccess: (result) => {
@@ -82,8 +85,10 @@ export function RegisterPage() {
         onError: (error) => {
           const fields = fieldErrors(error);
           const known = Object.keys(fields).filter((f): f is Field => ["username", "email", "password", "password2", "invite", "accept"].includes(f));
-          if (known.length > 0) setErrors(Object.fromEntries(known.map((f) => [f, fields[f]])));
+          // Terms written while this form was open: the checkbox is not on screen yet to hold the message.
+          if (known.length > 0 && !(known.includes("accept") && !terms)) setErrors(Object.fromEntries(known.map((f) => [f, fields[f]])));
           else setFailure(errorText(error));
+          if (known.includes("accept")) void pages.refetch();
         },
       },
     );
@@ -147,21 +152,24 @@ export function RegisterPage() {
           {inviteRequired && (
             <TextInput label={t("account.invite")} value={form.invite} onChange={(e) => set("invite")(e.currentTarget.value)} error={errors.invite} />
           )}
-          <Checkbox
-            checked={form.accept}
-            onChange={(e) => set("accept")(e.currentTarget.checked)}
-            error={errors.accept}
-            label={
-              <Trans
-                i18nKey="account.accept_terms"
-                components={{
-                  terms: <Anchor component={Link} to="/conduct" inherit />,
-                  privacy: <Anchor component={Link} to="/privacy" inherit />,
-                }}
-              />
-            }
-          />
-          <Button type="submit" loading={register.isPending} fullWidth size="md">
+          {terms && (
+            <Checkbox
+              checked={form.accept}
+              onChange={(e) => set("accept")(e.currentTarget.checked)}
+              error={errors.accept}
+              data-testid="accept-terms"
+              label={
+                <Trans
+                  i18nKey={`account.accept_${terms}`}
+                  components={{
+                    terms: <Anchor component={Link} to="/terms" target="_blank" inherit style={{ textDecoration: "underline" }} />,
+                    privacy: <Anchor component={Link} to="/privacy" target="_blank" inherit style={{ textDecoration: "underline" }} />,
+                  }}
+                />
+              }
+            />
+          )}
+          <Button type="submit" loading={register.isPending} disabled={pages.isPending} fullWidth size="md">
             {t("account.register")}
           </Button>
           <Text size="sm" ta="center" c="dimmed">
@@ -174,4 +182,12 @@ export function RegisterPage() {
       </form>
     </AuthCard>
   );
+}
+
+/** Which of the terms and privacy pages exist, as the name of the checkbox's text; null for neither. */
+function termsToAccept(pages: { url: string }[]): "terms" | "privacy" | "both" | null {
+  const written = new Set(pages.map((p) => p.url.replace(/^\/+|\/+$/g, "")));
+  const terms = written.has("terms");
+  const privacy = written.has("privacy");
+  return terms && privacy ? "both" : terms ? "terms" : privacy ? "privacy" : null;
 }

@@ -1,0 +1,142 @@
+import { Button, Card, Group, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
+import { countdownTarget } from "@flagship/shared";
+import { Link } from "@tanstack/react-router";
+import { useEffect, useState } from "react";
+import { formatDuration } from "../../lib/duration.ts";
+import { useTranslation } from "../../lib/i18n.ts";
+import { Markdown } from "../../lib/Markdown.tsx";
+import { defaultHomeContent, fillFields, type HomeBlock, splitHome } from "./home-template.ts";
+import "./texts.ts";
+
+type T = ReturnType<typeof useTranslation>["t"];
+
+export interface HomeCategoryView {
+  id: number;
+  name: string;
+  description: string;
+  challenges: number;
+}
+
+/** The config the home page reads (the public config's fields). */
+export interface HomeEvent {
+  event_name?: string;
+  start_time?: number | null;
+  end_time?: number | null;
+  enable_registration?: boolean;
+}
+
+function formatWhen(language: string, seconds: number): string {
+  return new Intl.DateTimeFormat(language, { year: "numeric", month: "long", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(
+    new Date(seconds * 1000),
+  );
+}
+
+/** The default home page of an event, from its settings: what a fresh event shows until staff write one. */
+export function defaultHome(t: T, event: HomeEvent): string {
+  const start = event.start_time ?? null;
+  const end = event.end_time ?? null;
+  const dates = start !== null && end !== null ? "both" : start !== null ? "start" : end !== null ? "end" : null;
+  return defaultHomeContent({
+    intro: t("home.default_intro", { event_name: "{{event_name}}" }),
+    dates: dates && t(`home.default_dates_${dates}`, { start: "{{start}}", end: "{{end}}" }),
+    categories: t("home.default_categories"),
+  });
+}
+
+/** Staff's home page markdown, its fields filled and its blocks drawn. */
+export function HomeContent({ content, event, categories }: { content: string; event: HomeEvent; categories: HomeCategoryView[] }) {
+  const { t, i18n } = useTranslation();
+  const when = (seconds: number | null | undefined) => (seconds === null || seconds === undefined ? t("home.not_set") : formatWhen(i18n.language, seconds));
+  const values = { event_name: event.event_name ?? "Flagship CTF", start: when(event.start_time), end: when(event.end_time) };
+  return (
+    <Stack gap="lg" data-testid="home-content">
+      {splitHome(content).map((segment, i) =>
+        segment.kind === "markdown" ? (
+          <Markdown key={i}>{fillFields(segment.text, values)}</Markdown>
+        ) : (
+          <HomeBlockView key={i} block={segment.block} event={event} categories={categories} />
+        ),
+      )}
+    </Stack>
+  );
+}
+
+function HomeBlockView({ block, event, categories }: { block: HomeBlock; event: HomeEvent; categories: HomeCategoryView[] }) {
+  switch (block) {
+    case "countdown":
+      return <EventCountdown start={event.start_time ?? null} end={event.end_time ?? null} />;
+    case "categories":
+      return <CategoryCards categories={categories} />;
+    case "actions":
+      return <Actions registration={event.enable_registration !== false} />;
+  }
+}
+
+/** Time to the start, then to the end, in words; refreshed every few seconds. */
+function EventCountdown({ start, end }: { start: number | null; end: number | null }) {
+  const { t } = useTranslation();
+  const [now, setNow] = useState(() => Math.floor(Date.now() / 1000));
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Math.floor(Date.now() / 1000)), 5000);
+    return () => clearInterval(timer);
+  }, []);
+  if (start === null && end === null) return null;
+  const target = countdownTarget({ registration_open: null, countdown_timestamp: start, competition_end: end }, now);
+  const text = target ? t(target.kind === "start" ? "home.starts_in" : "home.ends_in", { time: formatDuration(t, target.remaining) }) : end !== null && end <= now ? t("home.ended") : null;
+  if (!text) return null;
+  return (
+    <Paper withBorder radius="md" p="md" w="fit-content" maw="100%" data-testid="home-countdown">
+      <Text size="xl" fw={700}>
+        {text}
+      </Text>
+    </Paper>
+  );
+}
+
+function Actions({ registration }: { registration: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Group>
+      <Button component={Link} to={registration ? "/register" : "/login"} size="md">
+        {registration ? t("home.sign_up") : t("home.log_in")}
+      </Button>
+      <Button component={Link} to="/leaderboard" variant="default" size="md">
+        {t("home.leaderboard")}
+      </Button>
+    </Group>
+  );
+}
+
+/** The event's categories as cards, each a link to the category. */
+function CategoryCards({ categories }: { categories: HomeCategoryView[] }) {
+  const { t } = useTranslation();
+  if (categories.length === 0) {
+    return (
+      <Text c="dimmed" data-testid="home-categories-empty">
+        {t("home.no_categories")}
+      </Text>
+    );
+  }
+  return (
+    <SimpleGrid component="ul" cols={{ base: 1, xs: 2, md: 3 }} aria-label={t("home.categories_label")} style={{ listStyle: "none", padding: 0, margin: 0 }} data-testid="home-categories">
+      {categories.map((category) => (
+        <li key={category.id}>
+          <Card component={Link} to={`/campaign/${category.id}`} withBorder radius="md" padding="lg" h="100%" className="fs-home-category">
+            {/* Not a heading: staff's markdown decides the page's outline, and a card sits under any level of it. */}
+            <Text fw={700} size="lg">
+              {category.name}
+            </Text>
+            {category.description && (
+              <Text size="sm" c="dimmed" mt={4} lineClamp={3}>
+                {category.description}
+              </Text>
+            )}
+            <Text size="sm" mt="sm" fw={500} c="var(--mantine-color-anchor)">
+              {t("home.challenges", { count: category.challenges })}
+            </Text>
+          </Card>
+        </li>
+      ))}
+    </SimpleGrid>
+  );
+}
