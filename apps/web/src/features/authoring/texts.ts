@@ -62,7 +62,7 @@ export const authoringTexts = {
     metadata_json_broken: "The challenge settings under Advanced are not valid JSON; fix them there to use these fields.",
     answer_format: "Answer format",
     answer_format_help: "A regular expression every answer must match before it can be sent. Empty: the event's flag format, like flag{...}.",
-    flag_json_invalid: "Flag metadata is not valid JSON.",
+    flag_json_invalid: "The flag settings are not valid JSON.",
     hash_invalid: "A hashed flag is 64 hexadecimal characters.",
     score: "Score",
     points_type: "Points type",
