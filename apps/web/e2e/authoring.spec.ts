@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
-import { expectNoAxeViolations, shootBoth, toggleDark } from "./support/axe.ts";
+import { expectAccessible, expectNoAxeViolations, shootBoth, toggleDark } from "./support/axe.ts";
 import { database, seedUser, signIn, unique } from "./support/db.ts";
 
 test("staff create a category, then a challenge with hints, a file and an unlock, then edit it", async ({ page, request }) => {
@@ -206,6 +206,8 @@ test("staff author a campaign challenge with forms only: flag, tile position, di
   await expect(page.getByTestId("category-metadata")).toBeHidden();
   await page.getByRole("button", { name: "Advanced" }).click();
   await expect.poll(async () => JSON.parse(await page.getByTestId("category-metadata").inputValue())).toEqual({ category_slug: slug });
+  // Every axe rule, best practices included (heading order, landmarks), then WCAG in both schemes.
+  await expectAccessible(page);
   await expectNoAxeViolations(page);
   await toggleDark(page);
   await expectNoAxeViolations(page);
@@ -279,6 +281,7 @@ test("staff author a campaign challenge with forms only: flag, tile position, di
   await page.evaluate(() => window.scrollTo(0, 0));
   await expect(bar).toBeInViewport();
   await expect(bar.getByRole("button", { name: "Create challenge" })).toBeInViewport();
+  await expectAccessible(page);
   await expectNoAxeViolations(page);
   await toggleDark(page);
   await expectNoAxeViolations(page);

@@ -29,7 +29,7 @@ export const authoringTexts = {
     preview: "Preview",
     write: "Write",
     nothing_to_preview: "Nothing to preview.",
-    metadata: "Metadata (JSON)",
+    metadata: "Category settings (JSON)",
     category_metadata_help: "Every setting of the category as stored. The fields above edit it too.",
     metadata_invalid: "Metadata must be a JSON object.",
     slug: "Slug",
