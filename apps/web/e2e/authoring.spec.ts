@@ -139,6 +139,11 @@ test("staff remove a challenge and a category; errors on the server are shown be
 
   await page.goto(`/campaign/${category.slug}/${challenge.slug}#edit`);
   const edit = page.getByRole("form", { name: "Edit Throwaway" });
+  // A hashed flag: staff type the flag, the editor fills in its SHA-256.
+  await edit.getByTestId("flag-type").click();
+  await page.getByRole("option", { name: /^Hashed flag/ }).click();
+  await edit.getByTestId("flag-plain").fill("abc");
+  await expect(edit.getByTestId("flag-value")).toHaveValue("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   // A regex the server refuses: its message lands beside the flag metadata, nothing changes.
   await edit.getByTestId("flag-type").click();
   await page.getByRole("option", { name: /^Pattern/ }).click();

@@ -28,3 +28,4 @@ export * from "./ctfd.ts";
 export * from "./colour.ts";
 export * from "./difficulty.ts";
 export * from "./unlock-picks.ts";
+export * from "./flag-hash.ts";

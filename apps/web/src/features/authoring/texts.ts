@@ -50,6 +50,8 @@ export const authoringTexts = {
     flag_help_lenient: "The flag as you would write it; answers are compared to it without case, accents or spaces.",
     flag_help_long_text: "Only letters count, case ignored.",
     flag_hash: "SHA-256 of the flag",
+    flag_to_hash: "Flag",
+    flag_to_hash_help: "Type the flag and its SHA-256 is filled in below; the flag itself is not saved.",
     flag_help_hashed: "64 hexadecimal characters: the SHA-256 hash of the flag.",
     flag_regex: "Pattern",
     flag_help_regex: "A regular expression the whole flag must match.",
