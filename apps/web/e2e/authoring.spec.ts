@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
-import { expectNoAxeViolations, shootBoth } from "./support/axe.ts";
+import { expectAccessible, expectNoAxeViolations, shootBoth, toggleDark } from "./support/axe.ts";
 import { database, seedUser, signIn, unique } from "./support/db.ts";
 
 test("staff create a category, then a challenge with hints, a file and an unlock, then edit it", async ({ page, request }) => {
@@ -42,14 +42,17 @@ test("staff create a category, then a challenge with hints, a file and an unlock
   await form.getByTestId("description-input").fill("A keyed **shift**.");
   await form.getByLabel("Author").fill("ada");
   await form.getByRole("textbox", { name: "Score", exact: true }).fill("250");
-  // Flag: invalid JSON in the metadata is refused before anything is sent.
+  // Flag: invalid JSON in the flag settings under Advanced is refused before anything is sent,
+  // and the flag fields say where to fix it.
+  await form.getByRole("button", { name: "Advanced" }).click();
   await form.getByTestId("flag-metadata").fill("{not json");
+  await expect(form.getByText("The flag settings under Advanced are not valid JSON; fix them there to use these fields.")).toBeVisible();
   await form.getByRole("button", { name: "Create challenge" }).click();
-  await expect(form.getByText("Flag metadata is not valid JSON.")).toBeVisible();
+  await expect(form.getByText("The flag settings are not valid JSON.")).toBeVisible();
   await form.getByTestId("flag-metadata").fill("");
   await form.getByTestId("flag-value").fill("flag{keyed}");
 
-  // The unlock editor answers with the parser's messages as it is typed.
+  // The stored expression under Advanced answers with the parser's messages as it is typed.
   const unlock = form.getByTestId("unlock-input");
   await unlock.fill(`${first.id} OR`);
   await expect(form.getByText("Binary operation 'OR' needs two operands")).toBeVisible();
@@ -57,12 +60,14 @@ test("staff create a category, then a challenge with hints, a file and an unlock
   await expect(form.getByText("Stack contains trailing data")).toBeVisible();
   await unlock.fill("banana");
   await expect(form.getByText("Invalid opcode 'banana'")).toBeVisible();
-  await unlock.fill("");
-  await form.getByRole("combobox", { name: "Challenge to require" }).click();
-  await page.getByRole("option", { name: new RegExp(`Caesar \\(#${first.id}\\)`) }).click();
-  await form.getByRole("button", { name: "Add challenge" }).click();
+  await unlock.fill(`${first.id} ${first.id} AND ${first.id} OR`);
+  await expect(form.getByTestId("unlock-complex")).toContainText("mixes AND and OR");
+  await form.getByRole("button", { name: "Start a new list" }).click();
+  await expect(unlock).toHaveValue("");
+  await form.getByLabel("Required challenges").fill("caes");
+  await page.getByRole("option", { name: "Caesar" }).click();
   await expect(unlock).toHaveValue(String(first.id));
-  await expect(form.getByTestId("unlock-reading")).toHaveText("Unlocked when: Caesar");
+  await expect(form.getByTestId("unlock-reading")).toHaveText("Unlocks when Caesar is solved");
 
   await form.getByRole("button", { name: "Add hint" }).click();
   await form.getByLabel("Hint name").fill("Key length");
@@ -96,16 +101,19 @@ test("staff create a category, then a challenge with hints, a file and an unlock
   await expect(page).toHaveURL(/\/vigenere#edit$/);
   const edit = page.getByRole("form", { name: "Edit Vigenere" });
   await expect(edit.getByLabel("Hint name")).toHaveValue("Key length");
-  await expect(edit.getByTestId("unlock-input")).toHaveValue(String(first.id));
+  await expect(edit.getByTestId("unlock-reading")).toHaveText("Unlocks when Caesar is solved");
+  await expect(edit.getByTestId("save-state")).toHaveText("No unsaved changes");
   await edit.getByRole("textbox", { name: "Score", exact: true }).fill("300");
   await edit.getByLabel("Hint text").fill("Five letters: think of a lemon.");
   await edit.getByRole("button", { name: `Remove notes.pdf` }).click();
+  await expect(edit.getByTestId("save-state")).toHaveText("Unsaved changes");
   await shootBoth(page, "authoring-edit-challenge");
   const saveButton = edit.getByRole("button", { name: "Save challenge" });
   await saveButton.click();
   await expect(saveButton).not.toHaveAttribute("data-loading");
   await expect(page.getByText("Challenge saved").last()).toBeVisible();
   await expect(page).toHaveURL(/\/vigenere#edit$/);
+  await expect(edit.getByTestId("save-state")).toHaveText("No unsaved changes");
   // The toasts (top right) close by themselves; until then they cover the page's top-right action.
   await expect(page.getByText("Challenge saved")).toHaveCount(0, { timeout: 15_000 });
   await page.getByRole("link", { name: "Stop editing" }).click();
@@ -131,9 +139,14 @@ test("staff remove a challenge and a category; errors on the server are shown be
 
   await page.goto(`/campaign/${category.slug}/${challenge.slug}#edit`);
   const edit = page.getByRole("form", { name: "Edit Throwaway" });
+  // A hashed flag: staff type the flag, the editor fills in its SHA-256.
+  await edit.getByTestId("flag-type").click();
+  await page.getByRole("option", { name: /^Hashed flag/ }).click();
+  await edit.getByTestId("flag-plain").fill("abc");
+  await expect(edit.getByTestId("flag-value")).toHaveValue("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   // A regex the server refuses: its message lands beside the flag metadata, nothing changes.
   await edit.getByTestId("flag-type").click();
-  await page.getByRole("option", { name: "regex" }).click();
+  await page.getByRole("option", { name: /^Pattern/ }).click();
   await edit.getByTestId("flag-value").fill("(a)\\1");
   await edit.getByRole("textbox", { name: "Score", exact: true }).fill("999");
   await edit.getByRole("button", { name: "Save challenge" }).click();
@@ -158,10 +171,10 @@ test("staff remove a challenge and a category; errors on the server are shown be
   // The form's first field takes focus. Escape in the open type list closes the list only; the
   // next one closes the dialog and focus is back on its button.
   await expect(details.getByLabel("Name")).toBeFocused();
-  await details.getByRole("combobox", { name: "Type" }).click();
-  await expect(page.getByRole("option", { name: "campaign" })).toBeVisible();
+  await details.getByRole("combobox", { name: "Layout" }).click();
+  await expect(page.getByRole("option", { name: /^Campaign map/ })).toBeVisible();
   await page.keyboard.press("Escape");
-  await expect(page.getByRole("option", { name: "campaign" })).toBeHidden();
+  await expect(page.getByRole("option", { name: /^Campaign map/ })).toBeHidden();
   await expect(details).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(details).toBeHidden();
@@ -176,4 +189,144 @@ test("staff remove a challenge and a category; errors on the server are shown be
   await page.getByRole("dialog", { name: "Remove category" }).getByRole("button", { name: "Remove" }).click();
   await expect(page).toHaveURL(/\/campaign$/);
   await expect(page.getByText("Renamed scratch")).toHaveCount(0);
+});
+
+test("staff author a campaign challenge with forms only: flag, tile position, difficulty and an unlock picked by name", async ({ page, request, browser }) => {
+  test.setTimeout(240_000);
+  const staff = await seedUser({ isStaff: true });
+  await signIn(page, staff);
+  const categoryName = unique("House ");
+  const slug = unique("house-").toLowerCase();
+
+  // The category: a layout chosen by its name and description, the stored JSON out of the way.
+  await page.goto("/campaign/new");
+  const layout = page.getByRole("combobox", { name: "Layout" });
+  await expect(layout).toHaveValue("Cards");
+  await layout.click();
+  await expect(page.getByRole("option", { name: /^Cards/ })).toContainText("search, sort and filter");
+  await page.getByRole("option", { name: /^Campaign map/ }).click();
+  await expect(layout).toHaveAccessibleDescription(/^Challenges as tiles on a map/);
+  await page.getByLabel("Name").fill(categoryName);
+  await page.getByLabel("Slug").fill(slug);
+  await expect(page.getByTestId("category-metadata")).toBeHidden();
+  await page.getByRole("button", { name: "Advanced" }).click();
+  await expect.poll(async () => JSON.parse(await page.getByTestId("category-metadata").inputValue())).toEqual({ category_slug: slug });
+  // Every axe rule, best practices included (heading order, landmarks), then WCAG in both schemes.
+  await expectAccessible(page);
+  await expectNoAxeViolations(page);
+  await toggleDark(page);
+  await expectNoAxeViolations(page);
+  await shootBoth(page, "authoring-category-form");
+  await toggleDark(page);
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page).toHaveURL(new RegExp(`/campaign/${slug}#edit$`));
+
+  const { rows } = await database().query<{ id: number }>("SELECT id FROM categories WHERE name = $1", [categoryName]);
+  const categoryId = rows[0]!.id;
+  const door = await seedChallenge(request, staff, { category: categoryId, name: unique("Door "), score: 100, flag_metadata: { flag: "flag{door}" } });
+  const win = await seedChallenge(request, staff, { category: categoryId, name: unique("Window "), score: 100, flag_metadata: { flag: "flag{window}" } });
+
+  await page.goto(`/campaign/${slug}/new`);
+  const form = page.getByRole("form", { name: /New challenge in/ });
+  const state = form.getByTestId("save-state");
+  await expect(state).toHaveText("Not created yet");
+  await form.getByRole("textbox", { name: "Name", exact: true }).fill("Attic");
+  await expect(state).toHaveText("Unsaved changes");
+  await form.getByTestId("description-input").fill("Up the stairs.");
+
+  // The flag: a type chosen by what it does, its flag typed in a field.
+  const flagType = form.getByRole("combobox", { name: "Flag type" });
+  await expect(flagType).toHaveValue("Exact text");
+  await flagType.click();
+  await page.getByRole("option", { name: /^Forgiving text/ }).click();
+  await expect(flagType).toHaveAccessibleDescription("Case, accents and spaces are ignored; the prefix and braces are optional.");
+  await form.getByTestId("flag-value").fill("flag{up the stairs}");
+
+  // Scoring: 100 points would read Easy; staff set Hard.
+  await form.getByRole("textbox", { name: "Score", exact: true }).fill("100");
+  const difficulty = form.getByRole("combobox", { name: "Difficulty" });
+  await expect(difficulty).toHaveValue("From the points");
+  await expect(difficulty).toHaveAccessibleDescription("Follows the points: Easy.");
+  await difficulty.click();
+  await page.getByRole("option", { name: /^Hard/ }).click();
+
+  // The tile's place on the map, counted from 1.
+  await form.getByLabel("Column (1 to 7)").fill("3");
+  await form.getByLabel("Row").fill("2");
+
+  // The unlock: challenges picked by name, all or any, read back as a sentence.
+  const picker = form.getByLabel("Required challenges");
+  await picker.fill("door");
+  await page.getByRole("option", { name: door.name }).click();
+  await expect(form.getByTestId("unlock-reading")).toHaveText(`Unlocks when ${door.name} is solved`);
+  await picker.fill("window");
+  await page.getByRole("option", { name: win.name }).click();
+  await expect(form.getByTestId("unlock-reading")).toHaveText(`Unlocks when ${door.name} and ${win.name} are solved`);
+  // The list stays open for more picks until Escape closes it.
+  await page.keyboard.press("Escape");
+  await form.getByRole("radio", { name: "Any one of them is solved" }).check();
+  await expect(form.getByTestId("unlock-reading")).toHaveText(`Unlocks when ${door.name} or ${win.name} is solved`);
+  await form.getByRole("radio", { name: "All of them are solved" }).check();
+  await expect(form.getByTestId("unlock-reading")).toHaveText(`Unlocks when ${door.name} and ${win.name} are solved`);
+
+  // Advanced holds the same settings as stored JSON, in step both ways.
+  await form.getByRole("button", { name: "Advanced" }).click();
+  const stored = form.getByTestId("challenge-metadata");
+  await expect.poll(async () => JSON.parse(await stored.inputValue())).toEqual({ difficulty: "hard", x: 2, y: 1 });
+  await expect.poll(async () => JSON.parse(await form.getByTestId("flag-metadata").inputValue())).toEqual({ flag: "flag{up the stairs}" });
+  await expect(form.getByTestId("unlock-input")).toHaveValue(`${door.id} ${win.id} AND`);
+  await stored.fill('{"difficulty": "insane", "x": 2, "y": 1}');
+  await expect(difficulty).toHaveValue("Insane");
+  await difficulty.click();
+  await page.getByRole("option", { name: /^Hard/ }).click();
+  await expect.poll(async () => JSON.parse(await stored.inputValue())).toEqual({ difficulty: "hard", x: 2, y: 1 });
+
+  // The save bar stays in view wherever the form is scrolled.
+  const bar = form.getByTestId("save-bar");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect(bar).toBeInViewport();
+  await expect(bar.getByRole("button", { name: "Create challenge" })).toBeInViewport();
+  await expectAccessible(page);
+  await expectNoAxeViolations(page);
+  await toggleDark(page);
+  await expectNoAxeViolations(page);
+  await shootBoth(page, "authoring-challenge-form-dark");
+  await toggleDark(page);
+  await shootBoth(page, "authoring-challenge-form");
+
+  await bar.getByRole("button", { name: "Create challenge" }).click();
+  await expect(page).toHaveURL(new RegExp(`/campaign/${slug}/attic$`));
+  await expect(page.getByTestId("difficulty")).toHaveText("Hard");
+  const { rows: saved } = await database().query<{ id: number; challenge_metadata: Record<string, unknown>; unlock_requirements: string; flag_type: string }>(
+    "SELECT id, challenge_metadata, unlock_requirements, flag_type FROM challenges WHERE category_id = $1 AND name = 'Attic'",
+    [categoryId],
+  );
+  expect(saved[0]).toMatchObject({ challenge_metadata: { difficulty: "hard", x: 2, y: 1 }, unlock_requirements: `${door.id} ${win.id} AND`, flag_type: "lenient" });
+  const attic = saved[0]!.id;
+
+  // Reopened, the editor reads the stored unlock back as the same sentence.
+  await page.goto(`/campaign/${slug}/attic#edit`);
+  await expect(page.getByRole("form", { name: "Edit Attic" }).getByTestId("unlock-reading")).toHaveText(`Unlocks when ${door.name} and ${win.name} are solved`, { timeout: 30_000 });
+
+  // A player: Attic is locked until Door and Window are solved, then sits where it was placed,
+  // Hard, and its forgiving flag takes a differently written answer.
+  const team = await seedTeam();
+  const player = await browser.newPage();
+  await signIn(player, team.members[0]!);
+  await player.goto(`/campaign/${slug}`);
+  await expect(player.getByTestId("locked-tile")).toHaveAttribute("aria-label", new RegExp(`${door.name}.*${win.name}`));
+  for (const [challenge, flag] of [
+    [door.id, "flag{door}"],
+    [win.id, "flag{window}"],
+  ] as const) {
+    const answer = await request.post("/api/v2/challenges/submit_flag/", { headers: { authorization: `Token ${team.members[0]!.token}` }, data: { challenge, flag } });
+    expect(((await answer.json()) as { d: { correct: boolean } }).d.correct).toBe(true);
+  }
+  await player.reload();
+  await expect(player.locator('[data-cell="2,1"]')).toContainText("Attic");
+  await player.goto(`/campaign/${slug}/attic`);
+  await expect(player.getByTestId("difficulty")).toHaveText("Hard");
+  const answer = await request.post("/api/v2/challenges/submit_flag/", { headers: { authorization: `Token ${team.members[0]!.token}` }, data: { challenge: attic, flag: "FLAG{Up The Stairs}" } });
+  expect(((await answer.json()) as { d: { correct: boolean } }).d.correct).toBe(true);
+  await player.close();
 });

@@ -29,3 +29,4 @@ export * from "./colour.ts";
 export * from "./setup.ts";
 export * from "./difficulty.ts";
 export * from "./unlock-picks.ts";
+export * from "./flag-hash.ts";

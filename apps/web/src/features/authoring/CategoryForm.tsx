@@ -85,7 +85,7 @@ export function CategoryForm({ category, onSaved, onCancel }: { category?: Categ
           />
           <NumberInput label={t("editor.display_order")} value={order} onChange={(v) => setOrder(typeof v === "number" ? v : Number(v) || 0)} allowDecimal={false} error={errors.display_order} />
         </SimpleGrid>
-        <Accordion variant="contained" radius="md" value={advanced} onChange={setAdvanced} order={3}>
+        <Accordion variant="contained" radius="md" value={advanced} onChange={setAdvanced} order={2}>
           <Accordion.Item value="advanced">
             <Accordion.Control>{t("editor.advanced")}</Accordion.Control>
             <Accordion.Panel>

@@ -1,4 +1,6 @@
+import { hashFlag } from "@flagship/shared";
 import { Alert, Stack, TextInput } from "@mantine/core";
+import { useState } from "react";
 import { flagTypes } from "../../plugins/extensions.tsx";
 import { MissingRenderer } from "../../shell/MissingRenderer.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
@@ -18,6 +20,8 @@ export function FlagFields({ flagType, metadata, onFlagType, onMetadata, error }
   const entry = flagTypes.get(flagType);
   const Fields = entry?.Fields;
   const flag = typeof parsed?.flag === "string" ? parsed.flag : "";
+  // A hashed flag's plain text is never stored: it lives here only while staff type it.
+  const [plain, setPlain] = useState("");
   return (
     <Stack gap="sm">
       <ChoiceSelect label={t("editor.flag_type")} choices={choicesOf("flag_type", flagTypes.names())} value={flagType} onChange={onFlagType} testId="flag-type" />
@@ -33,12 +37,29 @@ export function FlagFields({ flagType, metadata, onFlagType, onMetadata, error }
         </Alert>
       )}
       {parsed && !entry && <MissingRenderer kind="flag" type={flagType} />}
+      {parsed && entry && !Fields && flagType === "hashed" && (
+        <TextInput
+          label={t("editor.flag_to_hash")}
+          description={t("editor.flag_to_hash_help")}
+          value={plain}
+          onChange={(e) => {
+            setPlain(e.currentTarget.value);
+            set({ flag: e.currentTarget.value === "" ? "" : hashFlag(e.currentTarget.value) });
+          }}
+          autoComplete="off"
+          data-testid="flag-plain"
+          styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
+        />
+      )}
       {parsed && entry && !Fields && (
         <TextInput
           label={flagType === "hashed" ? t("editor.flag_hash") : flagType === "regex" ? t("editor.flag_regex") : t("editor.flag")}
           description={t(`editor.flag_help_${flagType}`, { defaultValue: "" }) || undefined}
           value={flag}
-          onChange={(e) => set({ flag: flagType === "hashed" ? e.currentTarget.value.trim().toLowerCase() : e.currentTarget.value })}
+          onChange={(e) => {
+            if (flagType === "hashed") setPlain("");
+            set({ flag: flagType === "hashed" ? e.currentTarget.value.trim().toLowerCase() : e.currentTarget.value });
+          }}
           maxLength={flagType === "hashed" ? 64 : undefined}
           error={error}
           data-testid="flag-value"
