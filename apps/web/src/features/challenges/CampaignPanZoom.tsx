@@ -21,6 +21,7 @@ export default function CampaignPanZoom({
   children,
   contentWidth,
   height,
+  initialScale,
   scale,
   onScale,
 }: {
@@ -29,6 +30,8 @@ export default function CampaignPanZoom({
   contentWidth: number;
   /** The box's height: the map's, up to a share of the window. */
   height: number;
+  /** The scale it opens at (and goes back to on reset): below 1 for a map wider than its box. */
+  initialScale: number;
   scale: number;
   onScale(scale: number): void;
 }) {
@@ -50,7 +53,8 @@ export default function CampaignPanZoom({
   return (
     <TransformWrapper
       ref={api}
-      minScale={MIN_ZOOM}
+      initialScale={initialScale}
+      minScale={Math.min(MIN_ZOOM, initialScale)}
       maxScale={MAX_ZOOM}
       limitToBounds
       wheel={{ wheelDisabled: true, step: 0.05 }}
@@ -67,7 +71,7 @@ export default function CampaignPanZoom({
               </ActionIcon>
             </Tip>
             <Tip label={t("challenges.zoom_out")}>
-              <ActionIcon variant="default" size="lg" aria-label={t("challenges.zoom_out")} onClick={() => zoomOut(ZOOM_STEP)} disabled={scale <= MIN_ZOOM + 0.001}>
+              <ActionIcon variant="default" size="lg" aria-label={t("challenges.zoom_out")} onClick={() => zoomOut(ZOOM_STEP)} disabled={scale <= Math.min(MIN_ZOOM, initialScale) + 0.001}>
                 <IconZoomOut size={18} aria-hidden />
               </ActionIcon>
             </Tip>

@@ -1,28 +1,28 @@
 import { useElementSize } from "@mantine/hooks";
 import { lazy, Suspense, useState, type ReactNode } from "react";
-
-/** The narrowest the 7-column map gets (7 tiles of 84px, 6 gaps of 18px and 6px of room for focus rings each side, as in challenges.css). */
-const FOCUS_ROOM = 6;
-const MAP_MIN_WIDTH = 7 * 84 + 6 * 18 + 2 * FOCUS_ROOM;
+import { FOCUS_ROOM } from "./campaign-map.ts";
 
 /** The pan-and-zoom library (a chunk of its own), loaded only for a map larger than its box. */
 const CampaignPanZoom = lazy(() => import("./CampaignPanZoom.tsx"));
 
 /**
- * A campaign map in its box. A map that fits is drawn as it is, without controls; one wider than
- * its box (a phone) or taller than most of the window gets pan and zoom (CampaignPanZoom).
+ * A campaign map in its box. A map that fits is drawn as it is, centred, without controls; one
+ * wider than its box (a phone) or taller than most of the window gets pan and zoom
+ * (CampaignPanZoom), a wide one shown whole at first, zoomed out to the box's width.
  */
-export function CampaignViewport({ children }: { children: ReactNode }) {
-  const { ref: boxRef, width: boxWidth } = useElementSize();
+export function CampaignViewport({ children, boxWidth, mapWidth }: { children: ReactNode; boxWidth: number; mapWidth: number }) {
   const { ref: contentRef, height: contentHeight } = useElementSize();
-  const [scale, setScale] = useState(1);
+  const [scale, setScale] = useState<number | null>(null);
   const maxHeight = typeof window === "undefined" ? 600 : Math.round(window.innerHeight * 0.7);
-  const contentWidth = Math.max(boxWidth, MAP_MIN_WIDTH);
+  const contentWidth = Math.max(boxWidth, mapWidth);
   // Nothing is large before the box has been measured, so a small map never asks for the library.
   const measured = boxWidth > 0 && contentHeight > 0;
-  const large = measured && (contentWidth > boxWidth + 1 || contentHeight + 2 * FOCUS_ROOM > maxHeight + 1);
+  const wide = contentWidth > boxWidth + 1;
+  const large = measured && (wide || contentHeight + 2 * FOCUS_ROOM > maxHeight + 1);
+  // A map wider than its box opens zoomed out to show its whole width.
+  const fitScale = measured && wide ? boxWidth / contentWidth : 1;
   // The measured height leaves out the padding that gives focus rings room.
-  const height = Math.min(contentHeight + 2 * FOCUS_ROOM, maxHeight);
+  const height = Math.min((contentHeight + 2 * FOCUS_ROOM) * fitScale, maxHeight);
   const content = (
     <div ref={contentRef} className="campaign-content" style={{ width: contentWidth }}>
       {children}
@@ -30,11 +30,11 @@ export function CampaignViewport({ children }: { children: ReactNode }) {
   );
 
   return (
-    <div ref={boxRef} className="campaign-viewport" data-large={large} data-scale={scale.toFixed(2)} data-testid="campaign-viewport">
+    <div className="campaign-viewport" data-large={large} data-scale={(scale ?? fitScale).toFixed(2)} data-testid="campaign-viewport">
       {large ? (
         // Until the library arrives the map scrolls inside its box; the page never gets wider than the window.
         <Suspense fallback={<div className="campaign-plain" style={{ height }}>{content}</div>}>
-          <CampaignPanZoom contentWidth={contentWidth} height={height} scale={scale} onScale={setScale}>
+          <CampaignPanZoom contentWidth={contentWidth} height={height} initialScale={fitScale} scale={scale ?? fitScale} onScale={setScale}>
             {content}
           </CampaignPanZoom>
         </Suspense>
