@@ -130,6 +130,8 @@ test("notices: no countdown banner for staff beside the header's countdown, and 
     await expect(staffPage.getByTestId("countdown")).toBeVisible();
     await expect(staffPage.getByText(/The event ends in/)).toHaveCount(0);
     await expect(staffPage.getByTestId("staff-warning-countdown")).toHaveCount(0);
+    // The header keeps its countdown, the switch, the bell and the theme on a phone too.
+    await screenshots(staffPage, "notices-staff-header");
     await staffContext.close();
 
     const team = await seedTeam(1);

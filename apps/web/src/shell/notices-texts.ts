@@ -6,6 +6,6 @@ addTexts({
     label: "Notices",
     view_as_player: "View as a player",
     view_as_staff: "Back to the staff view",
-    previewing: "You are viewing the event as a player sees it: hidden challenges, staff tools and locked challenges' details are out of sight.",
+    previewing: "You're viewing the event as a player sees it.",
   },
 });

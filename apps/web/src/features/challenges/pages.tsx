@@ -1,4 +1,5 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
+import "@mantine/core/styles/Progress.css";
 import { LockIcon } from "./icons.tsx";
 import { Link, Navigate, useParams } from "@tanstack/react-router";
 import { useEffect, useState } from "react";

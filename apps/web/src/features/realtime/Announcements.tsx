@@ -30,9 +30,10 @@ export function Announcements() {
   const [place, setPlace] = useState({ path: pathname, held: true });
   if (place.path !== pathname) setPlace({ path: pathname, held: true });
   const held = place.path === pathname ? place.held : true;
+  // A page drawn (or left) without the bar keeps it so, until the next page.
   useEffect(() => {
-    if (isFetched && candidate === null) setPlace((p) => (p.held ? { ...p, held: false } : p));
-  }, [isFetched, candidate]);
+    if (isFetched && candidate === null) setPlace((p) => (p.held && p.path === pathname ? { ...p, held: false } : p));
+  }, [isFetched, candidate, pathname]);
   // The body is cut after a line; when it is, its end fades out.
   const [boxRef, box] = useResizeObserver<HTMLDivElement>();
   const [contentRef, content] = useResizeObserver<HTMLDivElement>();
