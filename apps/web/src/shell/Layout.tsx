@@ -11,21 +11,19 @@ import {
 } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { Link, Outlet, useRouterState } from "@tanstack/react-router";
-import { StaffWarnings } from "../features/admin/StaffWarnings.tsx";
-import { AccountBanners } from "../features/auth/impersonation.tsx";
 import { SessionWatcher } from "../features/auth/SessionWatcher.tsx";
 import { Countdown } from "../features/countdown/Countdown.tsx";
-import { Announcements } from "../features/realtime/Announcements.tsx";
 import { AnnouncementsBell } from "../features/realtime/AnnouncementsInbox.tsx";
 import { useAnnouncementList } from "../features/realtime/inbox.ts";
 import { useToken } from "../lib/session.ts";
 import { useMarkdownReady } from "../lib/Markdown.tsx";
-import { ConnectionBanner } from "../features/realtime/ConnectionBanner.tsx";
 import { RealtimeProvider } from "../features/realtime/RealtimeProvider.tsx";
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "../lib/i18n.ts";
 import { useTRPC } from "../lib/trpc.ts";
 import { runtime } from "../lib/runtime.ts";
+import { Notices } from "./Notices.tsx";
+import "./notices-texts.ts";
 import { RouteFocus } from "./RouteFocus.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { EventTheme } from "../features/theming/EventTheme.tsx";
@@ -35,6 +33,7 @@ import "../features/theming/theming.css";
 import "./shell.css";
 import { useAppData } from "./useAppData.ts";
 import { Copyright } from "../features/pages/Copyright.tsx";
+import { setViewAsPlayer, useViewAsPlayer } from "./viewAsPlayer.ts";
 
 // The terminal easter egg loads with its first use of the page, not with the app.
 const FakeTerminal = deferred(() => import("../features/terminal/FakeTerminal.tsx").then((m) => m.FakeTerminal), null);
@@ -71,6 +70,35 @@ function ThemeToggle() {
       onClick={() => setColorScheme(scheme === "dark" ? "light" : "dark")}
     >
       <SchemeIcon to={scheme === "dark" ? "light" : "dark"} />
+    </ActionIcon>
+  );
+}
+
+/**
+ * Staff's "view as a player" switch: the campaign screens, the team page and the notices drawn as a
+ * player would see them, kept on this browser. Pressed, it is filled, and the notices say so.
+ */
+function ViewAsPlayerToggle() {
+  const { t } = useTranslation();
+  const { me } = useAppData();
+  const on = useViewAsPlayer();
+  if (!me?.isStaff) return null;
+  const label = on ? t("notices.view_as_staff") : t("notices.view_as_player");
+  return (
+    <ActionIcon
+      variant={on ? "filled" : "default"}
+      color={on ? "grape" : undefined}
+      size="lg"
+      aria-label={t("notices.view_as_player")}
+      aria-pressed={on}
+      title={label}
+      onClick={() => setViewAsPlayer(!on)}
+      data-testid="view-as-player"
+    >
+      <svg width={18} height={18} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.75} strokeLinecap="round" strokeLinejoin="round" aria-hidden focusable="false">
+        <path d="M10 12a2 2 0 1 0 4 0a2 2 0 0 0 -4 0" />
+        <path d="M21 12c-2.4 4 -5.4 6 -9 6c-3.6 0 -6.6 -2 -9 -6c2.4 -4 5.4 -6 9 -6c3.6 0 6.6 2 9 6" />
+      </svg>
     </ActionIcon>
   );
 }
@@ -173,6 +201,7 @@ function Shell() {
           <Group gap="sm" wrap="nowrap">
             <AccountSummary where="header" />
             <Countdown />
+            <ViewAsPlayerToggle />
             <AnnouncementsBell />
             <ThemeToggle />
           </Group>
@@ -184,16 +213,13 @@ function Shell() {
       </div>
       <main id="main" tabIndex={-1} className="app-main">
         <div className="app-content">
-          <ConnectionBanner />
-          <AccountBanners />
-          <StaffWarnings />
-          {/* After the page in the tab order (a keyboard user meets the page first), shown above it. */}
+          {/* The notices: after the page in the tab order (a keyboard user meets the page first), shown above it. */}
           <div style={{ display: "flex", flexDirection: "column" }}>
             <div style={{ order: 2, visibility: settled ? undefined : "hidden" }}>
               <Outlet />
             </div>
             <div style={{ order: 1 }}>
-              <Announcements />
+              <Notices />
             </div>
           </div>
         </div>

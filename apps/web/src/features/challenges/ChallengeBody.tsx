@@ -2,17 +2,20 @@ import { formatFileSize } from "@flagship/shared";
 import { Alert, Anchor, Badge, Button, Card, Divider, Group, Loader, Stack, Text, Title } from "@mantine/core";
 import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { deferred } from "../../lib/deferred.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
+import { useStaffView } from "../../shell/viewAsPlayer.ts";
 import { DifficultyBadge } from "./DifficultyBadge.tsx";
 import { DialogTitle, FlagForm, type Solved, SolvedDialog } from "./FlagForm.tsx";
 import { HintList } from "./HintList.tsx";
+import { LockIcon } from "./icons.tsx";
 import { Rating } from "./Rating.tsx";
 import type { ChallengeView } from "./types.ts";
+import { UnlockHint } from "./UnlockHint.tsx";
 
 // The challenge-server card loads only for a challenge that has a server (or for staff, who can
 // add one): a challenge without one carries neither it nor its tooltip's positioning library.
@@ -52,7 +55,20 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
   // Kept here, not in the form: the solve refreshes the listing, which swaps the form for the
   // solved panel while the dialog must stay open.
   const [solved, setSolved] = useState<Solved | null>(null);
+  // After the success dialog the flag form has made way for the solved panel: the focus goes there,
+  // once the dialog has tried to give it back to the flag field that is gone (Mantine waits 10 ms).
+  const answer = useRef<HTMLDivElement>(null);
+  const closeSolved = () => {
+    setSolved(null);
+    window.setTimeout(() => {
+      const active = document.activeElement;
+      if (active && active !== document.body && active.isConnected && !active.closest("[role=dialog]")) return;
+      answer.current?.querySelector<HTMLElement>("[data-testid=already-solved]")?.focus();
+    }, 30);
+  };
+  const staff = useStaffView();
   const hasTeam = me?.teamId !== null && me?.teamId !== undefined;
+  const locked = !challenge.unlocked && !challenge.solved;
   return (
     <Stack gap="lg">
       <Stack gap="xs">
@@ -71,7 +87,16 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
         <Group gap="xs">
           <DifficultyBadge score={challenge.current_score} difficulty={challenge.challenge_metadata.difficulty} />
           {challenge.solved && <Badge color="green" variant="light" leftSection={<span aria-hidden>✓</span>}>{t("challenges.solved")}</Badge>}
-          {challenge.hidden && <Badge color="gray">{t("challenges.hidden")}</Badge>}
+          {locked && (
+            <Badge color="gray" variant="light" leftSection={<LockIcon size={12} />} data-testid="locked-badge">
+              {t("challenges.locked")}
+            </Badge>
+          )}
+          {challenge.hidden && (
+            <Badge color="grape" variant="light" data-testid="hidden-badge">
+              {t("challenges.hidden")}
+            </Badge>
+          )}
           {challenge.tags.map((tag) => (
             <Badge key={`${tag.type}:${tag.text}`} variant="outline" color="gray">
               {tag.text}
@@ -79,6 +104,24 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
           ))}
         </Group>
       </Stack>
+
+      {staff && (locked || challenge.hidden) && (
+        <Stack gap={2} data-testid="staff-visibility-note">
+          {challenge.hidden && (
+            <Text size="sm" c="dimmed">
+              {t("challenges.staff_hidden_note")}
+            </Text>
+          )}
+          {locked && (
+            <>
+              <Text size="sm" c="dimmed">
+                {t("challenges.staff_locked_note")}
+              </Text>
+              <UnlockHint expression={challenge.unlock_requirements} size="sm" c="dimmed" />
+            </>
+          )}
+        </Stack>
+      )}
 
       {challenge.maintenance && (
         <Alert color="orange" variant="light" role="status">
@@ -120,25 +163,31 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
       <HintList challenge={challenge} canUse={hasTeam && !challenge.solved} />
 
       <Divider />
-      {challenge.solved ? (
-        <SolvedPanel challenge={challenge} />
-      ) : hasTeam ? (
-        <FlagForm
-          challenge={challenge}
-          onSolved={(result) => {
-            setSolved(result);
-            void queryClient.invalidateQueries({ queryKey: trpc.challenges.categories.queryKey() });
-          }}
-        />
-      ) : (
-        <Alert color="yellow" variant="light">
-          {t("errors.team_required")}{" "}
-          <Anchor component={Link} to="/welcome">
-            {t("challenges.team_needed_action")}
-          </Anchor>
-        </Alert>
-      )}
-      <SolvedDialog challenge={challenge} solved={solved} onClose={() => setSolved(null)} />
+      <div ref={answer}>
+        {challenge.solved ? (
+          <SolvedPanel challenge={challenge} />
+        ) : hasTeam ? (
+          <FlagForm
+            challenge={challenge}
+            onSolved={(result) => {
+              setSolved(result);
+              void queryClient.invalidateQueries({ queryKey: trpc.challenges.categories.queryKey() });
+            }}
+          />
+        ) : staff ? (
+          <Text size="sm" c="dimmed" data-testid="staff-no-team">
+            {t("challenges.staff_no_team")}
+          </Text>
+        ) : (
+          <Alert color="yellow" variant="light" data-testid="team-warning">
+            {t("errors.team_required")}{" "}
+            <Anchor component={Link} to="/welcome">
+              {t("challenges.team_needed_action")}
+            </Anchor>
+          </Alert>
+        )}
+      </div>
+      <SolvedDialog challenge={challenge} solved={solved} onClose={closeSolved} />
     </Stack>
   );
 }

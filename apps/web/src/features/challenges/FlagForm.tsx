@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Stack, Text, ThemeIcon } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Dialog, DialogTitle as NamingTitle } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
@@ -31,10 +31,16 @@ export function FlagForm({ challenge, onSolved }: { challenge: ChallengeView; on
   const renderer = challengeRenderer(challenge.challenge_type);
   const [value, setValue] = useState<Value>(null);
   const [outcome, setOutcome] = useState<{ kind: "incorrect" | "limit" } | { kind: "error"; message: string } | null>(null);
+  const box = useRef<HTMLDivElement>(null);
+  // Whether the flag field takes the focus back once the answer is in: a Submit button that
+  // disables itself while the guess is checked drops the focus to the page, and the player's next
+  // guess starts in the field. Not after a correct flag, whose dialog takes the focus.
+  const refocus = useRef(false);
   const submit = useMutation(
     trpc.challenges.submitFlag.mutationOptions({
       onSuccess: (result) => {
         if (result.m === "correct_flag") {
+          refocus.current = false;
           setOutcome(null);
           onSolved({ explanation: result.d.explanation, points: challenge.current_score });
         } else {
@@ -47,6 +53,13 @@ export function FlagForm({ challenge, onSolved }: { challenge: ChallengeView; on
       },
     }),
   );
+  useEffect(() => {
+    if (submit.isPending || !refocus.current) return;
+    refocus.current = false;
+    const active = document.activeElement;
+    if (active && active !== document.body && !box.current?.contains(active)) return;
+    box.current?.querySelector<HTMLElement>("[data-testid=flag-input], input:not([type=hidden]), textarea, [contenteditable=true]")?.focus();
+  }, [submit.isPending]);
   const onChange = useCallback((next: Value) => {
     setValue(next);
     setOutcome(null);
@@ -54,10 +67,12 @@ export function FlagForm({ challenge, onSolved }: { challenge: ChallengeView; on
   if (!renderer) return <MissingRenderer kind="challenge" type={challenge.challenge_type} />;
   const canSubmit = renderer.canSubmit(challenge, value, prefix) && !submit.isPending;
   const send = () => {
-    if (canSubmit && value !== null) submit.mutate({ challenge: challenge.id, flag: value });
+    if (!canSubmit || value === null) return;
+    refocus.current = true;
+    submit.mutate({ challenge: challenge.id, flag: value });
   };
   return (
-    <Stack gap="sm">
+    <Stack gap="sm" ref={box}>
       <renderer.FlagInput challenge={challenge} value={value} onChange={onChange} disabled={submit.isPending} onSubmit={send} />
       {outcome?.kind === "incorrect" && <Alert color="red" variant="light" role="alert" title={t("challenges.incorrect")} data-testid="flag-incorrect" />}
       {outcome?.kind === "limit" && (

@@ -26,7 +26,8 @@ export function DefaultFlagInput({ challenge, value, onChange, disabled, onSubmi
       onKeyDown={(e) => {
         if (e.key === "Enter") onSubmit();
       }}
-      disabled={disabled}
+      readOnly={disabled}
+      aria-busy={disabled || undefined}
       autoComplete="off"
       spellCheck={false}
       styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
@@ -48,7 +49,8 @@ export function FreeformInput({ value, onChange, disabled, onSubmit }: FlagInput
       onKeyDown={(e) => {
         if (e.key === "Enter") onSubmit();
       }}
-      disabled={disabled}
+      readOnly={disabled}
+      aria-busy={disabled || undefined}
       autoComplete="off"
       data-testid="flag-input"
     />

@@ -3,6 +3,7 @@ import { Badge, Card, Group, SegmentedControl, SimpleGrid, Stack, Switch, Text, 
 import { useNavigate } from "@tanstack/react-router";
 import { useMemo, useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
+import { useStaffView } from "../../shell/viewAsPlayer.ts";
 import { DifficultyBadge } from "./DifficultyBadge.tsx";
 import { LockIcon } from "./icons.tsx";
 import type { CategoryRendererProps } from "./registry.tsx";
@@ -26,7 +27,10 @@ export function JeopardyLayout({ category, editing }: CategoryRendererProps) {
   const [search, setSearch] = useState("");
   const [sort, setSort] = useState<Sort>("points");
   const [showSolved, setShowSolved] = useState(true);
-  const [showLockedChoice, setShowLocked] = useState(false);
+  // Staff see every challenge, locked and hidden ones marked; players choose whether to see locked tiles.
+  const staff = useStaffView();
+  const [lockedChoice, setShowLocked] = useState<boolean | null>(null);
+  const showLockedChoice = lockedChoice ?? staff;
   // In staff edit mode the edit bar's toggle decides.
   const showLocked = editing ? editing.showLocked : showLockedChoice;
   const shown = useMemo(() => {
@@ -62,7 +66,7 @@ export function JeopardyLayout({ category, editing }: CategoryRendererProps) {
       ) : (
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3, xl: 4 }} spacing="md">
           {shown.map((challenge) => (
-            <ChallengeCard key={challenge.id} challenge={challenge} onOpen={() => void navigate({ to: "/campaign/$tabId/$chalId", params: { tabId: category.slug, chalId: challengeKey(challenge) }, ...(editing && { hash: "edit" }) })} />
+            <ChallengeCard key={challenge.id} challenge={challenge} staff={staff} onOpen={() => void navigate({ to: "/campaign/$tabId/$chalId", params: { tabId: category.slug, chalId: challengeKey(challenge) }, ...(editing && { hash: "edit" }) })} />
           ))}
           {locked.map((stub) => (
             <Card key={stub.id} withBorder padding="lg" className="challenge-card" data-locked="true" data-testid="locked-card">
@@ -81,8 +85,9 @@ export function JeopardyLayout({ category, editing }: CategoryRendererProps) {
   );
 }
 
-function ChallengeCard({ challenge, onOpen }: { challenge: ChallengeView; onOpen(): void }) {
+function ChallengeCard({ challenge, staff, onOpen }: { challenge: ChallengeView; staff: boolean; onOpen(): void }) {
   const { t } = useTranslation();
+  const locked = !challenge.unlocked && !challenge.solved;
   const rating = ratingPercent(challenge.votes.positive, challenge.votes.negative);
   return (
     <Card
@@ -91,7 +96,9 @@ function ChallengeCard({ challenge, onOpen }: { challenge: ChallengeView; onOpen
       className="challenge-card"
       data-solved={challenge.solved}
       data-maintenance={challenge.maintenance}
-      data-locked={!challenge.unlocked && !challenge.solved}
+      data-locked={locked}
+      data-hidden={challenge.hidden}
+      data-testid="challenge-tile"
       component="button"
       type="button"
       onClick={onOpen}
@@ -108,6 +115,16 @@ function ChallengeCard({ challenge, onOpen }: { challenge: ChallengeView; onOpen
         </Group>
         <Group gap={6}>
           {challenge.solved && <Badge color="green" variant="light" leftSection={<span aria-hidden>✓</span>}>{t("challenges.solved")}</Badge>}
+          {staff && locked && (
+            <Badge color="gray" variant="light" leftSection={<LockIcon size={12} />} data-testid="locked-badge">
+              {t("challenges.locked")}
+            </Badge>
+          )}
+          {staff && challenge.hidden && (
+            <Badge color="grape" variant="light" data-testid="hidden-badge">
+              {t("challenges.hidden")}
+            </Badge>
+          )}
           {challenge.maintenance && (
             <Badge color="orange" variant="light" data-testid="maintenance-badge">
               {t("challenges.maintenance_badge")}
@@ -120,7 +137,7 @@ function ChallengeCard({ challenge, onOpen }: { challenge: ChallengeView; onOpen
             </Badge>
           ))}
         </Group>
-        {!challenge.unlocked && !challenge.solved && <UnlockHint expression={challenge.unlock_requirements} size="xs" />}
+        {locked && <UnlockHint expression={challenge.unlock_requirements} size="xs" />}
         <Group gap="md">
           <Text size="xs" c="dimmed">
             {t("challenges.solves", { count: challenge.solve_count })}

@@ -26,7 +26,7 @@ export function SolvedPanel({ challenge }: { challenge: ChallengeView }) {
   );
   return (
     <Stack gap="sm">
-      <Alert color="green" variant="light" title={t("challenges.already_solved")} data-testid="already-solved">
+      <Alert color="green" variant="light" title={t("challenges.already_solved")} data-testid="already-solved" tabIndex={-1}>
         {t("challenges.feedback_offer")}
       </Alert>
       {challenge.post_score_explanation && (

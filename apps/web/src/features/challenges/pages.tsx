@@ -1,4 +1,5 @@
-import { Alert, Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
+import { Alert, Anchor, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
+import "@mantine/core/styles/Progress.css";
 import { LockIcon } from "./icons.tsx";
 import { Link, Navigate, useParams } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
@@ -12,19 +13,21 @@ import { PageFailedScreen } from "../../shell/ErrorScreen.tsx";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
 import { MissingRenderer } from "../../shell/MissingRenderer.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
+import { useStaffView } from "../../shell/viewAsPlayer.ts";
 import { ChallengeBody } from "./ChallengeBody.tsx";
 import { ChallengesUnavailable } from "./EventGate.tsx";
 import { categoryRenderer } from "./registry.tsx";
 import { type CategoryView, findCategory, findChallenge, isFull } from "./types.ts";
 import { UnlockHint } from "./UnlockHint.tsx";
-import { useCategories } from "./useCategories.ts";
+import { categoryProgress } from "./player-view.ts";
+import { useCampaignCategories } from "./useCategories.ts";
 
 /** Unknown categories and challenges go to /404, which no route claims, so it shows the 404 page. */
 const NOT_FOUND_PATH = "/404" as "/";
 
 /** Loads the listing and hands it on, or shows loading, the gate's answer or the failure. */
 function WithCategories({ children }: { children: (categories: CategoryView[]) => React.ReactNode }) {
-  const query = useCategories();
+  const query = useCampaignCategories();
   if (query.isPending) return <LoadingScreen />;
   if (query.error) {
     if (errorCode(query.error) === "permission_denied") return <ChallengesUnavailable />;
@@ -50,18 +53,20 @@ function plainText(markdown: string): string {
     .trim();
 }
 
-type Progress = "finished" | "none" | "some";
+type ProgressState = "finished" | "none" | "some";
 
-function progressOf(category: CategoryView): { solved: number; total: number; state: Progress } {
-  const total = category.challenges.length;
-  const solved = category.challenges.filter((c) => isFull(c) && c.solved).length;
-  return { solved, total, state: total > 0 && solved === total ? "finished" : solved === 0 ? "none" : "some" };
+function progressOf(category: CategoryView) {
+  const progress = categoryProgress(category);
+  const state: ProgressState = progress.total > 0 && progress.solved === progress.total ? "finished" : progress.solved === 0 ? "none" : "some";
+  return { ...progress, state };
 }
 
+/** Players without a team are told they need one to submit flags; staff run the event without one. */
 function TeamWarning() {
   const { t } = useTranslation();
   const { me } = useAppData();
-  if (!me || me.teamId !== null) return null;
+  const staffView = useStaffView();
+  if (!me || me.teamId !== null || staffView) return null;
   return (
     <Alert color="yellow" variant="light" data-testid="team-warning">
       {t("errors.team_required")}{" "}
@@ -75,7 +80,7 @@ function TeamWarning() {
 /** /campaign: the categories as cards, each with how much of it the team has solved. */
 export function CampaignPage() {
   const { t } = useTranslation();
-  const { me } = useAppData();
+  const staffView = useStaffView();
   return (
     <Stack gap="lg" maw={1200} mx="auto">
       <Group justify="space-between" align="flex-end" wrap="wrap">
@@ -83,7 +88,7 @@ export function CampaignPage() {
           <Title order={1}>{t("challenges.campaign_title")}</Title>
           <Text c="dimmed">{t("challenges.campaign_intro")}</Text>
         </Stack>
-        {me?.isStaff && (
+        {staffView && (
           <Button component={Link} to="/campaign/new" variant="light">
             {t("editor.new_category")}
           </Button>
@@ -113,23 +118,38 @@ export function CampaignPage() {
                     data-state={progress.state}
                     data-testid={`category-${category.id}`}
                   >
-                    <Stack gap="xs">
+                    <Stack gap="sm" h="100%">
                       <Group justify="space-between" wrap="nowrap" align="flex-start">
                         <Title order={2} size="h4">
                           {category.name}
                         </Title>
-                        <Badge color={finished ? "green" : progress.state === "some" ? "flagship" : "gray"} variant={finished ? "filled" : "light"} style={{ flexShrink: 0 }}>
+                        <Badge color={finished ? "green" : progress.state === "some" ? "flagship" : "gray"} variant={finished ? "filled" : "light"} style={{ flexShrink: 0 }} data-testid="category-state">
                           {t(`challenges.state_${progress.state}`)}
                         </Badge>
                       </Group>
-                      <Text size="sm" c={finished ? "green" : "dimmed"} fw={500} data-testid="solved-count">
-                        {t("challenges.solved_count", { solved: progress.solved, total: progress.total })}
-                      </Text>
                       {category.description && (
                         <Text size="sm" c="dimmed" lineClamp={3}>
                           {plainText(category.description)}
                         </Text>
                       )}
+                      <Stack gap={6} mt="auto">
+                        <Group justify="space-between" gap="xs" wrap="nowrap">
+                          <Text size="sm" c={finished ? "green" : undefined} fw={500} data-testid="solved-count">
+                            {t("challenges.solved_count", { solved: progress.solved, total: progress.total })}
+                          </Text>
+                          <Text size="sm" fw={600} ff="monospace" data-testid="category-points">
+                            {t("challenges.points_of", { earned: progress.earned, available: progress.available })}
+                          </Text>
+                        </Group>
+                        <Progress
+                          value={progress.total === 0 ? 0 : (100 * progress.solved) / progress.total}
+                          color={finished ? "green" : "flagship"}
+                          size="sm"
+                          radius="xl"
+                          aria-label={t("challenges.solved_count", { solved: progress.solved, total: progress.total })}
+                          data-testid="category-progress"
+                        />
+                      </Stack>
                     </Stack>
                   </Card>
                 );
@@ -158,7 +178,8 @@ export function CategoryPage() {
 
 function CategoryScreen({ category }: { category: CategoryView }) {
   const { t } = useTranslation();
-  const { staff, editing } = useStaffEditing();
+  const staff = useStaffView();
+  const editing = useStaffEditing().editing && staff;
   const [showLocked, setShowLocked] = useState(true);
   const moveTile = useMoveTile(category);
   const Renderer = categoryRenderer(category.contained_type);
@@ -186,7 +207,8 @@ function CategoryScreen({ category }: { category: CategoryView }) {
 export function ChallengePage() {
   const { t } = useTranslation();
   const { tabId, chalId } = useParams({ strict: false }) as { tabId: string; chalId: string };
-  const { staff, editing } = useStaffEditing();
+  const staff = useStaffView();
+  const editing = useStaffEditing().editing && staff;
   const hash = useHash();
   // The description waits for the markdown renderer (ChallengeBody): fetch it with the data.
   useEffect(preloadMarkdown, []);

@@ -7,6 +7,7 @@ export const challengeTexts = {
     campaign_intro: "Pick a category to start capturing flags.",
     no_categories: "There are no challenges yet. Check back soon!",
     solved_count: "{{solved}} of {{total}} solved",
+    points_of: "{{earned}} / {{available}} pts",
     state_finished: "Finished",
     state_none: "Not started",
     state_some: "In progress",
@@ -113,6 +114,9 @@ export const challengeTexts = {
     ended: "The competition has ended.",
     ended_body: "Challenges are no longer available.",
     not_found: "That challenge doesn't exist.",
+    staff_no_team: "Staff see every challenge here; flags are submitted by players in teams.",
+    staff_locked_note: "Players see this challenge as a locked tile until they meet its requirements.",
+    staff_hidden_note: "Hidden: players don't see this challenge at all.",
   },
 };
 

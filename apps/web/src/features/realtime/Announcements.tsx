@@ -1,5 +1,7 @@
 import { Anchor, CloseButton, Group, Paper, Text } from "@mantine/core";
 import { useLocalStorage, useResizeObserver } from "@mantine/hooks";
+import { useRouterState } from "@tanstack/react-router";
+import { useEffect, useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { useToken } from "../../lib/session.ts";
@@ -10,38 +12,54 @@ import "./texts.ts";
 /**
  * One compact bar with the latest announcement for logged-in users, until closed: a closed one
  * stays hidden on this browser (and counts as read). The rest are in the header's inbox.
+ *
+ * The bar keeps one height whatever it says, and takes its place only when a page is drawn: one
+ * that arrives while a page without the bar is on screen is a toast and a count on the bell, and
+ * joins the bar on the next page, so the page being read never moves down under the reader.
  */
 export function Announcements() {
   const { t } = useTranslation();
   const token = useToken();
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
   const [hidden, setHidden] = useLocalStorage<number[]>({ key: "flagship.hidden-announcements", defaultValue: [], getInitialValueInEffect: false });
-  const { data } = useAnnouncementList();
+  const { data, isFetched } = useAnnouncementList();
   const { markRead } = useReadAnnouncements();
   const latest = data?.[0];
-  // The body is cut after a few lines; when it is, its last line fades out.
+  const candidate = token && latest && !hidden.includes(latest.id) ? latest : null;
+  // Whether the page on screen was drawn with the bar: a new page gives it its place back.
+  const [place, setPlace] = useState({ path: pathname, held: true });
+  if (place.path !== pathname) setPlace({ path: pathname, held: true });
+  const held = place.path === pathname ? place.held : true;
+  // A page drawn (or left) without the bar keeps it so, until the next page.
+  useEffect(() => {
+    if (isFetched && candidate === null) setPlace((p) => (p.held && p.path === pathname ? { ...p, held: false } : p));
+  }, [isFetched, candidate, pathname]);
+  // The body is cut after a line; when it is, its end fades out.
   const [boxRef, box] = useResizeObserver<HTMLDivElement>();
   const [contentRef, content] = useResizeObserver<HTMLDivElement>();
   const clipped = content.height > box.height + 1;
-  if (!token || !latest || hidden.includes(latest.id)) return null;
+  if (!candidate || !held || !data) return null;
   const hide = () => {
-    setHidden((ids) => [...ids, latest.id].slice(-200));
-    markRead([latest.id]);
+    setHidden((ids) => [...ids, candidate.id].slice(-200));
+    markRead([candidate.id]);
   };
   return (
-    <Paper component="section" aria-label={t("realtime.announcements")} withBorder radius="md" px="md" py="xs" mb="md" className="announcement-bar" data-testid="announcement-bar">
+    <Paper component="section" aria-label={t("realtime.announcements")} withBorder radius="md" px="md" py={6} className="announcement-bar" data-testid="announcement-bar">
       <Group gap="sm" wrap="nowrap" align="flex-start">
         <div style={{ flex: 1, minWidth: 0 }}>
-          <Text fw={700} size="sm">
-            {latest.title}
-          </Text>
+          <Group gap="xs" justify="space-between" wrap="nowrap">
+            <Text fw={700} size="sm" truncate="end">
+              {candidate.title}
+            </Text>
+            <Anchor component="button" type="button" size="xs" onClick={() => setInboxOpen(true)} underline="always" style={{ flexShrink: 0 }}>
+              {data.length > 1 ? t("inbox.show_all_count", { count: data.length }) : t("inbox.show_all")}
+            </Anchor>
+          </Group>
           <div className="announcement-bar-body" ref={boxRef} data-clipped={clipped}>
             <div ref={contentRef}>
-              <Markdown>{latest.body}</Markdown>
+              <Markdown>{candidate.body}</Markdown>
             </div>
           </div>
-          <Anchor component="button" type="button" size="xs" onClick={() => setInboxOpen(true)} underline="always">
-            {data.length > 1 ? t("inbox.show_all_count", { count: data.length }) : t("inbox.show_all")}
-          </Anchor>
         </div>
         <CloseButton aria-label={t("realtime.hide_announcement")} onClick={hide} size="sm" />
       </Group>

@@ -13,7 +13,7 @@ export function ConnectionBanner() {
   }, [state.connected]);
   if (state.connected || !wasConnected) return null;
   return (
-    <Alert color="orange" variant="filled" role="status" aria-live="polite" py={6} mb="md" data-testid="connection-banner" style={{ position: "sticky", top: 64, zIndex: 50 }}>
+    <Alert color="orange" variant="filled" role="status" aria-live="polite" py={6} data-testid="connection-banner" style={{ position: "sticky", top: 64, zIndex: 50 }}>
       {t("realtime.lost", { seconds: state.timer })}
     </Alert>
   );

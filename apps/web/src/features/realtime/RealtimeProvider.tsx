@@ -70,7 +70,8 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
           }
           break;
         case 2:
-          if (prefs.flag_reject) popup(t("realtime.reject_title"), t("realtime.reject", { username: e.username, challenge: e.challenge_name }), "red");
+          // The guesser has the form's own "Incorrect flag": no toast of their guess on top of it.
+          if (prefs.flag_reject && e.user !== userId) popup(t("realtime.reject_title"), t("realtime.reject", { username: e.username, challenge: e.challenge_name }), "red");
           break;
         case 3:
           void refreshLive();

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Card, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from "@mantine/core";
+import { Anchor, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from "@mantine/core";
 import { parseProfileParam } from "@flagship/shared";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
@@ -10,6 +10,7 @@ import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { NotFoundPage } from "../../shell/NotFound.tsx";
 import { SomethingWentWrong } from "../../shell/ErrorScreen.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
+import { useStaffView } from "../../shell/viewAsPlayer.ts";
 import { NameAvatar } from "../profiles/Avatar.tsx";
 import { ChartCard, ChartsFailed } from "../profiles/ChartCard.tsx";
 import { attemptsPie, categoryBars, memberPie, scoreLine } from "../profiles/chartOptions.ts";
@@ -37,6 +38,7 @@ export function TeamPage() {
   const ref = parseProfileParam(param);
   const trpc = useTRPC();
   const { me } = useAppData();
+  const staffView = useStaffView();
   const self = useQuery(trpc.teams.self.queryOptions(undefined, { enabled: ref === "me" }));
   const other = useQuery(trpc.teams.get.queryOptions({ id: typeof ref === "number" ? ref : 0 }, { enabled: typeof ref === "number" }));
   if (ref === null) return <NotFoundPage />;
@@ -46,8 +48,37 @@ export function TeamPage() {
     if (errorCode(query.error) === "not_found") return <NotFoundPage />;
     return <SomethingWentWrong message={errorText(query.error)} />;
   }
-  if (!query.data) return <RedirectTo path="/welcome" />;
+  if (!query.data) return staffView ? <StaffWithoutTeam /> : <RedirectTo path="/welcome" />;
   return <TeamView team={query.data} ownId={me?.id ?? null} own={me?.teamId === query.data.id} />;
+}
+
+/** /team for staff without a team: where teams are managed, rather than the players' onboarding. */
+function StaffWithoutTeam() {
+  const { t } = useTranslation();
+  return (
+    <Stack maw={720} mx="auto" gap="lg" py="sm">
+      <Title order={1}>{t("nav.team")}</Title>
+      <Card withBorder padding="lg" radius="md" data-testid="staff-no-team">
+        <Stack gap="sm">
+          <Title order={2} size="h4">
+            {t("teams.staff_title")}
+          </Title>
+          <Text c="dimmed">{t("teams.staff_body")}</Text>
+          <Group gap="sm" mt="xs">
+            <Button component={Link} to="/admin/teams">
+              {t("teams.staff_manage")}
+            </Button>
+            <Button component={Link} to="/teams" variant="light">
+              {t("teams.staff_browse")}
+            </Button>
+            <Button component={Link} to="/team/create" variant="subtle">
+              {t("teams.create_title")}
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+    </Stack>
+  );
 }
 
 function TeamView({ team, ownId, own }: { team: TeamData; ownId: number | null; own: boolean }) {

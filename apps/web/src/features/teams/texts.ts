@@ -4,6 +4,10 @@ import { addTexts } from "../../lib/i18n.ts";
 export const teamTexts = {
   teams: {
     title: "Teams",
+    staff_title: "You run this event without a team",
+    staff_body: "As staff you see every challenge and manage the teams from the admin pages. To play yourself, create or join a team like a player.",
+    staff_manage: "Manage teams",
+    staff_browse: "Browse teams",
     search: "Search teams",
     team: "Team",
     members: "Members",
