@@ -11,7 +11,7 @@ import {
   parseMapSubmission,
   regexSafetyError,
 } from "./flags.ts";
-import { challengeValue, decayParams, decayValue, graphStart, solveWorth } from "./scoring.ts";
+import { challengeValue, decayParams, decayValue, graphSpan, graphStart, solveWorth } from "./scoring.ts";
 import { isUnlocked, parseUnlock, unlockChallengeIds, unlockError, unlockTree } from "./unlocks.ts";
 
 describe("unlock expressions", () => {
@@ -238,5 +238,22 @@ describe("graphStart", () => {
   });
   it("has no start without solves or a start time", () => {
     expect(graphStart([], null)).toBeNull();
+  });
+});
+
+describe("graphSpan", () => {
+  const start = Date.parse("2030-01-01T10:00:00Z");
+  const now = start + 8 * 3_600_000;
+  it("runs from the event's start to now while it lasts", () => {
+    expect(graphSpan([start + 60_000], start / 1000, start / 1000 + 86_400, now)).toEqual({ start, end: now });
+  });
+  it("stops at the event's end once it is over, or at a later solve", () => {
+    const end = start + 3_600_000;
+    expect(graphSpan([start + 60_000], start / 1000, end / 1000, now)).toEqual({ start, end });
+    expect(graphSpan([end + 60_000], start / 1000, end / 1000, now)).toEqual({ start, end: end + 60_000 });
+  });
+  it("starts at the first solve without a start time, and is null with nothing to draw from", () => {
+    expect(graphSpan([start + 5000, start + 1000], null, null, now)).toEqual({ start: start + 1000, end: now });
+    expect(graphSpan([], null, null, now)).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countdownFlags, countdownHint, countdownTarget, formatCountdown, formatUnlockIn, nextCooldown, reconnectDelay, WS_RESTART_CODE, WS_RESTART_SPREAD_MS } from "./countdown.ts";
+import { countdownFlags, countdownHint, countdownParts, countdownTarget, formatCountdown, formatCountdownWords, formatUnlockIn, nextCooldown, reconnectDelay, WS_RESTART_CODE, WS_RESTART_SPREAD_MS } from "./countdown.ts";
 
 describe("nextCooldown", () => {
   it("doubles from 1 s and caps at 16 s", () => {
@@ -43,6 +43,39 @@ describe("formatting", () => {
     expect(countdownHint(599)).toBe(true);
     expect(countdownHint(600)).toBe(false);
     expect(countdownHint(0)).toBe(false);
+  });
+});
+
+describe("countdown in words", () => {
+  const H = 3600;
+  const D = 86_400;
+  it.each([
+    [8 * H + 59 * 60 + 37, "8 h 59 m"],
+    [2 * D + 4 * H + 30 * 60, "2 d 4 h"],
+    [D, "1 d"],
+    [3 * D + 59 * 60, "3 d"],
+    [3 * H, "3 h"],
+    [H - 1, "59 m 59 s"],
+    [12 * 60 + 5, "12 m 5 s"],
+    [10 * 60, "10 m"],
+    [42, "42 s"],
+    [0.4, "0 s"],
+    [-5, "0 s"],
+  ])("%d s reads %s", (seconds, text) => expect(formatCountdownWords(seconds)).toBe(text));
+
+  it("never shows more than two units, nor a zero unit", () => {
+    for (const seconds of [1, 59, 60, 61, 3599, 3600, 3601, 86_399, 86_400, 90_061, 10 * 86_400 + 1]) {
+      const parts = countdownParts(seconds);
+      expect(parts.length).toBeGreaterThanOrEqual(1);
+      expect(parts.length).toBeLessThanOrEqual(2);
+      expect(parts.every((p) => p.value > 0)).toBe(true);
+    }
+  });
+
+  it("words each part with the unit names it is given", () => {
+    const long = (unit: string, n: number) => `${n} ${{ d: "day", h: "hour", m: "minute", s: "second" }[unit]}${n === 1 ? "" : "s"}`;
+    expect(formatCountdownWords(D + 2 * H, long)).toBe("1 day 2 hours");
+    expect(formatCountdownWords(61, long)).toBe("1 minute 1 second");
   });
 });
 

@@ -66,6 +66,37 @@ export function formatCountdown(seconds: number): string {
   return `${t.days}:${pad(t.hours)}:${pad(t.minutes)}:${pad(t.seconds)}`;
 }
 
+export type CountdownUnit = "d" | "h" | "m" | "s";
+
+/**
+ * The two largest units a countdown shows: days and hours from a day out, hours and minutes from
+ * an hour out, minutes and seconds in the last hour, seconds alone in the last minute. A zero
+ * second unit is dropped ("3 h", not "3 h 0 m"); nothing left reads as 0 seconds.
+ */
+export function countdownParts(seconds: number): { unit: CountdownUnit; value: number }[] {
+  const t = split(seconds);
+  const all: { unit: CountdownUnit; value: number }[] = [
+    { unit: "d", value: t.days },
+    { unit: "h", value: t.hours },
+    { unit: "m", value: t.minutes },
+    { unit: "s", value: t.seconds },
+  ];
+  const first = all.findIndex((p) => p.value > 0);
+  if (first === -1) return [{ unit: "s", value: 0 }];
+  const [lead, next] = all.slice(first, first + 2);
+  return next && next.value > 0 ? [lead!, next] : [lead!];
+}
+
+/**
+ * The countdown in words: "2 d 4 h", "8 h 59 m", "12 m 5 s", "42 s". `unit` words each part (the
+ * web app passes its translated unit names, short or spelt out); by default "{value} {unit}".
+ */
+export function formatCountdownWords(seconds: number, unit: (unit: CountdownUnit, value: number) => string = (u, v) => `${v} ${u}`): string {
+  return countdownParts(seconds)
+    .map((p) => unit(p.unit, p.value))
+    .join(" ");
+}
+
 /** The lock page's 'Unlock in N days, HH hours, MM minutes, SS seconds'. */
 export function formatUnlockIn(seconds: number): string {
   const t = split(seconds);

@@ -82,3 +82,16 @@ export function graphStart(solveTimes: readonly number[], startTime: number | nu
   const first = Math.min(...solveTimes);
   return startTime === null ? first : Math.min(first, startTime * 1000);
 }
+
+/**
+ * The time a score-over-time graph spans (ms since the epoch), the same on the leaderboard, a
+ * profile and a team page: from graphStart to now, or to the event's end once it is over (or the
+ * last solve, should one come later); null when there is nothing to draw from.
+ */
+export function graphSpan(solveTimes: readonly number[], startTime: number | null, endTime: number | null, now: number): { start: number; end: number } | null {
+  const start = graphStart(solveTimes, startTime);
+  if (start === null) return null;
+  const last = solveTimes.length > 0 ? Math.max(...solveTimes) : start;
+  const until = endTime !== null && endTime * 1000 < now ? endTime * 1000 : now;
+  return { start, end: Math.max(until, last, start) };
+}

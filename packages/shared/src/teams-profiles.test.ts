@@ -61,11 +61,14 @@ describe("parseProfileParam", () => {
   it.each([
     ["me", "me"],
     ["12", 12],
-    ["0", null],
-    ["-1", null],
-    ["abc", null],
-    ["1e3", null],
-  ])("%s -> %s", (value, expected) => expect(parseProfileParam(value)).toBe(expected));
+    ["ada", { name: "ada" }],
+    ["Ada Lovelace", { name: "Ada Lovelace" }],
+    ["0", { name: "0" }],
+    ["1e3", { name: "1e3" }],
+    ["", null],
+    ["  ", null],
+    ["x".repeat(101), null],
+  ])("%s -> %o", (value, expected) => expect(parseProfileParam(value)).toEqual(expected));
 });
 
 describe("cumulativeScore", () => {

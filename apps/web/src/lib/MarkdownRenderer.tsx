@@ -190,22 +190,24 @@ function components(idPrefix: string): Components {
       );
     },
     // A fenced block shows its code at once, highlighted when the highlighter has arrived. Only a
-    // plain language name becomes a class.
+    // plain language name becomes a class. A long line scrolls inside the block, so the block is
+    // a named stop in the tab order: a keyboard reaches it and scrolls it with the arrow keys.
     pre({ node }) {
       const code = node?.children.find((child): child is Element => child.type === "element" && child.tagName === "code");
       const text = textOf(code).replace(/\n$/, "");
       const classes = code?.properties.className;
       const languageClass = (Array.isArray(classes) ? classes.map(String) : []).find((c) => c.startsWith("language-"));
       const language = /^language-([\w+#.-]+)/.exec(languageClass ?? "")?.[1];
+      const label = language ? i18n.t("markdown.code_in", { language }) : i18n.t("markdown.code");
       if (!language) {
         return (
-          <pre>
+          <pre tabIndex={0} role="region" aria-label={label}>
             <code>{text}</code>
           </pre>
         );
       }
       return (
-        <pre>
+        <pre tabIndex={0} role="region" aria-label={label}>
           <Suspense fallback={<code className={`language-${language}`}>{text}</code>}>
             <HighlightedCode language={language.toLowerCase()} code={text} />
           </Suspense>

@@ -7,6 +7,8 @@ export const markdownTexts = {
     task_open: "Not done",
     footnotes: "Footnotes",
     back_to_reference: "Back to reference {{reference}}",
+    code: "Code",
+    code_in: "Code ({{language}})",
   },
 };
 

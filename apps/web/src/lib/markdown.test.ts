@@ -69,7 +69,8 @@ describe("markdown rendering", () => {
     expect(html).toContain("<del>gone</del>");
     expect(html).toContain('data-footnotes=""');
     // The code shows at once: as written until the highlighter has arrived, highlighted after.
-    expect(html).toMatch(/<pre><code class="(hljs )?language-python">.*print.*<\/code><\/pre>/);
+    // A code block is a named tab stop, so a keyboard can scroll a long line.
+    expect(html).toMatch(/<pre tabindex="0" role="region" aria-label="Code \(python\)"><code class="(hljs )?language-python">.*print.*<\/code><\/pre>/);
   });
 
   it("renders headings, lists, quotes, code, images, emphasis, rules and hard breaks", () => {
@@ -99,8 +100,8 @@ describe("markdown rendering", () => {
     expect(html).toContain("<ul><li>a<ul><li>nested</li></ul></li></ul>");
     expect(html).toContain("<blockquote><p>quoted <em>em</em> and <strong>strong</strong> and <em><strong>both</strong></em></p></blockquote>");
     expect(html).toContain("<code>a &lt;b&gt; &amp; c</code>");
-    expect(html).toContain("<pre><code>plain &lt;code&gt;</code></pre>");
-    expect(html).toContain("<pre><code>indented</code></pre>");
+    expect(html).toContain('<pre tabindex="0" role="region" aria-label="Code"><code>plain &lt;code&gt;</code></pre>');
+    expect(html).toContain('<pre tabindex="0" role="region" aria-label="Code"><code>indented</code></pre>');
     expect(html).toContain('<img src="https://example.org/cat.png" alt="a cat" title="A cat"/>');
     expect(html).toContain("<p>line one<br/>line two<br/>line three</p>");
     expect(html).toContain("<hr/>");
@@ -171,7 +172,7 @@ function inventory(html: string) {
 }
 
 const TAGS = ["div", "p", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "ul", "ol", "li", "input", "table", "thead", "tbody", "tr", "th", "td", "pre", "code", "hr", "strong", "em", "del", "br", "a", "span", "img", "sup", "section"];
-const ATTRIBUTES = ["div.class", "div.style", "ol.start", "ul.class", "ol.class", "li.class", "li.id", "input.type", "input.checked", "input.disabled", "input.aria-label", "th.style", "td.style", "code.class", "a.href", "a.title", "a.target", "a.rel", "a.id", "a.aria-describedby", "a.aria-label", "a.data-footnote-ref", "a.data-footnote-backref", "img.src", "img.alt", "img.title", "section.class", "section.data-footnotes", "h2.id", "h2.class", "span.class", "p.class"];
+const ATTRIBUTES = ["div.class", "div.style", "ol.start", "ul.class", "ol.class", "li.class", "li.id", "input.type", "input.checked", "input.disabled", "input.aria-label", "th.style", "td.style", "code.class", "a.href", "a.title", "a.target", "a.rel", "a.id", "a.aria-describedby", "a.aria-label", "a.data-footnote-ref", "a.data-footnote-backref", "img.src", "img.alt", "img.title", "section.class", "section.data-footnotes", "h2.id", "h2.class", "span.class", "p.class", "pre.tabindex", "pre.role", "pre.aria-label"];
 
 describe("untrusted markdown", () => {
   const attacks = [

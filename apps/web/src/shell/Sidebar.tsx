@@ -1,4 +1,4 @@
-import { NavLink, Stack } from "@mantine/core";
+import { Divider, NavLink, Stack, Text } from "@mantine/core";
 import { useRef } from "react";
 import { Link, useRouterState } from "@tanstack/react-router";
 // Named imports of single icons: the build keeps only these (the package has no side effects).
@@ -21,7 +21,7 @@ import { useTranslation } from "../lib/i18n.ts";
 import { ariaCurrent, currentEntry, EXACT_MATCH, useSectionOpen } from "./current-entry.ts";
 import { useCurrentEntryInView } from "./current-entry-in-view.ts";
 import { useAppData } from "./useAppData.ts";
-import { ADMIN_PAGES } from "../features/admin/registry.tsx";
+import { ADMIN_GROUPS, ADMIN_PAGES } from "../features/admin/registry.tsx";
 import { CampaignNav } from "../features/challenges/CampaignNav.tsx";
 import { useCategories } from "../features/challenges/useCategories.ts";
 
@@ -110,30 +110,41 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           ),
         )}
         {me?.isStaff && (
-          <NavLink
-            component="button"
-            type="button"
-            label={t("nav.admin")}
-            leftSection={<NavIcon icon={IconTool} />}
-            active={current === "/admin"}
-            opened={adminOpened}
-            onChange={setAdminOpened}
-            aria-expanded={adminOpened}
-            childrenOffset="md"
-            style={held}
-          >
-            {ADMIN_PAGES.map(({ page, label }) => (
-              <NavLink
-                key={page}
-                component={Link}
-                activeOptions={EXACT_MATCH}
-                to={`/admin/${page}`}
-                label={t(label)}
-                aria-current={ariaCurrent(pathname, `/admin/${page}`, false)}
-                onClick={onNavigate}
-              />
-            ))}
-          </NavLink>
+          <>
+            {/* The staff console stands apart from the player's entries, its pages in five groups. */}
+            <Divider my={6} label={t("admin_groups.console")} labelPosition="left" className="sidebar-console-divider" style={held} />
+            <NavLink
+              component="button"
+              type="button"
+              label={t("nav.admin")}
+              leftSection={<NavIcon icon={IconTool} />}
+              active={current === "/admin"}
+              opened={adminOpened}
+              onChange={setAdminOpened}
+              aria-expanded={adminOpened}
+              childrenOffset="md"
+              style={held}
+            >
+              {ADMIN_GROUPS.map((group) => (
+                <div key={group} role="group" aria-labelledby={`admin-group-${group}`} data-testid="admin-group">
+                  <Text id={`admin-group-${group}`} size="xs" fw={700} tt="uppercase" c="dimmed" px="sm" pt={8} pb={2} style={{ letterSpacing: "0.05em" }}>
+                    {t(`admin_groups.${group}`)}
+                  </Text>
+                  {ADMIN_PAGES.filter((p) => p.group === group).map(({ page, label }) => (
+                    <NavLink
+                      key={page}
+                      component={Link}
+                      activeOptions={EXACT_MATCH}
+                      to={`/admin/${page}`}
+                      label={t(label)}
+                      aria-current={ariaCurrent(pathname, `/admin/${page}`, false)}
+                      onClick={onNavigate}
+                    />
+                  ))}
+                </div>
+              ))}
+            </NavLink>
+          </>
         )}
       </Stack>
     </nav>

@@ -54,3 +54,13 @@ export async function getMember(ctx: Context, idOrMe: number | "me"): Promise<Me
     incorrect_solves: incorrect,
   };
 }
+
+/**
+ * A member's profile by username (/profile/ada), case-insensitively as usernames are unique; the
+ * same visibility as by id, so an invisible member's name is as unknown as a name nobody has.
+ */
+export async function getMemberByName(ctx: Context, username: string): Promise<MemberDetail> {
+  const user = await ctx.db.user.findUnique({ where: { username }, select: { id: true } });
+  if (!user) throw new AppError("not_found");
+  return getMember(ctx, user.id);
+}

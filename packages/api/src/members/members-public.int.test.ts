@@ -33,6 +33,22 @@ describe("the member list", () => {
     expect((await callerFor(world, null).users.list({ search: `${prefix}bob@` })).count).toBe(0);
   });
 
+  it("gives staff each member's points, verification and joining date for the members table", async () => {
+    const prefix = uniqueName("cols");
+    const member = await createUser(world, { username: `${prefix}dana` });
+    const challenge = await seedChallenge(world, { score: 120 });
+    const team = await seedTeam(world, { ownerId: member.id });
+    await seedSolve(world, { userId: member.id, teamId: team.id, challengeId: challenge.id, points: 120 });
+    await world.services.db.user.update({ where: { id: member.id }, data: { emailVerified: false, points: 120, leaderboardPoints: 120 } });
+    const [row] = (await callerFor(world, staff).users.list({ search: prefix })).results;
+    expect(row).toMatchObject({ id: member.id, points: 120, email_verified: false, is_verified: false });
+    expect(Date.parse(row!.date_joined)).toBeGreaterThan(Date.now() - 60_000);
+    // Players see points and the joining date, never whether an email was verified.
+    const [publicRow] = (await callerFor(world, null).users.list({ search: prefix })).results;
+    expect(publicRow).toMatchObject({ points: 120 });
+    expect(publicRow).not.toHaveProperty("email_verified");
+  });
+
   it("names a member's team only when the team is visible", async () => {
     const team = await seedTeam(world, { isVisible: false });
     const member = await createUser(world, { teamId: team.id });
@@ -58,6 +74,16 @@ describe("a member's profile", () => {
     for (const secret of ["email", "passwordHash", "password_hash", "totpSecret"]) expect(profile).not.toHaveProperty(secret);
     expect((await callerFor(world, { actor: user.actor }).users.get({ id: "me" })).id).toBe(user.id);
     await expect(callerFor(world, null).users.get({ id: "me" })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+  });
+
+  it("is found by username as by id, case-insensitively, with the same visibility", async () => {
+    const user = await createUser(world, { username: uniqueName("Ada") });
+    expect((await callerFor(world, null).users.byName({ username: user.username.toLowerCase() })).id).toBe(user.id);
+    expect((await callerFor(world, null).users.byName({ username: user.username })).username).toBe(user.username);
+    const hidden = await createUser(world, { isVisible: false });
+    await expect(callerFor(world, null).users.byName({ username: hidden.username })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await callerFor(world, staff).users.byName({ username: hidden.username })).id).toBe(hidden.id);
+    await expect(callerFor(world, null).users.byName({ username: uniqueName("nobody") })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
   it("is not_found for an invisible member, except to staff and themselves", async () => {

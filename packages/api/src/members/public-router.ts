@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { publicProcedure, router, staffProcedure } from "../trpc.ts";
 import { deleteMemberAsStaff } from "./delete-account.ts";
-import { getMember } from "./get-member.ts";
+import { getMember, getMemberByName } from "./get-member.ts";
 import { listMembers } from "./list-members.ts";
 import { getMemberStats } from "./member-stats.ts";
 import { updateMemberAsStaff } from "./update-member-as-staff.ts";
@@ -28,6 +28,7 @@ export const usersRouter = router({
     )
     .query(({ ctx, input }) => listMembers(ctx, { ...input, offset: input.cursor ?? input.offset })),
   get: publicProcedure.input(memberRef).query(({ ctx, input }) => getMember(ctx, input.id)),
+  byName: publicProcedure.input(z.object({ username: z.string().min(1).max(100) })).query(({ ctx, input }) => getMemberByName(ctx, input.username)),
   stats: publicProcedure.input(memberRef).query(({ ctx, input }) => getMemberStats(ctx, input.id)),
   staffUpdate: staffProcedure
     .input(z.object({ id: z.number().int().positive(), patch: z.record(z.string(), z.unknown()) }))

@@ -47,3 +47,10 @@ export async function getTeam(ctx: Context, teamId: number, options: GetTeamOpti
   if (!view) throw new AppError("not_found");
   return view;
 }
+
+/** A team's page by name (/team/the-bytes), case-insensitively as names are unique; visible as by id. */
+export async function getTeamByName(ctx: Context, name: string): Promise<TeamView> {
+  const team = await ctx.db.team.findUnique({ where: { name }, select: { id: true } });
+  if (!team) throw new AppError("not_found");
+  return getTeam(ctx, team.id, { secretForStaff: true });
+}

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { authedProcedure, publicProcedure, router, staffProcedure } from "../trpc.ts";
 import { createTeam } from "./create-team.ts";
 import { deleteTeamAsStaff } from "./delete-team.ts";
-import { getOwnTeam, getTeam } from "./get-team.ts";
+import { getOwnTeam, getTeam, getTeamByName } from "./get-team.ts";
 import { createLeaderboardGroup, deleteLeaderboardGroup, listLeaderboardGroups, updateLeaderboardGroup } from "./groups.ts";
 import { joinTeam } from "./join-team.ts";
 import { leaveTeam } from "./leave-team.ts";
@@ -35,6 +35,7 @@ export const teamsRouter = router({
   self: authedProcedure.query(({ ctx }) => getOwnTeam(ctx)),
   updateSelf: authedProcedure.input(teamPatch).mutation(({ ctx, input }) => updateOwnTeam(ctx, input)),
   get: publicProcedure.input(teamId).query(({ ctx, input }) => getTeam(ctx, input.id, { secretForStaff: true })),
+  byName: publicProcedure.input(z.object({ name: z.string().min(1).max(100) })).query(({ ctx, input }) => getTeamByName(ctx, input.name)),
   stats: publicProcedure.input(teamId).query(({ ctx, input }) => getTeamStats(ctx, input.id)),
   list: publicProcedure
     .input(

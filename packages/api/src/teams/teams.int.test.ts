@@ -235,6 +235,15 @@ describe("reading teams", () => {
     expect((await (await as(staff)).teams.get({ id: team.id })).solves).toHaveLength(2);
   });
 
+  it("finds a team by name as by id, case-insensitively, hiding an invisible team from others", async () => {
+    const team = await seedTeam(world, { name: uniqueName("The Bytes") });
+    expect((await callerFor(world, null).teams.byName({ name: team.name.toUpperCase() })).id).toBe(team.id);
+    const hidden = await seedTeam(world, { isVisible: false });
+    await expect(callerFor(world, null).teams.byName({ name: hidden.name })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await (await as(staff)).teams.byName({ name: hidden.name })).id).toBe(hidden.id);
+    await expect(callerFor(world, null).teams.byName({ name: uniqueName("nobody") })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
   it("reads the own team and own profile exactly: fields, members, solves newest first, timestamps, first blood, wrong flags", async () => {
     const owner = await createUser(world);
     const team = await seedTeam(world, { ownerId: owner.id });

@@ -37,10 +37,40 @@ export function MembersPage() {
         selected={selected}
         onOpen={(u) => setSelected(u.id)}
         label={(u) => u.username}
+        minWidth={760}
         columns={[
           { header: t("members_admin.username"), cell: (u) => u.username },
           { header: t("members_admin.email"), cell: (u) => <Email address={u.email} /> },
           { header: t("members_admin.team"), cell: (u) => u.team_name ?? "—" },
+          {
+            header: t("members_admin.points"),
+            cell: (u) => (
+              <Text size="sm" ff="monospace">
+                {u.points}
+              </Text>
+            ),
+          },
+          {
+            header: t("members_admin.verified"),
+            cell: (u) =>
+              u.email_verified ? (
+                <Badge size="sm" variant="light" color="green">
+                  {t("members_admin.yes")}
+                </Badge>
+              ) : (
+                <Badge size="sm" variant="light" color="gray">
+                  {t("members_admin.no")}
+                </Badge>
+              ),
+          },
+          {
+            header: t("members_admin.joined"),
+            cell: (u) => (
+              <Text size="sm" style={{ whiteSpace: "nowrap" }} title={new Date(u.date_joined).toLocaleString()}>
+                {new Date(u.date_joined).toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" })}
+              </Text>
+            ),
+          },
           {
             header: t("members_admin.flags"),
             cell: (u) =>

@@ -36,12 +36,15 @@ export function SearchResults<Row extends { id: number }>({
   onOpen,
   label,
   selected,
+  minWidth = 420,
 }: {
   query: { data: { count: number; results: Row[] } | undefined; isPending: boolean; isError: boolean; error: unknown; refetch: () => unknown };
   columns: Column<Row>[];
   onOpen: (row: Row) => void;
   label: (row: Row) => string;
   selected: number | null;
+  /** Below this width the table scrolls sideways (on a phone its rows stack instead). */
+  minWidth?: number;
 }) {
   const { t } = useTranslation();
   return (
@@ -53,7 +56,7 @@ export function SearchResults<Row extends { id: number }>({
           </Text>
         ) : (
           <Stack gap="xs">
-            <StackedTable minWidth={420}>
+            <StackedTable minWidth={minWidth}>
               <Table highlightOnHover verticalSpacing="xs" data-testid="search-results">
                 <Table.Thead>
                   <Table.Tr>

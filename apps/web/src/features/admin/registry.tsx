@@ -1,5 +1,6 @@
 import type { ComponentType } from "react";
 import { deferred } from "../../lib/deferred.tsx";
+import { addTexts } from "../../lib/i18n.ts";
 
 const OutboxPage = deferred(() => import("../auth/OutboxPage.tsx").then((m) => m.OutboxPage));
 import { PortPage } from "../authoring/lazy.tsx";
@@ -22,27 +23,45 @@ export interface AdminEntry {
   page: string;
   /** The sidebar label's text key. */
   label: string;
+  /** The part of the console it belongs to (ADMIN_GROUPS). */
+  group: AdminGroup;
   component: ComponentType;
 }
 
+// The group headings are read by the sidebar, which every page loads: here, not with the console's texts.
+addTexts({
+  admin_groups: {
+    console: "Staff console",
+    event: "Event",
+    people: "People",
+    content: "Content",
+    challenge_servers: "Challenge servers",
+    integrity: "Integrity",
+  },
+});
+
+/** The console's parts, in sidebar order; each names its heading's text key (admin_groups.*). */
+export const ADMIN_GROUPS = ["event", "people", "content", "challenge_servers", "integrity"] as const;
+export type AdminGroup = (typeof ADMIN_GROUPS)[number];
+
 /**
- * The staff console: every admin page, in sidebar order. Adding a page is one entry here; the
+ * The staff console: every admin page, in sidebar order within its group. Adding a page is one entry here; the
  * route (/admin/{page}, staff only) and the sidebar submenu both read this list.
  */
 export const ADMIN_PAGES: AdminEntry[] = [
-  { page: "config", label: "admin.config", component: ConfigPage },
-  { page: "announcements", label: "admin.announcements", component: AnnouncementsPage },
-  { page: "cms", label: "admin.cms", component: CmsPage },
-  { page: "invites", label: "admin.invites", component: InvitesPage },
-  { page: "statistics", label: "admin.statistics", component: StatisticsPage },
-  { page: "members", label: "admin.members", component: MembersPage },
-  { page: "teams", label: "admin.teams", component: TeamsPage },
-  { page: "audit_log", label: "admin.audit_log", component: AuditLogPage },
-  { page: "sharing", label: "sharing.page", component: SharingPage },
-  { page: "allChallenges", label: "admin.allChallenges", component: ChallengeOverviewPage },
-  { page: "check", label: "admin.check", component: CheckPage },
-  { page: "port", label: "admin.port", component: PortPage },
-  { page: "jobs", label: "admin.jobs", component: JobsPage },
-  { page: "leaderboard-groups", label: "admin.leaderboard_groups", component: LeaderboardGroupsAdmin },
-  { page: "outbox", label: "admin.outbox", component: OutboxPage },
+  { page: "config", label: "admin.config", group: "event", component: ConfigPage },
+  { page: "check", label: "admin.check", group: "event", component: CheckPage },
+  { page: "announcements", label: "admin.announcements", group: "event", component: AnnouncementsPage },
+  { page: "statistics", label: "admin.statistics", group: "event", component: StatisticsPage },
+  { page: "leaderboard-groups", label: "admin.leaderboard_groups", group: "event", component: LeaderboardGroupsAdmin },
+  { page: "members", label: "admin.members", group: "people", component: MembersPage },
+  { page: "teams", label: "admin.teams", group: "people", component: TeamsPage },
+  { page: "invites", label: "admin.invites", group: "people", component: InvitesPage },
+  { page: "outbox", label: "admin.outbox", group: "people", component: OutboxPage },
+  { page: "cms", label: "admin.cms", group: "content", component: CmsPage },
+  { page: "allChallenges", label: "admin.allChallenges", group: "content", component: ChallengeOverviewPage },
+  { page: "port", label: "admin.port", group: "content", component: PortPage },
+  { page: "jobs", label: "admin.jobs", group: "challenge_servers", component: JobsPage },
+  { page: "audit_log", label: "admin.audit_log", group: "integrity", component: AuditLogPage },
+  { page: "sharing", label: "sharing.page", group: "integrity", component: SharingPage },
 ];

@@ -1,8 +1,9 @@
 import { Alert, Anchor, Button, Collapse, Divider, Group, Loader, PasswordInput, Stack, Text, TextInput } from "@mantine/core";
 import { errorMessage } from "@flagship/shared";
 import { notifications } from "@mantine/notifications";
-import { useMutation } from "@tanstack/react-query";
-import { Link, useNavigate, useSearch } from "@tanstack/react-router";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { IconLock } from "@tabler/icons-react";
+import { Link, useNavigate, useRouter, useSearch } from "@tanstack/react-router";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
@@ -10,6 +11,7 @@ import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { AuthCard } from "./AuthCard.tsx";
 import { errorText } from "./errors.ts";
+import { type LoginReason, loginReason, safeNext } from "./login-reason.ts";
 import { RequestResetModal } from "./RequestResetModal.tsx";
 import { SsoButton, useSsoInfo } from "./sso/SsoButton.tsx";
 import { useSwitchSession } from "./useSession.ts";
@@ -36,13 +38,17 @@ export function LoginPage({ primary = "password" }: { primary?: "password" | "oi
   const [tfaError, setTfaError] = useState<string | null>(null);
   const [resetOpen, setResetOpen] = useState(false);
   const sso = useSsoInfo();
-  const search: { oidc?: unknown; oidc_error?: unknown } = useSearch({ strict: false });
+  const search: { oidc?: unknown; oidc_error?: unknown; next?: unknown } = useSearch({ strict: false });
+  const router = useRouter();
+  const next = safeNext(search.next);
   const ssoLeads = primary === "oidc" && sso.enabled;
   const [passwordOpen, setPasswordOpen] = useState(false);
 
+  // Back to the page the visitor was sent here from, else home.
   const done = (token: string) => {
     switchSession(token);
-    void navigate({ to: "/" });
+    if (next) router.history.replace(next);
+    else void navigate({ to: "/" });
   };
   const login = useMutation(trpc.auth.login.mutationOptions());
   const login2fa = useMutation(trpc.auth.login2fa.mutationOptions());
@@ -152,6 +158,7 @@ export function LoginPage({ primary = "password" }: { primary?: "password" | "oi
           {t("account.login_closed")}
         </Alert>
       )}
+      {next && !failure && <LoginReasonNote reason={loginReason(next)} />}
       {failure && (
         <Alert color="red" variant="light" role="alert" data-testid="login-error">
           {failure}
@@ -232,4 +239,34 @@ export function LoginPage({ primary = "password" }: { primary?: "password" | "oi
 /** The login screen of the `oidc` login provider: the provider's button leads. */
 export function OidcLoginPage() {
   return <LoginPage primary="oidc" />;
+}
+
+/** Why the visitor is asked to log in: the profile or team they opened, named when it can be. */
+function LoginReasonNote({ reason }: { reason: LoginReason }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const ref = reason.kind === "page" ? null : reason.ref;
+  const name = ref !== null && typeof ref === "object" ? ref.name : "";
+  const id = typeof ref === "number" ? ref : 0;
+  // Profiles and teams are public to the API (the pages need a login), so are their names: the
+  // note names what the server knows, never text taken from the address as it stands.
+  const options = { retry: false, staleTime: 60_000 } as const;
+  const member = useQuery(trpc.users.get.queryOptions({ id }, { ...options, enabled: reason.kind === "profile" && id > 0 }));
+  const memberByName = useQuery(trpc.users.byName.queryOptions({ username: name }, { ...options, enabled: reason.kind === "profile" && name !== "" }));
+  const team = useQuery(trpc.teams.get.queryOptions({ id }, { ...options, enabled: reason.kind === "team" && id > 0 }));
+  const teamByName = useQuery(trpc.teams.byName.queryOptions({ name }, { ...options, enabled: reason.kind === "team" && name !== "" }));
+  let text: string;
+  if (reason.kind === "page") text = t("login_reason.page");
+  else if (reason.kind === "profile") {
+    const shown = (name ? memberByName : member).data?.username;
+    text = ref === "me" ? t("login_reason.own_profile") : shown ? t("login_reason.profile", { name: shown }) : t("login_reason.profile_unnamed");
+  } else {
+    const shown = (name ? teamByName : team).data?.name;
+    text = ref === "me" ? t("login_reason.own_team") : shown ? t("login_reason.team", { name: shown }) : t("login_reason.team_unnamed");
+  }
+  return (
+    <Alert color="blue" variant="light" icon={<IconLock size={18} aria-hidden />} data-testid="login-reason">
+      {text}
+    </Alert>
+  );
 }

@@ -1,12 +1,15 @@
 import { Badge, Group, Text } from "@mantine/core";
-import { countdownHint, formatCountdown } from "@flagship/shared";
+import { countdownHint, formatCountdownWords } from "@flagship/shared";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useSynthwave } from "../theming/themeState.ts";
+import "./countdown.css";
+import "./texts.ts";
 import { useCountdown } from "./useCountdown.ts";
 
 /**
- * The header countdown: days:hh:mm:ss to the start, then to the end; nothing when past or unset.
- * Its label ('Ends in') gives way on a phone's header unless `labelled` (a page with the room).
+ * The header countdown in words ("8 h 59 m", "2 d 4 h"; seconds only in the last hour) to the
+ * start, then to the end; nothing when past or unset. Its label ('Ends in') is always shown: beside
+ * the time where there is room, above it in small type on a phone's header.
  */
 export function Countdown({ labelled = false }: { labelled?: boolean }) {
   const { t } = useTranslation();
@@ -22,17 +25,20 @@ export function Countdown({ labelled = false }: { labelled?: boolean }) {
   if (!target) return null;
   const label = target.kind === "start" ? t("countdown.starts_in") : t("countdown.ends_in");
   const hint = countdownHint(target.remaining);
+  const short = formatCountdownWords(target.remaining, (unit, count) => t(`countdown.short_${unit}`, { count }));
+  const spoken = formatCountdownWords(target.remaining, (unit, count) => t(`countdown.long_${unit}`, { count }));
   return (
     // A native title rather than a Tooltip: the floating-position library stays out of every page's first load.
     <Group
       gap={6}
       wrap="nowrap"
       role="timer"
-      aria-label={`${label} ${formatCountdown(target.remaining)}`}
+      aria-label={`${label} ${spoken}`}
       title={hint ? t(`countdown.hint_${target.kind}`) : new Date(target.at * 1000).toLocaleString()}
       data-testid="countdown"
+      className={labelled ? undefined : "countdown-stack"}
     >
-      <Text size="sm" c="dimmed" {...(!labelled && { visibleFrom: "xs" })}>
+      <Text component="span" size="sm" c="dimmed" className="countdown-label" data-testid="countdown-label" aria-hidden>
         {label}
       </Text>
       {hint && (
@@ -40,8 +46,16 @@ export function Countdown({ labelled = false }: { labelled?: boolean }) {
           {t(`countdown.hint_${target.kind}`)}
         </Text>
       )}
-      <Badge variant={hint ? "filled" : "light"} color={hint ? "orange" : "flagship"} size="lg" ff="monospace" style={{ textTransform: "none" }} className={synthwave ? "countdown-synthwave" : undefined}>
-        {formatCountdown(target.remaining)}
+      <Badge
+        variant={hint ? "filled" : "light"}
+        color={hint ? "orange" : "flagship"}
+        size="lg"
+        style={{ textTransform: "none", fontVariantNumeric: "tabular-nums" }}
+        className={synthwave ? "countdown-synthwave" : undefined}
+        data-testid="countdown-time"
+        aria-hidden
+      >
+        {short}
       </Badge>
     </Group>
   );

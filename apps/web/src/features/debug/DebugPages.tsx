@@ -112,7 +112,8 @@ export function DebugUiPage() {
       <Title order={1}>{t("debug.ui")}</Title>
       <Group>
         {(["flagship", "green", "yellow", "red", "gray"] as const).map((color) => (
-          <Button key={color} color={color}>
+          // Dark text on the light fills (green, yellow), white on the dark ones: 4.5:1 either way.
+          <Button key={color} color={color} autoContrast>
             {color}
           </Button>
         ))}

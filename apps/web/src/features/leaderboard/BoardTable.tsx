@@ -1,6 +1,7 @@
 import { Anchor, Button, Center, Stack, Table, Text } from "@mantine/core";
 import { Link } from "@tanstack/react-router";
 import { useTranslation } from "../../lib/i18n.ts";
+import "./board-table.css";
 
 export interface BoardRow {
   id: number;
@@ -46,8 +47,7 @@ export function BoardTable({
               <Table.Tr key={row.id}>
                 <Table.Td fw={i < 3 ? 700 : undefined}>{i + 1}</Table.Td>
                 <Table.Td>
-                  {/* The text colour: the link blue lacks contrast on the striped rows. */}
-                  <Anchor component={Link} to={kind === "team" ? `/team/${row.id}` : `/profile/${row.id}`} c="inherit" fw={500}>
+                  <Anchor component={Link} to={kind === "team" ? `/team/${row.id}` : `/profile/${row.id}`} fw={500} className="board-name" data-testid="board-name">
                     {row.name}
                   </Anchor>
                 </Table.Td>

@@ -55,7 +55,7 @@ function Board({ kind, group }: { kind: "team" | "user"; group?: number }) {
     <Stack gap="lg">
       {series.length > 0 && (
         <Card withBorder padding="sm">
-          <ScoreGraph series={series} label={t("leaderboard.graph_label")} startTime={config?.start_time ?? null} />
+          <ScoreGraph series={series} label={t("leaderboard.graph_label")} startTime={config?.start_time ?? null} endTime={config?.end_time ?? null} />
         </Card>
       )}
       <BoardTable rows={rows} total={data.count} kind={kind} onLoadMore={() => setLimit((l) => l + PAGE)} loadingMore={query.isFetching} />

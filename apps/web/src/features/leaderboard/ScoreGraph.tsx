@@ -1,10 +1,11 @@
-import { graphStart } from "@flagship/shared";
+import { graphSpan } from "@flagship/shared";
 import type { EChartsCoreOption } from "echarts/core";
 import { Group, Stack, UnstyledButton, useComputedColorScheme } from "@mantine/core";
 import { useMemo, useState } from "react";
 import { Chart, SERIES_COLOURS } from "../../lib/Chart.tsx";
 import { type SeriesStyle, seriesStyle } from "../../lib/series-style.ts";
 import "./leaderboard.css";
+import { timeAxis } from "./time-axis.ts";
 
 export interface Series {
   name: string;
@@ -26,6 +27,7 @@ export function ScoreGraph({
   series,
   label,
   startTime = null,
+  endTime = null,
   height,
   scheme: forced,
   size = "page",
@@ -33,6 +35,8 @@ export function ScoreGraph({
   series: Series[];
   label: string;
   startTime?: number | null;
+  /** The event's end (seconds): once it is over, the graph stops there. */
+  endTime?: number | null;
   /** The chart's height in pixels (the Chart's default when unset). */
   height?: number;
   /** A scheme the chart keeps whatever the visitor chose (the projector board is always dark). */
@@ -46,28 +50,28 @@ export function ScoreGraph({
   const type = TYPE[size];
   const option = useMemo<EChartsCoreOption>(() => {
     // Every line runs from the start (at 0) to now (at its total), so a competitor with one solve
-    // still draws a line rather than a lone point. The start is the event's start time when it is
-    // set, else the first score on the board.
+    // still draws a line rather than a lone point. The axis spans the event (graphSpan): its start
+    // time when set, else the first score on the board, to now or the event's end.
     const times = series.flatMap((s) => s.points.map((p) => Date.parse(p.timestamp)));
-    const first = graphStart(times, startTime) ?? Date.now();
     const now = Date.now();
+    const span = graphSpan(times, startTime, endTime, now) ?? { start: now, end: now };
     const axisLabel = { fontSize: type.axis };
     return {
       tooltip: { trigger: "axis", textStyle: { fontSize: type.axis } },
       grid: { left: 16, right: 24, top: 16, bottom: 8, containLabel: true },
-      xAxis: { type: "time", axisLabel: { ...axisLabel, hideOverlap: true } },
+      xAxis: timeAxis(span, axisLabel),
       yAxis: { type: "value", minInterval: 1, axisLabel },
       series: series.flatMap((s, i) => {
         if (hidden.has(s.name)) return [];
         let total = 0;
-        const data: [number, number][] = [[first, 0]];
+        const data: [number, number][] = [[span.start, 0]];
         for (const p of s.points) data.push([Date.parse(p.timestamp), (total += p.points)]);
-        data.push([Math.max(now, data.at(-1)![0]), total]);
+        data.push([Math.max(span.end, data.at(-1)![0]), total]);
         const { color, dash } = seriesStyle(i, colours);
         return [{ name: s.name, type: "line", step: "end", showSymbol: false, data, lineStyle: { color, type: dash, width: size === "projector" ? 3 : 2 }, itemStyle: { color } }];
       }),
     };
-  }, [series, startTime, hidden, colours, type, size]);
+  }, [series, startTime, endTime, hidden, colours, type, size]);
   const toggle = (name: string) =>
     setHidden((before) => {
       const next = new Set(before);

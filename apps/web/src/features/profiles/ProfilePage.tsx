@@ -1,5 +1,5 @@
 import { Anchor, Badge, Card, Group, SimpleGrid, Skeleton, Stack, Table, Text, Title } from "@mantine/core";
-import { parseProfileParam } from "@flagship/shared";
+import { graphSpan, parseProfileParam } from "@flagship/shared";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import dayjs from "dayjs";
@@ -18,12 +18,15 @@ import { ChartCard, ChartsFailed } from "./ChartCard.tsx";
 import { attemptsPie, categoryPie, scoreLine } from "./chartOptions.ts";
 import { SocialLinks } from "./SocialLinks.tsx";
 
-/** /profile/{user}: 'me' is the signed-in player. */
+/** /profile/{user}: 'me' is the signed-in player; otherwise a member's id or username. */
 export function ProfilePage() {
   const { user: param } = useParams({ from: "/profile/$user" });
   const ref = parseProfileParam(param);
   const trpc = useTRPC();
-  const profile = useQuery(trpc.users.get.queryOptions({ id: ref ?? 0 }, { enabled: ref !== null }));
+  const byName = ref !== null && typeof ref === "object";
+  const byId = useQuery(trpc.users.get.queryOptions({ id: ref === "me" || typeof ref === "number" ? ref : 0 }, { enabled: ref !== null && !byName }));
+  const named = useQuery(trpc.users.byName.queryOptions({ username: byName ? ref.name : "" }, { enabled: byName }));
+  const profile = byName ? named : byId;
   if (ref === null) return <NotFoundPage />;
   if (profile.isPending) return <Skeleton h={360} maw={1100} mx="auto" />;
   if (profile.isError) {
@@ -66,7 +69,16 @@ function ProfileView({ user }: { user: MemberData }) {
   const incorrect = t("profiles.incorrect");
   const pie = useCallback((scheme: "light" | "dark") => attemptsPie(s?.correct ?? 0, s?.incorrect ?? 0, { correct, incorrect }, scheme), [s, correct, incorrect]);
   const categories = useCallback((scheme: "light" | "dark") => categoryPie(s?.categories ?? [], scheme), [s]);
-  const line = useCallback((scheme: "light" | "dark") => scoreLine(s?.score ?? [], user.username, scheme), [s, user.username]);
+  // The leaderboard's time axis: the event from its start to now (or its end).
+  const startTime = config?.start_time ?? null;
+  const endTime = config?.end_time ?? null;
+  const line = useCallback(
+    (scheme: "light" | "dark") => {
+      const score = s?.score ?? [];
+      return scoreLine(score, user.username, scheme, graphSpan(score.map((p) => Date.parse(p.timestamp)), startTime, endTime, Date.now()));
+    },
+    [s, user.username, startTime, endTime],
+  );
   const teams = config?.enable_teams !== false;
 
   return (

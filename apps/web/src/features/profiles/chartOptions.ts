@@ -1,6 +1,7 @@
 import type { CategoryProgress, ScorePoint } from "@flagship/shared";
 import type { EChartsCoreOption } from "echarts/core";
 import { PALETTES } from "../../theme.ts";
+import { timeAxis } from "../leaderboard/time-axis.ts";
 
 type Scheme = "light" | "dark";
 
@@ -31,10 +32,11 @@ export function attemptsPie(correct: number, incorrect: number, labels: { correc
         avoidLabelOverlap: true,
         itemStyle: { borderColor: scheme === "dark" ? "#1a2335" : "#ffffff", borderWidth: 2 },
         label: { color: ink(scheme).text, formatter: "{c}" },
+        // A kind of attempt nobody made has no slice, so no label or leader line points at nothing.
         data: [
           { name: labels.correct, value: correct, itemStyle: { color: palette.success } },
           { name: labels.incorrect, value: incorrect, itemStyle: { color: palette.danger } },
-        ],
+        ].filter((slice) => slice.value > 0),
       },
     ],
   };
@@ -99,15 +101,25 @@ export function categoryPie(categories: CategoryProgress[], scheme: Scheme): ECh
   };
 }
 
-/** The running score as a stepped line over time. */
-export function scoreLine(points: ScorePoint[], name: string, scheme: Scheme): EChartsCoreOption {
+/**
+ * The running score as a stepped line over the event, on the leaderboard graph's time axis: from
+ * the span's start (at 0) to its end (at the total), however few the solves.
+ */
+export function scoreLine(points: ScorePoint[], name: string, scheme: Scheme, span: { start: number; end: number } | null = null): EChartsCoreOption {
   const palette = PALETTES[scheme];
   const c = ink(scheme);
+  const data: [number, number][] = points.map((p) => [Date.parse(p.timestamp), p.points]);
+  const times = data.map(([t]) => t);
+  const range = span ?? { start: Math.min(...times), end: Math.max(...times) };
+  if (span) {
+    data.unshift([span.start, 0]);
+    data.push([Math.max(span.end, data.at(-1)![0]), data.at(-1)![1]]);
+  }
   return {
     tooltip: { trigger: "axis", ...tooltip(scheme) },
     grid: { left: 8, right: 24, top: 16, bottom: 8, containLabel: true },
-    xAxis: { type: "time", axisLabel: { color: c.muted, hideOverlap: true }, axisLine: { lineStyle: { color: c.grid } } },
-    yAxis: { type: "value", axisLabel: { color: c.muted }, splitLine: { lineStyle: { color: c.grid } } },
+    xAxis: timeAxis(range, { color: c.muted }, { lineStyle: { color: c.grid } }),
+    yAxis: { type: "value", minInterval: 1, axisLabel: { color: c.muted }, splitLine: { lineStyle: { color: c.grid } } },
     series: [
       {
         name,
@@ -117,7 +129,7 @@ export function scoreLine(points: ScorePoint[], name: string, scheme: Scheme): E
         lineStyle: { width: 2, color: palette.primary },
         itemStyle: { color: palette.primary },
         areaStyle: { color: palette.primary, opacity: 0.12 },
-        data: points.map((p) => [p.timestamp, p.points]),
+        data,
       },
     ],
   };

@@ -1,5 +1,5 @@
 import { Anchor, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Table, Tabs, Text, Title } from "@mantine/core";
-import { parseProfileParam } from "@flagship/shared";
+import { graphSpan, parseProfileParam } from "@flagship/shared";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { RedirectTo } from "./guards.tsx";
@@ -32,7 +32,7 @@ export function StatTile({ label, value }: { label: string; value: number | stri
   );
 }
 
-/** /team/{team}: members, solves and charts; 'me' is the caller's own team. */
+/** /team/{team}: members, solves and charts; 'me' is the caller's own team, else a team's id or name. */
 export function TeamPage() {
   const { team: param } = useParams({ from: "/team/$team" });
   const ref = parseProfileParam(param);
@@ -41,8 +41,9 @@ export function TeamPage() {
   const staffView = useStaffView();
   const self = useQuery(trpc.teams.self.queryOptions(undefined, { enabled: ref === "me" }));
   const other = useQuery(trpc.teams.get.queryOptions({ id: typeof ref === "number" ? ref : 0 }, { enabled: typeof ref === "number" }));
+  const named = useQuery(trpc.teams.byName.queryOptions({ name: typeof ref === "object" && ref !== null ? ref.name : "" }, { enabled: typeof ref === "object" && ref !== null }));
   if (ref === null) return <NotFoundPage />;
-  const query = ref === "me" ? self : other;
+  const query = ref === "me" ? self : typeof ref === "number" ? other : named;
   if (query.isPending) return <Skeleton h={360} maw={1100} mx="auto" />;
   if (query.isError) {
     if (errorCode(query.error) === "not_found") return <NotFoundPage />;
@@ -89,7 +90,16 @@ function TeamView({ team, ownId, own }: { team: TeamData; ownId: number | null; 
   const s = stats.data;
   const pie = useCallback((scheme: "light" | "dark") => attemptsPie(s?.correct ?? 0, s?.incorrect ?? 0, labels, scheme), [s, labels.correct]); // eslint-disable-line react-hooks/exhaustive-deps
   const bars = useCallback((scheme: "light" | "dark") => categoryBars(s?.categories ?? [], { solved: t("teams.solved"), unsolved: t("teams.unsolved") }, scheme), [s, t]);
-  const line = useCallback((scheme: "light" | "dark") => scoreLine(s?.score ?? [], team.name, scheme), [s, team.name]);
+  const { config } = useAppData();
+  const startTime = config?.start_time ?? null;
+  const endTime = config?.end_time ?? null;
+  const line = useCallback(
+    (scheme: "light" | "dark") => {
+      const score = s?.score ?? [];
+      return scoreLine(score, team.name, scheme, graphSpan(score.map((p) => Date.parse(p.timestamp)), startTime, endTime, Date.now()));
+    },
+    [s, team.name, startTime, endTime],
+  );
   const shares = useCallback((scheme: "light" | "dark") => memberPie(s?.members ?? [], scheme), [s]);
 
   return (

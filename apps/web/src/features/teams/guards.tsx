@@ -2,6 +2,7 @@ import { Navigate, useRouter } from "@tanstack/react-router";
 import { type ReactNode, useEffect } from "react";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
+import { useLoginHref } from "../auth/guards.tsx";
 
 /** Team screens exist only with teams on; otherwise they send the player home. */
 export function TeamsOnly({ children }: { children: ReactNode }) {
@@ -11,11 +12,12 @@ export function TeamsOnly({ children }: { children: ReactNode }) {
   return <>{children}</>;
 }
 
-/** Screens that need a login send anonymous visitors to the login page. */
+/** Screens that need a login send anonymous visitors to the login page, which says what for. */
 export function LoginOnly({ children }: { children: ReactNode }) {
   const { me, loading } = useAppData();
+  const login = useLoginHref();
   if (loading) return <LoadingScreen />;
-  if (!me) return <RedirectTo path="/login" />;
+  if (!me) return <RedirectTo path={login} />;
   return <>{children}</>;
 }
 
