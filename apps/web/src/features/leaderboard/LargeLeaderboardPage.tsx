@@ -20,6 +20,9 @@ const MEDALS = ["gold", "silver", "bronze"] as const;
 /** Auto-scroll: its speed, and the pause at the top and at the bottom of the board. */
 const SCROLL_PX_PER_S = 40;
 const SCROLL_HOLD_MS = 4000;
+/** The graph's height on a wide screen: what the side column leaves it, within these bounds. */
+const GRAPH_MIN = 240;
+const GRAPH_MAX = 560;
 /** With reduced motion the board turns a page at a time, this often, without animation. */
 const PAGE_TURN_MS = 10_000;
 
@@ -96,6 +99,31 @@ function useAutoScroll(ref: RefObject<HTMLElement | null>, enabled: boolean) {
       stop();
     };
   }, [ref, enabled]);
+}
+
+/**
+ * The graph's height on a wide screen: the side column's height less the first bloods and the
+ * graph's legend (which wraps onto as many lines as the names need), so the whole legend shows.
+ */
+function useGraphHeight(phone: boolean) {
+  const { ref: sideRef, height: side } = useElementSize<HTMLDivElement>();
+  const { ref: bloodsRef, height: bloods } = useElementSize<HTMLDivElement>();
+  const { ref: graphSizeRef, height: graph } = useElementSize<HTMLDivElement>();
+  const graphBox = useRef<HTMLDivElement>(null);
+  const graphRef = useMergedRef(graphSizeRef, graphBox);
+  const [height, setHeight] = useState(GRAPH_MIN);
+  useEffect(() => {
+    const box = graphBox.current;
+    const chart = box?.querySelector<HTMLElement>('[role="img"]');
+    if (phone || !box || !chart || side <= 0) return;
+    // Everything in the graph's box but the chart (its legend), measured together with it.
+    const rest = box.getBoundingClientRect().height - chart.getBoundingClientRect().height;
+    const gap = parseFloat(getComputedStyle(box.parentElement!).rowGap) || 0;
+    const room = side - (bloods > 0 ? bloods + gap : 0) - rest;
+    const next = Math.max(GRAPH_MIN, Math.min(GRAPH_MAX, Math.floor(room)));
+    setHeight((was) => (Math.abs(was - next) > 2 ? next : was));
+  }, [phone, side, bloods, graph]);
+  return { sideRef, bloodsRef, graphRef, height };
 }
 
 /** The time left to the start or the end in large figures; the time of day when neither is set. */
@@ -187,6 +215,7 @@ export function LargeLeaderboardPage() {
   const { ref: boardRef, height: room } = useElementSize<HTMLDivElement>();
   const height = phone ? undefined : rowHeight(room, rows.length);
   const overflows = !phone && room > 0 && rows.length * MIN_ROW > room;
+  const graphHeight = useGraphHeight(phone);
   const scrollRef = useRef<HTMLDivElement>(null);
   const boardRefs = useMergedRef(boardRef, scrollRef);
   useAutoScroll(scrollRef, overflows);
@@ -233,15 +262,17 @@ export function LargeLeaderboardPage() {
             </Text>
           )}
         </div>
-        <div className="projector-side">
-          <FirstBloods />
+        <div ref={graphHeight.sideRef} className="projector-side">
+          <div ref={graphHeight.bloodsRef}>
+            <FirstBloods />
+          </div>
           {series.length > 0 && (
-            <Box miw={0}>
+            <Box miw={0} ref={graphHeight.graphRef}>
               <ScoreGraph
                 series={series}
                 label={t("leaderboard.graph_label")}
                 startTime={config?.start_time ?? null}
-                height={phone ? 360 : 440}
+                height={phone ? 360 : graphHeight.height}
                 scheme="dark"
                 size={phone ? "page" : "projector"}
               />
