@@ -117,6 +117,22 @@ test("the 'view as a player' switch previews the event as a player sees it, stay
   await expect(tiles).toHaveCount(5);
 });
 
+test("before the start staff pass the lock page, and the preview shows it as players get it", async ({ page }) => {
+  const staff = await seedUser({ isStaff: true });
+  await setConfig("start_time", Math.floor(Date.now() / 1000) + 86_400);
+  try {
+    await signIn(page, staff);
+    await page.goto("/campaign");
+    await expect(page.getByRole("heading", { level: 1, name: "Challenges" })).toBeVisible();
+    await page.getByRole("button", { name: "View as a player" }).click();
+    await expect(page.getByTestId("lock-page")).toBeVisible();
+    await page.getByRole("button", { name: "Back to the staff view" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Challenges" })).toBeVisible();
+  } finally {
+    await setConfig("start_time", null);
+  }
+});
+
 test("notices: no countdown banner for staff beside the header's countdown, and a page does not move when an announcement arrives", async ({ browser, request }) => {
   const staff = await seedUser({ isStaff: true });
   await setConfig("end_time", Math.floor(Date.now() / 1000) + 86_400);

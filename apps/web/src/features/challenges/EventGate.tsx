@@ -6,6 +6,7 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { useCountdown } from "../countdown/useCountdown.ts";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
+import { useStaffView } from "../../shell/viewAsPlayer.ts";
 
 /** 'Site Locked!' with the time left until the gate opens. */
 export function LockPage({ remaining }: { remaining: number }) {
@@ -28,15 +29,17 @@ export function LockPage({ remaining }: { remaining: number }) {
 
 /**
  * The countdown gate of the campaign routes: until the start, players see the lock page; staff
- * pass. After the end the server decides (viewing after the competition may be allowed).
+ * pass (unless previewing as a player). After the end the server decides (viewing after the
+ * competition may be allowed).
  */
 export function EventGate({ children }: { children: ReactNode }) {
-  const { me, loading } = useAppData();
+  const { loading } = useAppData();
+  const staffView = useStaffView();
   const { target, flags, failed } = useCountdown();
   // Without the countdown the page still renders: the server enforces the gate on every call.
   if (failed) return <>{children}</>;
   if (loading || !flags) return <LoadingScreen />;
-  if (!me?.isStaff && !flags.countdown_timestamp && target?.kind === "start") return <LockPage remaining={target.remaining} />;
+  if (!staffView && !flags.countdown_timestamp && target?.kind === "start") return <LockPage remaining={target.remaining} />;
   return <>{children}</>;
 }
 
