@@ -72,6 +72,15 @@ async function pickDay(page: Page, field: string, offset: number): Promise<void>
   await page.getByRole("button", { name: "Use this time" }).click();
 }
 
+/** Desktop and phone screenshots of the setup (a bare page: no sidebar to wait for). */
+async function shoot(page: Page, name: string): Promise<void> {
+  for (const [size, width, height] of [["desktop", 1440, 900], ["phone", 390, 844]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: `test-results/first-run-${name}-${size}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
 async function nextStep(page: Page, heading: string): Promise<void> {
   await page.getByRole("button", { name: "Next", exact: true }).click();
   await expect(page.getByRole("heading", { level: 2, name: heading })).toBeVisible();
@@ -102,6 +111,7 @@ test("a new organiser sets the event up in the browser and a player solves the f
     await page.getByRole("button", { name: "Next", exact: true }).click();
     await expect(page.getByText("The end must come after the start.").first()).toBeVisible();
     await expectAccessible(page);
+    await shoot(page, "schedule-error");
     await pickDay(page, "event-start", -1);
     await pickDay(page, "event-end", 2);
     await expect(page.getByTestId("event-start-preview")).toContainText("UTC");
@@ -114,6 +124,7 @@ test("a new organiser sets the event up in the browser and a player solves the f
     await page.getByLabel("Players per team").fill("4");
     await page.getByRole("radio", { name: /^Open/ }).check();
     await expectAccessible(page);
+    await shoot(page, "players");
     await nextStep(page, "Look");
   });
 
@@ -124,6 +135,7 @@ test("a new organiser sets the event up in the browser and a player solves the f
     await page.locator('input[type="file"]').setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
     await expect(page.getByText("Use a PNG, JPEG, WebP or SVG image.")).toBeVisible();
     await expectAccessible(page);
+    await shoot(page, "look");
     await nextStep(page, "Your account");
   });
 

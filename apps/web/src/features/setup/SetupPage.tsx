@@ -34,6 +34,8 @@ import { PasswordStrengthBar, usePasswordStrength } from "../auth/PasswordStreng
 import { useSwitchSession } from "../auth/useSession.ts";
 import { LogoPicker } from "../theming/LogoPicker.tsx";
 import { setThemePreview, THEME_PRESETS } from "../theming/themeState.ts";
+import "@mantine/core/styles/RadioCard.css";
+import "@mantine/core/styles/RadioIndicator.css";
 import "./texts.ts";
 
 
@@ -258,7 +260,7 @@ function SetupFlow({ sso }: { sso: boolean }) {
           <Stepper.Step key={s} label={t(`setup.step_${s}`)} description={t(`setup.step_${s}_hint`)} />
         ))}
       </Stepper>
-      <Card withBorder radius="lg" padding="xl" component="form" onSubmit={next} noValidate aria-labelledby="setup-step-title">
+      <Card withBorder radius="lg" p={{ base: "md", sm: "xl" }} component="form" onSubmit={next} noValidate aria-labelledby="setup-step-title">
         <Stack gap="md">
           <Text size="sm" c="dimmed" data-testid="setup-progress">
             {t("setup.progress", { step: step + 1, total: STEPS.length, name: names[step] })}
