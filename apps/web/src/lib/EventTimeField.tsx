@@ -1,11 +1,9 @@
-import { Group, Stack, Text } from "@mantine/core";
-import { DateTimePicker } from "@mantine/dates";
+import { Group, Input, Skeleton, Stack, Text } from "@mantine/core";
 import { useMediaQuery } from "@mantine/hooks";
 import { pickerValue, secondsFromPicker } from "@flagship/shared";
-import type { ReactNode } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { formatDuration } from "./duration.ts";
 import { useTranslation } from "./i18n.ts";
-import "@mantine/dates/styles.css";
 import "./event-time-texts.ts";
 
 export interface EventTimeFieldProps {
@@ -23,6 +21,18 @@ export interface EventTimeFieldProps {
   spanStart?: number | null;
   /** For tests and labels: set on the picker's button. */
   "data-testid"?: string;
+}
+
+// The calendar and its date library load with the first time field drawn, not with the page's first load.
+const LazyPicker = lazy(() => import("./date-time-picker.tsx"));
+
+/** The field's frame while the picker loads, so nothing moves when it arrives. */
+function PickerPlaceholder({ label, description, required }: { label: string; description?: ReactNode; required: boolean }) {
+  return (
+    <Input.Wrapper label={label} description={description} required={required}>
+      <Skeleton h={36} radius="sm" />
+    </Input.Wrapper>
+  );
 }
 
 function formatInstant(language: string, seconds: number, timeZone?: string): string {
@@ -43,33 +53,35 @@ export function EventTimeField({ label, description, value, onChange, error, req
   const span = value !== null && spanStart !== null && spanStart !== undefined && value > spanStart ? value - spanStart : null;
   return (
     <Stack gap={4}>
-      <DateTimePicker
-        label={label}
-        description={description}
-        placeholder={t("event_time.placeholder")}
-        value={pickerValue(value)}
-        onChange={(picked) => onChange(secondsFromPicker(picked))}
-        valueFormat="YYYY-MM-DD HH:mm"
-        clearable={!required}
-        required={required}
-        error={error}
-        dropdownType={phone ? "modal" : "popover"}
-        modalProps={{ title: label }}
-        clearButtonProps={{ "aria-label": t("event_time.clear", { label }) }}
-        timePickerProps={{ hoursInputLabel: t("event_time.hours"), minutesInputLabel: t("event_time.minutes"), withDropdown: false }}
-        submitButtonProps={{ "aria-label": t("event_time.choose") }}
-        ariaLabels={{
-          nextMonth: t("event_time.next_month"),
-          previousMonth: t("event_time.previous_month"),
-          nextYear: t("event_time.next_year"),
-          previousYear: t("event_time.previous_year"),
-          nextDecade: t("event_time.next_decade"),
-          previousDecade: t("event_time.previous_decade"),
-          monthLevelControl: t("event_time.month_level"),
-          yearLevelControl: t("event_time.year_level"),
-        }}
-        data-testid={testId}
-      />
+      <Suspense fallback={<PickerPlaceholder label={label} description={description} required={required} />}>
+        <LazyPicker
+          label={label}
+          description={description}
+          placeholder={t("event_time.placeholder")}
+          value={pickerValue(value)}
+          onChange={(picked) => onChange(secondsFromPicker(picked as string | null))}
+          valueFormat="YYYY-MM-DD HH:mm"
+          clearable={!required}
+          required={required}
+          error={error}
+          dropdownType={phone ? "modal" : "popover"}
+          modalProps={{ title: label }}
+          clearButtonProps={{ "aria-label": t("event_time.clear", { label }) }}
+          timePickerProps={{ hoursInputLabel: t("event_time.hours"), minutesInputLabel: t("event_time.minutes"), withDropdown: false }}
+          submitButtonProps={{ "aria-label": t("event_time.choose") }}
+          ariaLabels={{
+            nextMonth: t("event_time.next_month"),
+            previousMonth: t("event_time.previous_month"),
+            nextYear: t("event_time.next_year"),
+            previousYear: t("event_time.previous_year"),
+            nextDecade: t("event_time.next_decade"),
+            previousDecade: t("event_time.previous_decade"),
+            monthLevelControl: t("event_time.month_level"),
+            yearLevelControl: t("event_time.year_level"),
+          }}
+          data-testid={testId}
+        />
+      </Suspense>
       {value !== null && (
         <Group gap="xs" wrap="wrap" data-testid={testId ? `${testId}-preview` : undefined}>
           <Text size="xs" c="dimmed">

@@ -213,7 +213,7 @@ function HomeHelp() {
       <List size="sm" spacing={2} mb="xs">
         {HOME_FIELDS.map((name) => (
           <List.Item key={name}>
-            <Code>{`{{${name}}}`}</Code> {t(`cms.home_fields.${name}`)}
+            <Code>{`{{${name}}}`}</Code>: {t(`cms.home_fields.${name}`)}
           </List.Item>
         ))}
       </List>
@@ -221,7 +221,7 @@ function HomeHelp() {
       <List size="sm" spacing={2}>
         {HOME_BLOCKS.map((name) => (
           <List.Item key={name}>
-            <Code>{`{{${name}}}`}</Code> {t(`cms.home_blocks.${name}`)}
+            <Code>{`{{${name}}}`}</Code>: {t(`cms.home_blocks.${name}`)}
           </List.Item>
         ))}
       </List>

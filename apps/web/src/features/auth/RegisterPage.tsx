@@ -50,7 +50,7 @@ export function RegisterPage() {
     else if (strength && !strength.strong) e.password = strength.feedback ? `${t("auth.pass_weak")}: ${strength.feedback}` : t("auth.pass_weak");
     if (form.password2 !== form.password) e.password2 = t("auth.pass_match");
     if (inviteRequired && form.invite.trim() === "") e.invite = t("auth.no_invite");
-    if (terms && !form.accept) e.accept = t("auth.no_accept");
+    if (terms && !form.accept) e.accept = terms === "both" ? t("auth.no_accept") : t(`account.no_accept_${terms}`);
     return e;
   };
 

@@ -34,6 +34,8 @@ export const authTexts = {
     accept_both: "I accept the <terms>terms of use</terms> and the <privacy>privacy policy</privacy>.",
     accept_terms: "I accept the <terms>terms of use</terms>.",
     accept_privacy: "I accept the <privacy>privacy policy</privacy>.",
+    no_accept_terms: "You must accept the terms of use to register.",
+    no_accept_privacy: "You must accept the privacy policy to register.",
     no_username: "No username provided",
     no_password: "No password provided",
     login_title: "Welcome back",
