@@ -151,6 +151,12 @@ test("a new organiser sets the event up in the browser and a player solves the f
     await page.getByRole("button", { name: "Create the event" }).click();
     await expect(page).toHaveURL(/\/admin\/check$/);
     await expect(page.getByText("Your event is set up.")).toBeVisible();
+    // The console's check says what is left: terms and privacy pages; the home page is written
+    // (from the description), so it is not listed.
+    await expect(page.getByText(/there are no terms of use/)).toBeVisible();
+    await expect(page.getByText(/there is no privacy policy/)).toBeVisible();
+    await expect(page.getByText(/home page is still the default/)).toHaveCount(0);
+    await expectAccessible(page);
   });
 
   await test.step("the event carries its name, colour and logo", async () => {
@@ -170,6 +176,20 @@ test("a new organiser sets the event up in the browser and a player solves the f
   });
 
   await organiserWritesAChallenge(page);
+
+  await test.step("a visitor's home page is the event's: its description, its category, its years", async () => {
+    const visitor = await (await browser.newContext({ baseURL: BASE })).newPage();
+    await visitor.goto("/");
+    await expect(visitor.getByRole("heading", { level: 1, name: "Harbour CTF" })).toBeVisible();
+    await expect(visitor.getByText("Two days of puzzles by the sea.")).toBeVisible();
+    await expect(visitor.getByRole("link", { name: /Warm-up/ })).toBeVisible();
+    await expect(visitor.getByText("open-source intelligence")).toHaveCount(0);
+    await expect(visitor.getByTestId("footer-copyright")).toContainText(`${new Date(Date.now() - 86_400_000).getFullYear()}`);
+    await expect(visitor.getByTestId("footer-copyright")).toContainText("Harbour CTF");
+    await expectAccessible(visitor);
+    await visitor.close();
+  });
+
   await playerSolvesIt(browser);
 });
 

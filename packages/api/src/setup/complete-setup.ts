@@ -5,9 +5,20 @@ import { FIRST_ACCOUNT_LOCK } from "../auth/register.ts";
 import { assertStrongPassword, hashPassword } from "../auth/passwords.ts";
 import { issueToken } from "../auth/tokens.ts";
 import type { Context } from "../context.ts";
+import { HOME_URL } from "../pages/pages.ts";
 
 /**
- * The first-run setup: the event's settings and the first staff account, in one transaction. It
+ * The home page a setup with a description writes: the description between the event's name and
+ * the page's blocks (the countdown, how to take part, the categories), as staff would write it
+ * under Admin → Pages. Without a description the event keeps the default home page.
+ */
+export function setupHomeContent(description: string): string {
+  return ["# {{event_name}}", description, "{{countdown}}", "{{actions}}", "## Challenges", "{{categories}}"].join("\n\n");
+}
+
+/**
+ * The first-run setup: the event's settings, its home page (from the description) and the first
+ * staff account, in one transaction. It
  * takes the same lock as registration, so of a setup and a registration racing on a fresh server
  * exactly one makes the first account; a setup that finds any account refuses (`already_set_up`)
  * and changes nothing. Each setting is audited as set_config by the new staff account. The new
@@ -46,6 +57,10 @@ export async function completeSetup(ctx: Context, raw: unknown): Promise<{ token
       const json = (value === null ? Prisma.JsonNull : value) as Prisma.InputJsonValue;
       await tx.config.upsert({ where: { key }, create: { key, value: json }, update: { value: json } });
       await writeAudit(tx, staff, "set_config", { key, old_value: old[key], new_value: value });
+    }
+    if (input.description !== "") {
+      const page = await tx.page.create({ data: { url: HOME_URL, title: input.event_name, content: setupHomeContent(input.description) }, select: { id: true, url: true } });
+      await writeAudit(tx, staff, "create_page", { id: page.id, url: page.url });
     }
     return issueToken(tx, staff.id);
   });

@@ -71,6 +71,11 @@ describe("first-run setup", () => {
     expect(audits.every((a) => a.username === "organiser")).toBe(true);
     expect(audits.map((a) => a.extra)).toContainEqual({ key: "event_name", old_value: "Flagship CTF", new_value: "Harbour CTF" });
     expect(await anon(world).setup.status()).toEqual({ needed: false, sso: false });
+    // The description opens the event's home page, written as staff would write it.
+    const home = await anon(world).pages.home();
+    expect(home.page?.content).toContain("Two days of puzzles by the sea.");
+    expect(home.page?.content).toContain("{{categories}}");
+    expect(await world.services.db.auditLog.count({ where: { action: "create_page", username: "organiser" } })).toBe(1);
   });
 
   it("refuses once any account exists, and changes nothing", async () => {
@@ -116,7 +121,9 @@ describe("first-run setup", () => {
     const world = await freshWorld();
     const theme = { primary: "#0f766e", secondary: "#475569", success: "#15803d", info: "#0369a1", warning: "#b45309", danger: "#b91c1c", dark: "#0f172a", light: "#f8fafc", sidebarType: "dark" };
     const logo = "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciLz4=";
-    await anon(world).setup.complete(setup({ enable_teams: false, team_size: 5, registration: "open", theme, logo }));
+    await anon(world).setup.complete(setup({ enable_teams: false, team_size: 5, registration: "open", theme, logo, description: "" }));
+    // No description: the event keeps the default home page.
+    expect((await anon(world).pages.home()).page).toBeNull();
     expect(await world.services.config.all()).toMatchObject({ enable_teams: false, team_size: 0, invite_required: false, theme, logo });
   });
 
