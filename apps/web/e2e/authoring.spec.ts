@@ -330,3 +330,25 @@ test("staff author a campaign challenge with forms only: flag, tile position, di
   expect(((await answer.json()) as { d: { correct: boolean } }).d.correct).toBe(true);
   await player.close();
 });
+
+test("every setting the JSON held has a field: a per-team flag's secret, the partial answer format and the challenge-server job", async ({ page, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const category = await seedCategory(request, staff, { name: unique("Fields "), contained_type: "jeopardy" });
+  const challenge = await seedChallenge(request, staff, { category: category.id, name: unique("Relay "), score: 50, flag_metadata: { flag: "flag{x}" } });
+  await signIn(page, staff);
+  await page.goto(`/campaign/${category.slug}/${challenge.slug}#edit`);
+  const edit = page.getByRole("form", { name: `Edit ${challenge.name}` });
+  await edit.getByTestId("flag-type").click();
+  await page.getByRole("option", { name: /^Per-team flag/ }).click();
+  await expect(edit.getByTestId("flag-value")).toHaveCount(0);
+  await edit.getByTestId("flag-secret").fill("a-secret-of-at-least-sixteen");
+  await edit.getByTestId("partial-format").fill("^flag\\{[a-z]*\\}?$");
+  await edit.getByTestId("cserv-name").fill("relay-box");
+  await edit.getByRole("button", { name: "Advanced" }).click();
+  await expect.poll(async () => JSON.parse(await edit.getByTestId("flag-metadata").inputValue())).toEqual({ flag: "flag{x}", secret: "a-secret-of-at-least-sixteen" });
+  await expect.poll(async () => JSON.parse(await edit.getByTestId("challenge-metadata").inputValue())).toMatchObject({ flag_partial_regex: "^flag\\{[a-z]*\\}?$", cserv_name: "relay-box" });
+  // Emptied, a field leaves the stored JSON too.
+  await edit.getByTestId("cserv-name").fill("");
+  await expect.poll(async () => JSON.parse(await edit.getByTestId("challenge-metadata").inputValue())).not.toHaveProperty("cserv_name");
+  await expectAccessible(page);
+});

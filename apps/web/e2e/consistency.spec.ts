@@ -225,7 +225,7 @@ test("a code block that scrolls sideways on a phone is reached by Tab", async ({
   await signIn(page, team.members[0]!);
   await page.setViewportSize(PHONE);
   await page.goto(`/campaign/${category.slug}/${challenge.slug}`);
-  const block = page.getByRole("region", { name: "Code (bash)" });
+  const block = page.getByRole("group", { name: "Code (bash)" });
   await expect(block).toBeVisible();
   expect(await block.evaluate((pre) => pre.scrollWidth > pre.clientWidth)).toBe(true);
   await page.locator("body").click({ position: { x: 5, y: 5 } });
@@ -256,12 +256,16 @@ test("the password field's focus ring is the one every other field has", async (
       const s = getComputedStyle(el);
       return { outline: `${s.outlineStyle} ${s.outlineWidth} ${s.outlineColor}`, offset: s.outlineOffset, border: s.borderColor, shadow: s.boxShadow };
     });
+  // Mantine eases the border colour in: measure once no transition is running.
+  const still = () => page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running" || !Number.isFinite(Number(a.effect?.getComputedTiming().endTime))));
+  await still();
   const other = await ring(username);
   expect(other.outline).toMatch(/^solid 2px/);
   await page.keyboard.press("Tab");
   await expect(password).toBeFocused();
   // The password's box (around the input and its show button) carries the ring; the input none.
   const box = page.locator(".mantine-Input-input", { has: password });
+  await still();
   expect(await ring(box)).toEqual(other);
   expect(await password.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe("none");
 });

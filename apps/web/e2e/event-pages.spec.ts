@@ -80,6 +80,7 @@ test("a fresh event's home page comes from its settings; staff write their own u
     // Visitors are sent to log in on the way to the category.
     await expect(guest).toHaveURL(/\/login/);
     await guest.goto("/");
+    await expect(guest.getByRole("heading", { level: 1, name: `Welcome to ${name}` })).toBeVisible();
     await expect(guest.getByRole("link", { name: "Sign up" })).toBeVisible();
     await expectAccessible(guest);
     await toggleDark(guest);

@@ -260,3 +260,18 @@ test("the flag field keeps the focus after a wrong and a right guess, and one's 
   await expectAccessible(page);
   await context.close();
 });
+
+test("on a campaign map staff see every tile, the locked and hidden ones labelled on their face", async ({ page, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const category = await seedCategory(request, staff, { name: unique("Charted "), contained_type: "campaign" });
+  const dock = await seedChallenge(request, staff, { category: category.id, name: "Dock", score: 100, flag_metadata: { flag: "flag{dock}" } });
+  await seedChallenge(request, staff, { category: category.id, name: "Reef", score: 200, flag_metadata: { flag: "flag{reef}" }, unlock_requirements: `${dock.id}` });
+  await seedChallenge(request, staff, { category: category.id, name: "Wreck", score: 300, flag_metadata: { flag: "flag{wreck}" }, hidden: true });
+  await signIn(page, staff);
+  await page.goto(`/campaign/${category.slug}`);
+  const grid = page.getByTestId("campaign-grid");
+  await expect(grid.getByRole("button", { name: /^Reef, Locked/ }).getByTestId("tile-flag")).toHaveText("Locked");
+  await expect(grid.getByRole("button", { name: /^Wreck, Hidden/ }).getByTestId("tile-flag")).toHaveText("Hidden");
+  await expect(grid.getByRole("button", { name: /^Dock, Unlocked/ }).getByTestId("tile-flag")).toHaveCount(0);
+  await expectAccessible(page);
+});

@@ -201,13 +201,13 @@ function components(idPrefix: string): Components {
       const label = language ? i18n.t("markdown.code_in", { language }) : i18n.t("markdown.code");
       if (!language) {
         return (
-          <pre tabIndex={0} role="region" aria-label={label}>
+          <pre tabIndex={0} role="group" aria-label={label}>
             <code>{text}</code>
           </pre>
         );
       }
       return (
-        <pre tabIndex={0} role="region" aria-label={label}>
+        <pre tabIndex={0} role="group" aria-label={label}>
           <Suspense fallback={<code className={`language-${language}`}>{text}</code>}>
             <HighlightedCode language={language.toLowerCase()} code={text} />
           </Suspense>

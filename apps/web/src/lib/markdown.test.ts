@@ -70,7 +70,7 @@ describe("markdown rendering", () => {
     expect(html).toContain('data-footnotes=""');
     // The code shows at once: as written until the highlighter has arrived, highlighted after.
     // A code block is a named tab stop, so a keyboard can scroll a long line.
-    expect(html).toMatch(/<pre tabindex="0" role="region" aria-label="Code \(python\)"><code class="(hljs )?language-python">.*print.*<\/code><\/pre>/);
+    expect(html).toMatch(/<pre tabindex="0" role="group" aria-label="Code \(python\)"><code class="(hljs )?language-python">.*print.*<\/code><\/pre>/);
   });
 
   it("renders headings, lists, quotes, code, images, emphasis, rules and hard breaks", () => {
@@ -100,8 +100,8 @@ describe("markdown rendering", () => {
     expect(html).toContain("<ul><li>a<ul><li>nested</li></ul></li></ul>");
     expect(html).toContain("<blockquote><p>quoted <em>em</em> and <strong>strong</strong> and <em><strong>both</strong></em></p></blockquote>");
     expect(html).toContain("<code>a &lt;b&gt; &amp; c</code>");
-    expect(html).toContain('<pre tabindex="0" role="region" aria-label="Code"><code>plain &lt;code&gt;</code></pre>');
-    expect(html).toContain('<pre tabindex="0" role="region" aria-label="Code"><code>indented</code></pre>');
+    expect(html).toContain('<pre tabindex="0" role="group" aria-label="Code"><code>plain &lt;code&gt;</code></pre>');
+    expect(html).toContain('<pre tabindex="0" role="group" aria-label="Code"><code>indented</code></pre>');
     expect(html).toContain('<img src="https://example.org/cat.png" alt="a cat" title="A cat"/>');
     expect(html).toContain("<p>line one<br/>line two<br/>line three</p>");
     expect(html).toContain("<hr/>");

@@ -27,7 +27,7 @@ import "./notices-texts.ts";
 import { RouteFocus } from "./RouteFocus.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { EventTheme } from "../features/theming/EventTheme.tsx";
-import { useLogoSrc } from "../features/theming/logo.ts";
+import { useLogoSrc } from "../features/theming/logo-src.ts";
 import { deferred } from "../lib/deferred.tsx";
 import "../features/theming/theming.css";
 import "./shell.css";

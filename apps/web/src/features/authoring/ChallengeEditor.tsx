@@ -242,6 +242,36 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
               styles={monospace}
             />
           )}
+          {!FREE_TEXT_CHALLENGE_TYPES.has(draft.challenge_type) && draft.challenge_type !== "map" && (
+            <TextInput
+              label={t("editor.partial_format")}
+              description={t("editor.partial_format_help")}
+              value={typeof metadata?.flag_partial_regex === "string" ? metadata.flag_partial_regex : ""}
+              onChange={(e) => setMetadata({ flag_partial_regex: e.currentTarget.value === "" ? undefined : e.currentTarget.value })}
+              disabled={!metadata}
+              styles={monospace}
+              data-testid="partial-format"
+            />
+          )}
+          {draft.challenge_type === "map" && (
+            <TextInput
+              label={t("editor.tile_url")}
+              description={t("editor.tile_url_help")}
+              value={typeof metadata?.tile_url === "string" ? metadata.tile_url : ""}
+              onChange={(e) => setMetadata({ tile_url: e.currentTarget.value === "" ? undefined : e.currentTarget.value })}
+              disabled={!metadata}
+              styles={monospace}
+              data-testid="tile-url"
+            />
+          )}
+          <TextInput
+            label={t("editor.cserv_name")}
+            description={t("editor.cserv_name_help")}
+            value={typeof metadata?.cserv_name === "string" ? metadata.cserv_name : ""}
+            onChange={(e) => setMetadata({ cserv_name: e.currentTarget.value === "" ? undefined : e.currentTarget.value })}
+            disabled={!metadata}
+            data-testid="cserv-name"
+          />
         </Section>
 
         <Section title={t("editor.scoring")}>

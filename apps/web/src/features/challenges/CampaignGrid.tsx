@@ -230,6 +230,12 @@ function Tile({ challenge, dimmed, next, onOpen, drag }: { challenge: AnyChallen
           {t("challenges.next_badge")}
         </span>
       )}
+      {/* Staff see every tile: one players cannot open yet, or never, says so on its face. */}
+      {(state === "locked" || state === "hidden") && (
+        <span className="tile-flag" data-testid="tile-flag" aria-hidden>
+          {t(`challenges.${state}`)}
+        </span>
+      )}
       <Text className="tile-name" fw={600} lineClamp={2} style={{ wordBreak: "break-word" }}>
         {challenge.name}
       </Text>

@@ -5,7 +5,8 @@ import { useId, useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { errorText } from "../auth/errors.ts";
-import { logoChanged, logoProblem, readAsDataUrl } from "./logo.ts";
+import { logoProblem, readAsDataUrl } from "./logo.ts";
+import { logoChanged } from "./logo-src.ts";
 import "./logo-texts.ts";
 
 interface LogoPickerProps {

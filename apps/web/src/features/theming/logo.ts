@@ -1,28 +1,4 @@
 import { LOGO_MAX_BYTES, LOGO_TYPES } from "@flagship/shared";
-import { useSyncExternalStore } from "react";
-
-/**
- * The event's logo is served at /logo (revalidated on every page load). After staff change it,
- * the address gains a version so this browser's images reload at once.
- */
-let version = 0;
-const listeners = new Set<() => void>();
-
-export function logoChanged(): void {
-  version += 1;
-  for (const listener of listeners) listener();
-}
-
-export function useLogoSrc(): string {
-  const v = useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => version,
-  );
-  return v === 0 ? "/logo" : `/logo?v=${v}`;
-}
 
 export type LogoProblem = "type" | "size";
 
