@@ -51,19 +51,7 @@ export function FlagFields({ flagType, metadata, onFlagType, onMetadata, error }
           styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
         />
       )}
-      {parsed && entry && !Fields && flagType === "dynamic" && (
-        <TextInput
-          label={t("editor.flag_secret")}
-          description={t("editor.flag_secret_help")}
-          value={typeof parsed.secret === "string" ? parsed.secret : ""}
-          onChange={(e) => set({ secret: e.currentTarget.value === "" ? undefined : e.currentTarget.value })}
-          autoComplete="off"
-          error={error}
-          data-testid="flag-secret"
-          styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
-        />
-      )}
-      {parsed && entry && !Fields && flagType !== "dynamic" && (
+      {parsed && entry && !Fields && (
         <TextInput
           label={flagType === "hashed" ? t("editor.flag_hash") : flagType === "regex" ? t("editor.flag_regex") : t("editor.flag")}
           description={t(`editor.flag_help_${flagType}`, { defaultValue: "" }) || undefined}

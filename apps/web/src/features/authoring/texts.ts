@@ -70,8 +70,6 @@ export const authoringTexts = {
     tile_url_help: "The address of the map's tile server, with {z}, {x} and {y}, for example https://tile.openstreetmap.org/{z}/{x}/{y}.png. Empty: a plain sea with a grid.",
     cserv_name: "Challenge server job",
     cserv_name_help: "The name of the challenge-server job that runs this challenge's server. Empty: the challenge has no server.",
-    flag_secret: "Secret",
-    flag_secret_help: "Each team's flag is derived from this secret, so no two teams share one. At least 16 characters; empty: the server makes one.",
     flag_json_invalid: "The flag settings are not valid JSON.",
     hash_invalid: "A hashed flag is 64 hexadecimal characters.",
     score: "Score",
