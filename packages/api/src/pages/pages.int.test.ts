@@ -52,6 +52,19 @@ describe("the home page", () => {
     expect(audit.extra).toEqual({ id: written.id, url: "/" });
   });
 
+  it("lists no categories to visitors or players before the start, and all of them to staff", async () => {
+    const shown = await seedCategory(world, uniqueName("Early "));
+    await seedChallenge(world, { categoryId: shown.id });
+    await setConfig("start_time", world.services.now() + 3600);
+    try {
+      expect((await callerFor(world, null).pages.home()).categories).toEqual([]);
+      expect((await callerFor(world, player).pages.home()).categories).toEqual([]);
+      expect((await callerFor(world, staff).pages.home()).categories.map((c) => c.name)).toContain(shown.name);
+    } finally {
+      await setConfig("start_time", null);
+    }
+  });
+
   it("is one page: a second page at / is refused", async () => {
     await callerFor(world, staff).pages.create({ url: "/", title: "Home", content: "Hello" });
     await expect(callerFor(world, staff).pages.create({ url: "/", title: "Again", content: "Hello" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
