@@ -1,5 +1,5 @@
-import { Stack, Text, TextInput } from "@mantine/core";
-import { i18n, useTranslation } from "../lib/i18n.ts";
+import { Stack, Text } from "@mantine/core";
+import { i18n } from "../lib/i18n.ts";
 import { deferred } from "../lib/deferred.tsx";
 import { flagTypes, loginProviders, type PopupProps, popups } from "./extensions.tsx";
 import "../features/sharing/texts.ts";
@@ -9,24 +9,7 @@ import "../features/sharing/texts.ts";
 for (const name of ["plaintext", "lenient", "long_text", "hashed", "regex"]) flagTypes.register(name, {});
 flagTypes.register("map", { Fields: deferred(() => import("./MapFlagFields.tsx").then((m) => m.MapFlagFields)) });
 
-/** A per-team flag's one setting: the secret each team's flag is derived from (empty: generated). */
-function DynamicFlagFields({ metadata, onChange }: { metadata: Record<string, unknown>; onChange(patch: Record<string, unknown>): void }) {
-  const { t } = useTranslation();
-  return (
-    <Stack gap={4}>
-      <TextInput
-        label={t("sharing.secret")}
-        description={t("sharing.dynamic_help")}
-        value={typeof metadata.secret === "string" ? metadata.secret : ""}
-        onChange={(e) => onChange({ secret: e.currentTarget.value === "" ? undefined : e.currentTarget.value })}
-        autoComplete="off"
-        data-testid="flag-secret"
-        styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }}
-      />
-    </Stack>
-  );
-}
-flagTypes.register("dynamic", { Fields: DynamicFlagFields });
+flagTypes.register("dynamic", { Fields: deferred(() => import("./DynamicFlagFields.tsx").then((m) => m.DynamicFlagFields)) });
 
 function BasePopup({ title, body }: PopupProps) {
   return (
