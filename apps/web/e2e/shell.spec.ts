@@ -208,5 +208,7 @@ test("the logo: the mark and wordmark on the login card, the mark as the favicon
   const favicon = await (await request.get("/favicon.svg")).text();
   // The favicon and the header draw the same mark as the logo component (its teal pennant).
   expect(favicon).toContain("#2dd4bf");
-  await expect(page.getByRole("banner").locator('img[src="/favicon.svg"]')).toBeVisible();
+  // The header draws the event's logo, which is the same mark while staff have uploaded none.
+  await expect(page.getByRole("banner").locator('img[src="/logo"]')).toBeVisible();
+  expect(await (await request.get("/logo")).text()).toBe(favicon);
 });

@@ -43,6 +43,9 @@ const flagship: MantineColorsTuple = [
   "#123f3c",
 ];
 
+/** The dark scheme's cards and inputs (ink 6), lighter than its page: text on them needs its own contrast. */
+export const DARK_CARD = "#1a2335";
+
 /** Ink navy for the dark scheme's surfaces (Mantine's neutral greys otherwise): 7 the page, 6 cards and inputs, 9 the logo's ground. */
 const ink: MantineColorsTuple = [
   "#d7dee9",
@@ -51,7 +54,7 @@ const ink: MantineColorsTuple = [
   "#5b6880",
   "#37445b",
   "#2a3548",
-  "#1a2335",
+  DARK_CARD,
   PALETTES.dark.dark,
   "#0b1220",
   "#070c16",

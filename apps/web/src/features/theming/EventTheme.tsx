@@ -1,6 +1,7 @@
 import { mixColours, readableColour, type Theme } from "@flagship/shared";
 import { useEffect } from "react";
 import { useAppData } from "../../shell/useAppData.ts";
+import { DARK_CARD } from "../../theme.ts";
 import { useThemePreview } from "./themeState.ts";
 
 /**
@@ -30,7 +31,7 @@ export function themeCss(theme: Theme): string {
     const wash = mixColours(body, theme.primary, 0.2);
     const accent = readableColour(theme.primary, wash, text);
     const error = readableColour(theme.danger, body, text);
-    return `:root:root[data-mantine-color-scheme="${name}"] { --mantine-color-body: ${body}; --mantine-color-text: ${text}; --mantine-primary-color-light-color: ${accent}; --mantine-color-flagship-light-color: ${accent}; --mantine-color-anchor: ${readableColour(theme.primary, body, text)}; --mantine-color-error: ${error}; }`;
+    return `:root:root[data-mantine-color-scheme="${name}"] { --mantine-color-body: ${body}; --mantine-color-text: ${text}; --mantine-primary-color-light-color: ${accent}; --mantine-color-flagship-light-color: ${accent}; --mantine-color-anchor: ${readableColour(theme.primary, name === "dark" ? DARK_CARD : body, text)}; --mantine-color-error: ${error}; }`;
   };
   // Doubled :root outranks Mantine's own :root variables without !important.
   return [
