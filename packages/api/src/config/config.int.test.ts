@@ -123,3 +123,19 @@ describe("countdown", () => {
     world.setNow(null);
   });
 });
+
+describe("the configuration form's schedule", () => {
+  it("refuses times that make an impossible schedule, under the field to fix, and saves nothing", async () => {
+    const world = await createTestWorld();
+    try {
+      const staff = await createUser(world, { isStaff: true });
+      const caller = callerFor(world, staff);
+      await caller.config.setMany({ start_time: 2_000_000_000, end_time: 2_000_086_400 });
+      await expect(caller.config.setMany({ end_time: 1_999_999_000, event_name: "Moved" })).rejects.toMatchObject({ cause: { details: { end_time: ["The end must come after the start."] } } });
+      expect(await world.services.config.all()).toMatchObject({ end_time: 2_000_086_400, event_name: expect.not.stringMatching("Moved") });
+      await caller.config.setMany({ start_time: null, end_time: null });
+    } finally {
+      await world.close();
+    }
+  });
+});

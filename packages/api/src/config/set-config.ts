@@ -1,4 +1,4 @@
-import { AppError, CONFIG_SCHEMA, type Config, type ConfigKey, isConfigKey, parseInput, readLenient, validationError } from "@flagship/shared";
+import { AppError, CONFIG_SCHEMA, type Config, type ConfigKey, isConfigKey, parseInput, readLenient, scheduleProblems, TIME_CONFIG_KEYS, validationError } from "@flagship/shared";
 import { Prisma } from "@flagship/db";
 import { z } from "zod";
 import { writeAudit } from "../audit/write-audit.ts";
@@ -56,6 +56,7 @@ export async function setConfigValues(ctx: StaffContext, input: unknown): Promis
   const keys = Object.keys(patch) as ConfigKey[];
   if (keys.length === 0) return {};
   const old = await ctx.config.all();
+  assertPossibleSchedule(keys, old, { ...old, ...patch });
   await ctx.db.$transaction(async (tx) => {
     for (const key of keys) {
       const value = patch[key] as object;
@@ -66,4 +67,28 @@ export async function setConfigValues(ctx: StaffContext, input: unknown): Promis
   ctx.config.invalidate();
   for (const key of keys) await ctx.events.publish({ kind: "internal", name: "config_changed", data: { key } });
   return patch;
+}
+
+const SCHEDULE_MESSAGES = {
+  end_before_start: "The end must come after the start.",
+  registration_end_before_start: "Registration must close after it opens.",
+  registration_opens_after_end: "Registration must open before the event ends.",
+  registration_closes_after_end: "Registration must close by the time the event ends.",
+  freeze_outside_event: "The scoreboard freeze must fall between the event's start and end.",
+} as const;
+
+/**
+ * The configuration form saves the event's times together, so the schedule they make is checked
+ * here as the form checks it: an impossible one is refused under the field to fix, nothing saved.
+ * (Single keys, as RACTF's client sets them one by one, are not: an intermediate state may be
+ * impossible on the way to a possible one.)
+ */
+function assertPossibleSchedule(keys: ConfigKey[], old: Config, merged: Config): void {
+  if (!keys.some((key) => TIME_CONFIG_KEYS.has(key))) return;
+  // Only a problem this save makes: one already stored does not block saving something else.
+  const before = scheduleProblems(old);
+  const problems = Object.entries(scheduleProblems(merged)).filter(([key, problem]) => before[key as keyof typeof before] !== problem);
+  if (problems.length === 0) return;
+  const [field, problem] = problems[0]!;
+  throw AppError.field("invalid", field, SCHEDULE_MESSAGES[problem as keyof typeof SCHEDULE_MESSAGES]);
 }
