@@ -60,6 +60,18 @@ if [ "${SKIP_STACK_TEST:-0}" != "1" ] && ! reason=$(infra/images/build-base.sh -
   exit 1
 fi
 
+# The stack test's base images (a Debian rootfs and the images on it) take minutes, mostly waiting
+# on the package mirror: build them now, beside the other suites, and wait for them before that
+# test. Images already present are kept, so this costs nothing on a machine that has them.
+base_images_pid=""
+base_images_log="${TMPDIR:-/tmp}/flagship-base-images-$$.log"
+if [ "${SKIP_STACK_TEST:-0}" != "1" ]; then
+  infra/images/build-base.sh >"$base_images_log" 2>&1 &
+  base_images_pid=$!
+  # A run that stops early does not leave the build running behind it.
+  trap 'kill "$base_images_pid" 2>/dev/null || true' EXIT
+fi
+
 [ -d node_modules ] || npm ci
 [ -f packages/db/src/generated/client.ts ] || node scripts/prisma-generate.mjs
 
@@ -81,5 +93,10 @@ step "Browser tests"
 npx --no-install playwright test -c apps/web/playwright.config.ts
 if [ "${SKIP_STACK_TEST:-0}" != "1" ]; then
   step "Compose stack test"
+  if ! wait "$base_images_pid"; then
+    cat "$base_images_log" >&2
+    echo "Building the base images failed (above)." >&2
+    exit 1
+  fi
   bash infra/test-stack.sh
 fi
