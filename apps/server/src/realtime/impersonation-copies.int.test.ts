@@ -73,6 +73,15 @@ async function hearsTeam(socket: RecordingSocket): Promise<boolean> {
   return socket.events.some((e) => e.event_code === -1 && e.marker === marker);
 }
 
+/** Whether `socket` hears staff-only news, fenced like `hearsTeam`. */
+async function hearsStaff(socket: RecordingSocket): Promise<boolean> {
+  const marker = randomUUID();
+  await events.publish({ kind: "socket", audience: { staff: true }, payload: { event_code: -3, marker } });
+  await events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: -2, marker } });
+  await socket.waitFor((e) => e.event_code === -2 && e.marker === marker);
+  return socket.events.some((e) => e.event_code === -3 && e.marker === marker);
+}
+
 /** The status `token` gets on `copy`, once it is 401 or a second (the contract's bound across copies) has passed. */
 async function statusWithin(copy: ServerCopy, token: string): Promise<number> {
   const deadline = Date.now() + 1000;
@@ -104,7 +113,7 @@ describe("an impersonation ended on one copy", () => {
     expect((await call(b, "GET", "/member/self/", player.token)).status).toBe(200);
   });
 
-  it("ends on the other when the staff member is demoted", async () => {
+  it("ends on the other when the staff member is demoted, whose own socket stops hearing staff-only news", async () => {
     const [a, b] = copies;
     const admin = await createUser(world, { isStaff: true });
     const lead = await createUser(world, { isStaff: true });
@@ -112,9 +121,16 @@ describe("an impersonation ended on one copy", () => {
     expect((await call(b, "GET", "/member/self/", token)).status).toBe(200);
     expect((await call(a, "GET", "/member/self/", token)).status).toBe(200);
     const socket = await teamSocket(a, token);
+    const own = await openSocket(`ws://127.0.0.1:${a.port}/api/v2/ws/`);
+    sockets.push(own);
+    own.send({ token: lead.token });
+    await expect.poll(() => hearsStaff(own), { timeout: 5000 }).toBe(true);
 
     expect((await call(b, "PATCH", `/member/${lead.id}/`, admin.token, { is_staff: false })).status).toBe(200);
     expect(await statusWithin(a, token)).toBe(401);
     await expect.poll(() => hearsTeam(socket), { timeout: 5000 }).toBe(false);
+    await expect.poll(() => hearsStaff(own), { timeout: 5000 }).toBe(false);
+    // Their login session stays, as a player's.
+    expect((await call(a, "GET", "/member/self/", lead.token)).body.d).toMatchObject({ id: lead.id, is_staff: false });
   });
 });

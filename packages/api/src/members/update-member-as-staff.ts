@@ -89,8 +89,9 @@ export async function updateMemberAsStaff(ctx: StaffContext, id: number, input: 
     });
   if (patch.team !== undefined) await ctx.events.publish({ kind: "internal", name: "membership_changed", data: { userId: id, teamId: patch.team } });
   // A deactivated account's tokens stop resolving; its open websockets must close as well, and so
-  // must those opened with the impersonations that ended.
-  await sessionsRevoked(ctx.events, patch.is_active === false ? [id, ...ended] : ended);
+  // must those opened with the impersonations that ended. A change of staff rights has its
+  // sockets checked again too: a demoted member's stop hearing staff-only news.
+  await sessionsRevoked(ctx.events, patch.is_active === false || patch.is_staff !== undefined ? [id, ...ended] : ended);
   // Visibility, names and team moves all change what the boards show.
   await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
   return getMember(ctx, id);
