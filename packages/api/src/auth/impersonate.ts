@@ -1,7 +1,7 @@
 import { AppError, parseInput, ZSudoInput } from "@flagship/shared";
 import { writeAudit } from "../audit/write-audit.ts";
 import type { AuthedContext, StaffContext } from "../guards.ts";
-import { issueToken, lockLoginSession, sessionsRevoked } from "./tokens.ts";
+import { issueToken, loginSession, sessionsRevoked } from "./tokens.ts";
 
 /**
  * POST /auth/sudo/ (staff): a token acting as another user, marked with the staff member behind
@@ -14,7 +14,7 @@ import { issueToken, lockLoginSession, sessionsRevoked } from "./tokens.ts";
 export async function sudo(ctx: StaffContext, raw: unknown): Promise<{ token: string; id: number; username: string }> {
   const { id } = parseInput(ZSudoInput, raw);
   return ctx.db.$transaction(async (tx) => {
-    const session = await lockLoginSession(tx, ctx.actor);
+    const session = await loginSession(tx, ctx.actor);
     if (id === ctx.actor.id) throw new AppError("cannot_impersonate_self");
     const target = await tx.user.findUnique({ where: { id }, select: { id: true, username: true, isActive: true } });
     if (!target || !target.isActive) throw new AppError("not_found");

@@ -2,7 +2,7 @@ import type { Prisma } from "@flagship/db";
 import { AppError, parseInput, ZCreatePersonalTokenInput, ZIdInput } from "@flagship/shared";
 import { writeAudit } from "../audit/write-audit.ts";
 import type { StaffContext } from "../guards.ts";
-import { generateKey, hashKey, lockLoginSession } from "./tokens.ts";
+import { generateKey, hashKey, loginSession } from "./tokens.ts";
 
 /**
  * Personal access tokens: named, expiring API tokens that staff make for scripts and the
@@ -32,7 +32,7 @@ export async function createPersonalToken(ctx: StaffContext, raw: unknown): Prom
   const row = await ctx.db.$transaction(async (tx) => {
     // Only a login session makes tokens: a personal token (or staff acting as someone) making
     // another would let a leaked key outlive its own expiry and revocation.
-    await lockLoginSession(tx, ctx.actor);
+    await loginSession(tx, ctx.actor);
     const created = await tx.authToken.create({ data: { keyHash: hashKey(key), userId: ctx.actor.id, name: input.name, expiresAt }, select: TOKEN_SELECT });
     await writeAudit(tx, ctx.actor, "create_personal_token", { id: created.id, name: input.name, expires_at: expiresAt.toISOString() });
     return created;

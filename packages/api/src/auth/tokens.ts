@@ -24,14 +24,14 @@ export async function issueToken(db: Db | Prisma.TransactionClient, userId: numb
 
 /**
  * The caller's token, when it is a login session: neither a personal access token nor an
- * impersonation. Only such a session makes tokens or starts an impersonation; otherwise a leaked
- * key could outlive its own expiry and revocation through the ones it made. The row stays locked
- * (FOR SHARE) until the transaction ends, so a logout running alongside cannot delete it between
- * this check and a token made from it.
+ * impersonation. Only such a session makes tokens, starts an impersonation or links a single
+ * sign-on identity; otherwise a leaked key could outlive its own expiry and revocation through
+ * what it made. Within a transaction the row stays locked (FOR SHARE) until it ends, so a logout
+ * running alongside cannot delete it between this check and a token made from it.
  */
-export async function lockLoginSession(tx: Prisma.TransactionClient, actor: Actor): Promise<{ id: number; expiresAt: Date | null }> {
+export async function loginSession(db: Db | Prisma.TransactionClient, actor: Actor): Promise<{ id: number; expiresAt: Date | null }> {
   if (actor.impersonatorId !== null) throw new AppError("permission_denied");
-  const rows = await tx.$queryRaw<{ id: number; name: string | null; impersonator_id: number | null; expires_at: Date | null }[]>`
+  const rows = await db.$queryRaw<{ id: number; name: string | null; impersonator_id: number | null; expires_at: Date | null }[]>`
     SELECT id, name, impersonator_id, expires_at FROM auth_tokens WHERE id = ${actor.tokenId} FOR SHARE`;
   const row = rows[0];
   // Gone since the request began: signed out meanwhile.
