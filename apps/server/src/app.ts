@@ -137,6 +137,9 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
         try {
           return await contextFor(services, req);
         } catch (error) {
+          // A bad, expired or revoked token is the client's problem (401, as over REST), not the
+          // server's: left as it is, tRPC would answer it as an internal error (500).
+          if (error instanceof AppError) throw toTrpcError(error);
           if (isDatabaseUnavailable(error)) throw toTrpcError(new AppError("service_unavailable"));
           throw error;
         }

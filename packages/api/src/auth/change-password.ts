@@ -1,6 +1,7 @@
 import { AppError, parseInput, ZChangePasswordInput } from "@flagship/shared";
 import type { AuthedContext } from "../guards.ts";
 import { assertStrongPassword, hashPassword, verifyPassword } from "./passwords.ts";
+import { deleteTokens, sessionsRevoked } from "./tokens.ts";
 
 /**
  * POST /auth/change_password/: the current password, then a strong new one. Every other session
@@ -13,10 +14,11 @@ export async function changePassword(ctx: AuthedContext, raw: unknown): Promise<
   if (!(await verifyPassword(user.passwordHash, input.old_password))) throw AppError.field("invalid_password", "old_password");
   assertStrongPassword(input.password, [user.username, user.email]);
   const passwordHash = await hashPassword(input.password);
-  await ctx.db.$transaction([
-    ctx.db.user.update({ where: { id: user.id }, data: { passwordHash }, select: { id: true } }),
-    ctx.db.authToken.deleteMany({ where: { userId: user.id, id: { not: ctx.actor.tokenId } } }),
-  ]);
+  const ended = await ctx.db.$transaction(async (tx) => {
+    await tx.user.update({ where: { id: user.id }, data: { passwordHash }, select: { id: true } });
+    // Impersonations begun from the ended sessions end with them.
+    return deleteTokens(tx, { userId: user.id, id: { not: ctx.actor.tokenId } });
+  });
   // The ended sessions' websockets must close too, not only their HTTP tokens.
-  await ctx.events.publish({ kind: "internal", name: "sessions_revoked", data: { userId: user.id } });
+  await sessionsRevoked(ctx.events, [user.id, ...ended]);
 }

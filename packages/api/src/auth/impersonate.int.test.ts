@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resolveActor } from "./resolve-actor.ts";
+import type { Actor } from "../context.ts";
+import { resolveActor, resolveToken } from "./resolve-actor.ts";
 import { callerFor, createTestWorld, createUser, TEST_PASSWORD, type TestUser, type TestWorld } from "../testing/index.ts";
 import { createEmailToken } from "./email-tokens.ts";
+import { issueToken } from "./tokens.ts";
 
 let world: TestWorld;
 let staff: TestUser;
@@ -74,5 +76,100 @@ describe("impersonation", () => {
     const actor = (await resolveActor(world.services.db, token))!;
     await callerFor(world, { actor }).auth.logout();
     expect(await resolveActor(world.services.db, user.token)).toMatchObject({ id: user.id });
+  });
+});
+
+/** A login session of its own for `user`, as a fresh sign-in would make. */
+async function signIn(user: TestUser): Promise<{ token: string; actor: Actor }> {
+  const token = await issueToken(world.services.db, user.id);
+  return { token, actor: (await resolveActor(world.services.db, token))! };
+}
+
+const revokedFor = (userId: number) => ({ kind: "internal", name: "sessions_revoked", data: { userId } });
+
+describe("an impersonation lives no longer than what started it", () => {
+  it("cannot be started with a personal access token, over tRPC as over REST", async () => {
+    const lead = await createUser(world, { isStaff: true });
+    const { token: personal } = await callerFor(world, lead).auth.createPersonalToken({ name: "script", expires_in_days: 365 });
+    const actor = (await resolveActor(world.services.db, personal))!;
+    const tokens = await world.services.db.authToken.count();
+    const audits = await world.services.db.auditLog.count({ where: { action: "sudo" } });
+    await expect(callerFor(world, { actor }).auth.sudo({ id: player.id })).rejects.toMatchObject({ code: "FORBIDDEN", cause: { code: "permission_denied" } });
+    expect(await world.services.db.authToken.count()).toBe(tokens);
+    expect(await world.services.db.auditLog.count({ where: { action: "sudo" } })).toBe(audits);
+  });
+
+  it("ends when the staff member logs out, and so do its websockets", async () => {
+    const lead = await createUser(world, { isStaff: true });
+    const session = await signIn(lead);
+    const { token } = await callerFor(world, session).auth.sudo({ id: player.id });
+    expect(await resolveActor(world.services.db, token)).toMatchObject({ id: player.id, impersonatorId: lead.id });
+    const seen = world.events.length;
+    await callerFor(world, session).auth.logout();
+    await expect(resolveActor(world.services.db, token)).rejects.toMatchObject({ code: "authentication_failed" });
+    expect(world.events.slice(seen)).toContainEqual(revokedFor(player.id));
+    // The player's own session is theirs, not the staff member's.
+    expect(await resolveActor(world.services.db, player.token)).toMatchObject({ id: player.id });
+  });
+
+  it("ends when the staff member changes their password on another device", async () => {
+    const lead = await createUser(world, { isStaff: true });
+    const laptop = await signIn(lead);
+    const { token } = await callerFor(world, laptop).auth.sudo({ id: player.id });
+    const seen = world.events.length;
+    await callerFor(world, lead).auth.changePassword({ old_password: TEST_PASSWORD, password: "Brand-New-Quokka-Marble-95" });
+    await expect(resolveActor(world.services.db, token)).rejects.toMatchObject({ code: "authentication_failed" });
+    expect(world.events.slice(seen)).toContainEqual(revokedFor(player.id));
+  });
+
+  it("expires with the session that started it", async () => {
+    const lead = await createUser(world, { isStaff: true });
+    const session = await signIn(lead);
+    const { token } = await callerFor(world, session).auth.sudo({ id: player.id });
+    const ends = new Date(Date.now() + 60_000);
+    await world.services.db.authToken.update({ where: { id: session.actor.tokenId }, data: { expiresAt: ends } });
+    // A cache keeps the actor no longer than that.
+    expect((await resolveToken(world.services.db, token)).expiresAt).toBe(ends.getTime());
+    await world.services.db.authToken.update({ where: { id: session.actor.tokenId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await expect(resolveActor(world.services.db, token)).rejects.toMatchObject({ code: "authentication_failed" });
+  });
+
+  it("ends when its staff member is demoted or deactivated, and giving the rights back revives none", async () => {
+    const admin = await createUser(world, { isStaff: true });
+    for (const patch of [{ is_staff: false }, { is_active: false }]) {
+      const lead = await createUser(world, { isStaff: true });
+      const { token } = await callerFor(world, lead).auth.sudo({ id: player.id });
+      const { token: personal } = await callerFor(world, lead).auth.createPersonalToken({ name: "script", expires_in_days: 30 });
+      const seen = world.events.length;
+      await callerFor(world, admin).users.staffUpdate({ id: lead.id, patch });
+      expect(world.events.slice(seen)).toContainEqual(revokedFor(player.id));
+      await callerFor(world, admin).users.staffUpdate({ id: lead.id, patch: { is_staff: true, is_active: true } });
+      await expect(resolveActor(world.services.db, token)).rejects.toMatchObject({ code: "authentication_failed" });
+      await expect(resolveActor(world.services.db, personal)).rejects.toMatchObject({ code: "authentication_failed" });
+    }
+  });
+
+  it("stops working when its staff member loses staff rights outside the application", async () => {
+    const lead = await createUser(world, { isStaff: true });
+    const { token } = await callerFor(world, lead).auth.sudo({ id: player.id });
+    await world.services.db.user.update({ where: { id: lead.id }, data: { isStaff: false } });
+    await expect(resolveActor(world.services.db, token)).rejects.toMatchObject({ code: "authentication_failed" });
+    await world.services.db.user.update({ where: { id: lead.id }, data: { isStaff: true, isActive: false } });
+    await expect(resolveActor(world.services.db, token)).rejects.toMatchObject({ code: "authentication_failed" });
+  });
+
+  it("hands back one session per impersonation, ending no later than the one that started it", async () => {
+    const lead = await createUser(world, { isStaff: true });
+    const session = await signIn(lead);
+    const ends = new Date(Date.now() + 3_600_000);
+    await world.services.db.authToken.update({ where: { id: session.actor.tokenId }, data: { expiresAt: ends } });
+    const { token } = await callerFor(world, session).auth.sudo({ id: player.id });
+    const actor = (await resolveActor(world.services.db, token))!;
+    const [first, second] = await Promise.allSettled([callerFor(world, { actor }).auth.desudo(), callerFor(world, { actor }).auth.desudo()]);
+    const won = [first, second].filter((r) => r.status === "fulfilled");
+    expect(won).toHaveLength(1);
+    const back = (won[0] as PromiseFulfilledResult<{ token: string }>).value.token;
+    expect(await resolveToken(world.services.db, back)).toMatchObject({ actor: { id: lead.id, impersonatorId: null }, expiresAt: ends.getTime() });
+    expect(await world.services.db.auditLog.count({ where: { action: "desudo", userId: lead.id } })).toBe(1);
   });
 });

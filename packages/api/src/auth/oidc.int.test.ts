@@ -4,6 +4,7 @@ import { createCaller } from "../root.ts";
 import { callerFor, contextFor, createTestWorld, createUser, TEST_PASSWORD, type TestUser, type TestWorld, uniqueName } from "../testing/index.ts";
 import { startTestOidcProvider, TEST_OIDC_SCOPES, type TestOidcProvider } from "../testing/oidc-provider.ts";
 import { beginOidc, createOidcProvider, finishOidcCallback, identityFrom, type OidcPurpose } from "./oidc.ts";
+import { resolveActor } from "./resolve-actor.ts";
 
 const REDIRECT_URI = "http://flagship.test/auth/oidc/callback";
 let world: TestWorld;
@@ -290,6 +291,19 @@ describe("single sign-on: linking in settings", () => {
     const view = await browserCaller(user, browserKey).auth.oidcLink({ code });
     await expect(callerFor(world, impersonated).auth.unlinkIdentity({ id: view.id })).rejects.toMatchObject({ cause: { code: "permission_denied" } });
     expect(await world.services.db.identityLink.count({ where: { userId: user.id } })).toBe(1);
+  });
+
+  it("is neither begun nor redeemed with a personal access token, which must not add a way to sign in", async () => {
+    const lead = await createUser(world, { isStaff: true });
+    const { token: key } = await callerFor(world, lead).auth.createPersonalToken({ name: "script", expires_in_days: 30 });
+    const viaKey = { actor: (await resolveActor(world.services.db, key))! };
+    await expect(beginOidc(contextFor(world, viaKey), "link")).rejects.toMatchObject({ code: "permission_denied" });
+    const { back, browserKey } = await trip(uniqueName("pat"), "link", lead);
+    const code = back.searchParams.get("oidc")!;
+    await expect(browserCaller(viaKey, browserKey).auth.oidcLink({ code })).rejects.toMatchObject({ cause: { code: "permission_denied" } });
+    expect(await world.services.db.identityLink.count({ where: { userId: lead.id } })).toBe(0);
+    // The account's own sign-in still links it with the same code.
+    await expect(browserCaller(lead, browserKey).auth.oidcLink({ code })).resolves.toMatchObject({ issuer: idp.issuer });
   });
 
   it("links a password account, which then signs in by the link; unlinking is audited", async () => {

@@ -8,7 +8,7 @@ import type { Context } from "../context.ts";
 import type { AuthedContext } from "../guards.ts";
 import { assertMayLogIn } from "./login.ts";
 import { createOwnTeam, FIRST_ACCOUNT_LOCK } from "./register.ts";
-import { issueToken } from "./tokens.ts";
+import { issueToken, loginSession } from "./tokens.ts";
 
 /**
  * Single sign-on with OpenID Connect: the authorization-code flow with PKCE (S256), state and
@@ -116,14 +116,16 @@ async function sweepExpired(ctx: Context): Promise<void> {
 /**
  * /auth/oidc/start: a new round trip. Returns the provider's authorization URL and the value of
  * the browser-binding cookie the caller must set (only its hash is kept). A link is begun by the
- * signed-in account (not while impersonating), whose id the round trip keeps.
+ * signed-in account from its own sign-in (not a personal token, not while impersonating), whose id
+ * the round trip keeps.
  */
 export async function beginOidc(ctx: Context, purpose: OidcPurpose): Promise<{ url: string; browserKey: string }> {
   const { settings } = provider(ctx);
   let accountId: number | null = null;
   if (purpose === "link") {
     if (!ctx.actor) throw new AppError("not_authenticated");
-    if (ctx.actor.impersonatorId !== null) throw new AppError("permission_denied");
+    // A linked identity signs in for good: not something a personal token or an impersonation may add.
+    await loginSession(ctx.db, ctx.actor);
     accountId = ctx.actor.id;
   }
   await ctx.throttle.check(ctx, "login");
@@ -399,12 +401,12 @@ export async function redeemOidcLogin(ctx: Context, raw: unknown): Promise<{ tok
 
 /**
  * The web app's /settings?oidc=<code>: links the identity the callback checked to the signed-in
- * account that began the link and redeems the code (not while impersonating). One link per
- * provider per account; an identity links one account.
+ * account that began the link and redeems the code (from its own sign-in, as the link was begun).
+ * One link per provider per account; an identity links one account.
  */
 export async function redeemOidcLink(ctx: AuthedContext, raw: unknown): Promise<IdentityView> {
   provider(ctx);
-  if (ctx.actor.impersonatorId !== null) throw new AppError("permission_denied");
+  await loginSession(ctx.db, ctx.actor);
   const flow = await takeHandoff(ctx, raw, "link");
   if (!flow.resultIssuer || !flow.resultSubject) throw new AppError("sso_failed");
   const issuer = flow.resultIssuer;

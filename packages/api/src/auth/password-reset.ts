@@ -5,7 +5,7 @@ import { consumeEmailToken, createEmailToken, resetLink } from "./email-tokens.t
 import { mayLogInDirectly } from "./login.ts";
 import { passwordResetMail } from "./mails.ts";
 import { assertStrongPassword, hashPassword } from "./passwords.ts";
-import { issueToken } from "./tokens.ts";
+import { deleteTokens, issueToken, sessionsRevoked } from "./tokens.ts";
 
 /** POST /auth/request_password_reset/: mails a single-use link valid for an hour. */
 export async function requestPasswordReset(ctx: Context, raw: unknown): Promise<void> {
@@ -36,16 +36,16 @@ export async function resetPassword(ctx: Context, raw: unknown): Promise<{ token
   // Strength first, so a rejected password does not burn the link.
   assertStrongPassword(input.password, [user.username, user.email]);
   const passwordHash = await hashPassword(input.password);
-  const reset = await ctx.db.$transaction(async (tx) => {
-    if (!(await consumeEmailToken(tx, user.id, input.token, "password_reset", ctx.now()))) return false;
+  const ended = await ctx.db.$transaction(async (tx) => {
+    if (!(await consumeEmailToken(tx, user.id, input.token, "password_reset", ctx.now()))) return null;
     await tx.user.update({ where: { id: user.id }, data: { passwordHash, emailVerified: true }, select: { id: true } });
-    // Every session ends, staff impersonating the user included.
-    await tx.authToken.deleteMany({ where: { userId: user.id } });
-    return true;
+    // Every session ends, staff impersonating the user included, and so do the impersonations
+    // the user's own sessions began.
+    return deleteTokens(tx, { userId: user.id });
   });
-  if (!reset) throw new AppError("invalid_token_or_uid");
+  if (!ended) throw new AppError("invalid_token_or_uid");
   // The ended sessions' websockets must close too: a reset often follows a stolen account.
-  await ctx.events.publish({ kind: "internal", name: "sessions_revoked", data: { userId: user.id } });
+  await sessionsRevoked(ctx.events, [user.id, ...ended]);
   const direct = await mayLogInDirectly(ctx, { ...user, emailVerified: true });
   return { token: direct ? await issueToken(ctx.db, user.id) : null };
 }

@@ -2,7 +2,7 @@ import type { Prisma } from "@flagship/db";
 import { AppError, parseInput, ZCreatePersonalTokenInput, ZIdInput } from "@flagship/shared";
 import { writeAudit } from "../audit/write-audit.ts";
 import type { StaffContext } from "../guards.ts";
-import { generateKey, hashKey } from "./tokens.ts";
+import { generateKey, hashKey, loginSession } from "./tokens.ts";
 
 /**
  * Personal access tokens: named, expiring API tokens that staff make for scripts and the
@@ -25,22 +25,14 @@ function toView(row: { id: number; name: string | null; createdAt: Date; expires
   return { id: row.id, name: row.name ?? "", created_at: row.createdAt.toISOString(), expires_at: expires.toISOString(), expired: expires.getTime() <= Date.now() };
 }
 
-/**
- * Only a login session makes tokens: a personal token (or staff acting as someone) making
- * another would let a leaked key outlive its own expiry and revocation.
- */
-async function requireSession(ctx: StaffContext): Promise<void> {
-  if (ctx.actor.impersonatorId !== null) throw new AppError("permission_denied");
-  const token = await ctx.db.authToken.findUnique({ where: { id: ctx.actor.tokenId }, select: { name: true } });
-  if (token?.name != null) throw new AppError("permission_denied");
-}
-
 export async function createPersonalToken(ctx: StaffContext, raw: unknown): Promise<PersonalTokenView & { token: string }> {
   const input = parseInput(ZCreatePersonalTokenInput, raw);
-  await requireSession(ctx);
   const key = generateKey();
   const expiresAt = new Date(Date.now() + input.expires_in_days * DAY_MS);
   const row = await ctx.db.$transaction(async (tx) => {
+    // Only a login session makes tokens: a personal token (or staff acting as someone) making
+    // another would let a leaked key outlive its own expiry and revocation.
+    await loginSession(tx, ctx.actor);
     const created = await tx.authToken.create({ data: { keyHash: hashKey(key), userId: ctx.actor.id, name: input.name, expiresAt }, select: TOKEN_SELECT });
     await writeAudit(tx, ctx.actor, "create_personal_token", { id: created.id, name: input.name, expires_at: expiresAt.toISOString() });
     return created;

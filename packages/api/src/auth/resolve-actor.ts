@@ -11,19 +11,25 @@ export function parseAuthorization(header: string | undefined): string | null {
 }
 
 /**
- * Looks a key up by its hash. An unknown key, an expired one, one of an inactive account, or a
- * personal access token of an account that is no longer staff is authentication_failed, never
- * silently anonymous. Answers when the token ends as well, so a cache never outlives it.
+ * Looks a key up by its hash. An unknown key, an expired one, one of an inactive account, a
+ * personal access token of an account that is no longer staff, or an impersonation whose staff
+ * member is no longer active staff or whose starting session has ended is authentication_failed,
+ * never silently anonymous. Answers when the token ends as well, so a cache never outlives it.
  */
 export async function resolveToken(db: Db, key: string): Promise<{ actor: Actor; expiresAt: number | null }> {
   // One joined query: every authenticated request pays for this lookup, and the relation-style
-  // read would cost two round trips.
+  // read would cost several round trips. The impersonator and the starting session are joined by
+  // primary key, and only for impersonation tokens.
   const rows = await db.$queryRaw<
     {
       token_id: number;
       impersonator_id: number | null;
       name: string | null;
       expires_at: Date | null;
+      session_id: number | null;
+      session_expires_at: Date | null;
+      impersonator_staff: boolean | null;
+      impersonator_active: boolean | null;
       id: number;
       username: string;
       is_staff: boolean;
@@ -31,14 +37,25 @@ export async function resolveToken(db: Db, key: string): Promise<{ actor: Actor;
       team_id: number | null;
       totp_verified: boolean;
     }[]
-  >`SELECT t.id AS token_id, t.impersonator_id, t.name, t.expires_at, u.id, u.username::text AS username, u.is_staff, u.is_active, u.team_id, u.totp_verified
+  >`SELECT t.id AS token_id, t.impersonator_id, t.name, t.expires_at, t.session_id, p.expires_at AS session_expires_at,
+           s.is_staff AS impersonator_staff, s.is_active AS impersonator_active,
+           u.id, u.username::text AS username, u.is_staff, u.is_active, u.team_id, u.totp_verified
       FROM auth_tokens t JOIN users u ON u.id = t.user_id
+      LEFT JOIN users s ON s.id = t.impersonator_id
+      LEFT JOIN auth_tokens p ON p.id = t.session_id
      WHERE t.key_hash = ${hashKey(key)}`;
   const row = rows[0];
   if (!row || !row.is_active) throw new AppError("authentication_failed");
-  if (row.expires_at !== null && row.expires_at.getTime() <= Date.now()) throw new AppError("authentication_failed");
+  // An impersonation ends when its session does, whichever end comes first.
+  const end = Math.min(row.expires_at?.getTime() ?? Infinity, row.session_expires_at?.getTime() ?? Infinity);
+  if (end <= Date.now()) throw new AppError("authentication_failed");
   // Personal access tokens are a staff tool: one outlives its owner's staff role by no request.
   if (row.name !== null && !row.is_staff) throw new AppError("authentication_failed");
+  // Nor does an impersonation outlive its staff member's rights, or stand without its session
+  // (the database deletes it with the session; one without any predates the link).
+  if (row.impersonator_id !== null && (row.session_id === null || !row.impersonator_staff || !row.impersonator_active)) {
+    throw new AppError("authentication_failed");
+  }
   return {
     actor: {
       id: row.id,
@@ -49,7 +66,7 @@ export async function resolveToken(db: Db, key: string): Promise<{ actor: Actor;
       impersonatorId: row.impersonator_id,
       has2fa: row.totp_verified,
     },
-    expiresAt: row.expires_at?.getTime() ?? null,
+    expiresAt: end === Infinity ? null : end,
   };
 }
 

@@ -3,6 +3,7 @@ import type { Prisma } from "@flagship/db";
 import { writeAudit } from "../audit/write-audit.ts";
 import type { AuthedContext, StaffContext } from "../guards.ts";
 import { verifyPassword } from "../auth/passwords.ts";
+import { allTokensOf, deleteTokens, sessionsRevoked } from "../auth/tokens.ts";
 
 /**
  * Deletes the own account (current password required; not from an impersonation session).
@@ -21,9 +22,10 @@ export async function deleteAccount(ctx: AuthedContext, raw: unknown): Promise<v
   const user = await ctx.db.user.findUniqueOrThrow({ where: { id: ctx.actor.id }, select: { id: true, passwordHash: true } });
   if (!(await verifyPassword(user.passwordHash, password))) throw AppError.field("invalid_password", "password");
 
-  await ctx.db.$transaction((tx) => eraseAccount(tx, user.id));
-  // Its websockets close with its tokens, and the boards drop the now hidden account.
-  await ctx.events.publish({ kind: "internal", name: "sessions_revoked", data: { userId: user.id } });
+  const ended = await ctx.db.$transaction((tx) => eraseAccount(tx, user.id));
+  // Its websockets close with its tokens (and those of people it was impersonating), and the
+  // boards drop the now hidden account.
+  await sessionsRevoked(ctx.events, [user.id, ...ended]);
   await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
 }
 
@@ -31,7 +33,7 @@ export async function deleteAccount(ctx: AuthedContext, raw: unknown): Promise<v
  * What deleting an account does to the database (see deleteAccount for the reasons): personal
  * data and sessions go, the row stays hidden and inactive so team scores keep their solves.
  */
-async function eraseAccount(tx: Prisma.TransactionClient, userId: number): Promise<void> {
+async function eraseAccount(tx: Prisma.TransactionClient, userId: number): Promise<number[]> {
   const owned = await tx.team.findMany({ where: { ownerId: userId }, select: { id: true } });
   for (const team of owned) {
     const heir = await tx.user.findFirst({
@@ -45,7 +47,7 @@ async function eraseAccount(tx: Prisma.TransactionClient, userId: number): Promi
       select: { id: true },
     });
   }
-  await tx.authToken.deleteMany({ where: { OR: [{ userId }, { impersonatorId: userId }] } });
+  const ended = await deleteTokens(tx, allTokensOf(userId));
   await tx.backupCode.deleteMany({ where: { userId } });
   await tx.emailToken.deleteMany({ where: { userId } });
   await tx.notificationPreference.deleteMany({ where: { userId } });
@@ -72,6 +74,7 @@ async function eraseAccount(tx: Prisma.TransactionClient, userId: number): Promi
     },
     select: { id: true },
   });
+  return ended;
 }
 
 /**
@@ -80,12 +83,13 @@ async function eraseAccount(tx: Prisma.TransactionClient, userId: number): Promi
  */
 export async function deleteMemberAsStaff(ctx: StaffContext, id: number): Promise<void> {
   if (id === ctx.actor.id) throw new AppError("permission_denied", { message: "Delete your own account from your settings." });
-  await ctx.db.$transaction(async (tx) => {
+  const ended = await ctx.db.$transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { id }, select: { id: true, username: true, passwordHash: true } });
     if (!user || user.passwordHash === "!deleted") throw new AppError("not_found");
-    await eraseAccount(tx, id);
+    const gone = await eraseAccount(tx, id);
     await writeAudit(tx, ctx.actor, "delete_member", { user: id, username: user.username });
+    return gone;
   });
-  await ctx.events.publish({ kind: "internal", name: "sessions_revoked", data: { userId: id } });
+  await sessionsRevoked(ctx.events, [id, ...ended]);
   await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
 }

@@ -1,6 +1,7 @@
 import { isUniqueViolation, type Prisma } from "@flagship/db";
 import { AppError, parseInput, ZStaffUpdateMemberInput } from "@flagship/shared";
 import { writeAudit } from "../audit/write-audit.ts";
+import { allTokensOf, deleteTokens, sessionsRevoked, staffTokensOf } from "../auth/tokens.ts";
 import type { StaffContext } from "../guards.ts";
 import { LOCKING_TX, lockTeams, shiftMemberPoints } from "../teams/lock.ts";
 import { getMember, type MemberDetail } from "./get-member.ts";
@@ -52,7 +53,7 @@ async function moveMember(tx: Prisma.TransactionClient, userId: number, to: numb
 /** Staff edit any member (PATCH /member/{id}/), audited as edit_member (and unteam when removed from a team). */
 export async function updateMemberAsStaff(ctx: StaffContext, id: number, input: unknown): Promise<MemberDetail> {
   const patch = parseInput(ZStaffUpdateMemberInput, input);
-  await ctx.db
+  const ended = await ctx.db
     .$transaction(async (tx) => {
       const exists = await tx.user.count({ where: { id } });
       if (exists === 0) throw new AppError("not_found");
@@ -71,7 +72,15 @@ export async function updateMemberAsStaff(ctx: StaffContext, id: number, input: 
           if (patch.team === null) await writeAudit(tx, ctx.actor, "unteam", { user: id, team: from });
         }
       }
+      // Tokens go with the rights they need (the entry's fields say which rule applied), so
+      // restoring the rights later revives none of them: a deactivated account's every session
+      // (and the impersonations it began), a demoted staff member's personal access tokens and
+      // impersonations.
+      let revoked: number[] = [];
+      if (patch.is_active === false) revoked = await deleteTokens(tx, allTokensOf(id));
+      else if (patch.is_staff === false) revoked = await deleteTokens(tx, staffTokensOf(id));
       await writeAudit(tx, ctx.actor, "edit_member", { user: id, fields: changed, ...(patch.team !== undefined && { team: patch.team }) });
+      return revoked;
     }, LOCKING_TX)
     .catch((error: unknown) => {
       if (isUniqueViolation(error, "username")) throw AppError.field("unique", "username", "That username is already taken.");
@@ -79,8 +88,10 @@ export async function updateMemberAsStaff(ctx: StaffContext, id: number, input: 
       throw error;
     });
   if (patch.team !== undefined) await ctx.events.publish({ kind: "internal", name: "membership_changed", data: { userId: id, teamId: patch.team } });
-  // A deactivated account's tokens stop resolving; its open websockets must close as well.
-  if (patch.is_active === false) await ctx.events.publish({ kind: "internal", name: "sessions_revoked", data: { userId: id } });
+  // A deactivated account's tokens stop resolving; its open websockets must close as well, and so
+  // must those opened with the impersonations that ended. A change of staff rights has its
+  // sockets checked again too: a demoted member's stop hearing staff-only news.
+  await sessionsRevoked(ctx.events, patch.is_active === false || patch.is_staff !== undefined ? [id, ...ended] : ended);
   // Visibility, names and team moves all change what the boards show.
   await ctx.events.publish({ kind: "internal", name: "leaderboard_changed" });
   return getMember(ctx, id);

@@ -25,7 +25,7 @@ import {
   verifyEmail,
   verifyTwoFactor,
 } from "@flagship/api";
-import { envelopeBytes, pageBody, type RestRoutes } from "../adapter.ts";
+import { envelopeBytes, pageBody, type RestHandler, type RestRoutes } from "../adapter.ts";
 import { pathId } from "./challenges.ts";
 
 /** The account paths of the REST contract; each handler only authorises and calls the domain. */
@@ -87,7 +87,9 @@ export function authRoutes(rest: RestRoutes): void {
       return { d: { token } };
     },
   });
-  rest.route("/auth/desudo/", { GET: async ({ ctx }) => ({ d: await desudo(requireAuth(ctx)) }) });
+  // RACTF's client ends an impersonation with a POST; the specs' GET is answered too.
+  const endImpersonation: RestHandler = async ({ ctx }) => ({ d: await desudo(requireAuth(ctx)) });
+  rest.route("/auth/desudo/", { GET: endImpersonation, POST: endImpersonation });
 
   rest.route("/auth/generate_invites/", { POST: async ({ ctx, body }) => ({ d: await generateInvites(await requireStaff(ctx), body) }) });
   rest.route("/auth/invites/", {
