@@ -1,7 +1,7 @@
 import { isUniqueViolation, type Prisma } from "@flagship/db";
 import { AppError, parseInput, ZStaffUpdateMemberInput } from "@flagship/shared";
 import { writeAudit } from "../audit/write-audit.ts";
-import { allTokensOf, deleteTokens, sessionsRevoked, staffTokensOf } from "../auth/tokens.ts";
+import { allTokensOf, deleteTokens, loginSession, sessionsRevoked, staffTokensOf } from "../auth/tokens.ts";
 import type { StaffContext } from "../guards.ts";
 import { LOCKING_TX, lockTeams, shiftMemberPoints } from "../teams/lock.ts";
 import { getMember, type MemberDetail } from "./get-member.ts";
@@ -57,6 +57,10 @@ export async function updateMemberAsStaff(ctx: StaffContext, id: number, input: 
     .$transaction(async (tx) => {
       const exists = await tx.user.count({ where: { id } });
       if (exists === 0) throw new AppError("not_found");
+      // A password reset trusts the address: changing it is taking the account, so it takes a
+      // login session. Otherwise a leaked personal access token would turn itself into a password
+      // (and so a lasting staff login) by pointing an account's email at its holder.
+      if (patch.email !== undefined) await loginSession(tx, ctx.actor);
       const data: Prisma.UserUncheckedUpdateInput = {};
       const changed: string[] = [];
       for (const [field, column] of Object.entries(FIELD_COLUMNS) as [keyof typeof FIELD_COLUMNS, string][]) {

@@ -43,6 +43,22 @@ describe("personal access tokens (/auth/tokens/)", () => {
     expect(await server.world.services.db.auditLog.count({ where: { userId: staff.id, action: "revoke_personal_token" } })).toBe(1);
   });
 
+  it("cannot change an account's email, which a password reset would trust; a login session can", async () => {
+    const made = (await server.api("POST", "/auth/tokens/", { token: staff.token, body: { name: "email", expires_in_days: 1 } })).body.d;
+    const target = await createUser(server.world, { isStaff: true });
+    for (const id of [staff.id, target.id]) {
+      const before = await server.world.services.db.user.findUniqueOrThrow({ where: { id }, select: { email: true } });
+      const refused = await server.api("PATCH", `/member/${id}/`, { token: made.token, body: { email: `taken-${id}@example.test` } });
+      expect([refused.status, refused.body.m]).toEqual([403, "permission_denied"]);
+      const after = await server.world.services.db.user.findUniqueOrThrow({ where: { id }, select: { email: true } });
+      expect(after.email).toBe(before.email);
+    }
+    // Other staff edits still work with the token, and the email with a session.
+    expect((await server.api("PATCH", `/member/${target.id}/`, { token: made.token, body: { bio: "edited by a script" } })).status).toBe(200);
+    const bySession = await server.api("PATCH", `/member/${target.id}/`, { token: staff.token, body: { email: `moved-${target.id}@example.test` } });
+    expect(bySession.status).toBe(200);
+  });
+
   it("survives logout, refuses expired tokens and tokens of an account that lost staff", async () => {
     const other = await createUser(server.world, { isStaff: true });
     const made = (await server.api("POST", "/auth/tokens/", { token: other.token, body: { name: "script", expires_in_days: 1 } })).body.d;
