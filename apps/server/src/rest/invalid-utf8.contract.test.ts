@@ -1,5 +1,5 @@
-import { INVALID_UTF8_MESSAGE } from "@flagship/shared";
 import { describe, expect, it } from "vitest";
+import { INVALID_UTF8_MESSAGE } from "../json-body.ts";
 import { authHeader, useContractServer } from "../testing.ts";
 
 /**
