@@ -23,6 +23,9 @@ const E2E_THROTTLE_RATES = [
   "login=10000/min",
   "register=10000/min",
   "2fa=10000/min",
+  // Journeys sign in to shared accounts many times, some with a wrong password on purpose.
+  "login_account=10000/min",
+  "2fa_account=10000/min",
   "password_reset=10000/min",
   "request_password_reset=3/hour",
   "resend_verify_email=10000/min",

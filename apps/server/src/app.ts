@@ -6,12 +6,13 @@ import fastifyStatic from "@fastify/static";
 import { isDatabaseUnavailable } from "@flagship/db";
 import { appRouter, type AppRouter, forgetActors, forgetPlayerStates, mayChangeActors, type Services, setupNeeded, toTrpcError } from "@flagship/api";
 import { AppError, refuseUnstorableText } from "@flagship/shared";
-import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
-import Fastify, { type FastifyInstance, type FastifyServerOptions, LogController } from "fastify";
+import { fastifyRequestHandler, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
 import type { Env } from "./env.ts";
 import { contextFor, restRoutes } from "./rest/adapter.ts";
 import { registerRestRoutes } from "./rest/routes/index.ts";
 import { fail } from "./rest/envelope.ts";
+import { decodeJsonBody } from "./json-body.ts";
 import { registerWebsocket } from "./realtime/websocket.ts";
 import { registerLogo } from "./logo.ts";
 import { registerSecurityHeaders } from "./security.ts";
@@ -81,8 +82,14 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     async (api) => {
       // The contract accepts JSON only (any charset); an empty body counts as {}.
       api.removeAllContentTypeParsers();
-      api.addContentTypeParser(/^application\/json/i, { parseAs: "string" }, (_req, body, done) => {
-        const text = typeof body === "string" ? body : body.toString("utf8");
+      // Bytes, not a string: Fastify's decoding would turn bytes that are not UTF-8 into U+FFFD.
+      api.addContentTypeParser(/^application\/json/i, { parseAs: "buffer" }, (_req, body, done) => {
+        let text: string;
+        try {
+          text = decodeJsonBody(body as Buffer);
+        } catch (error) {
+          return done(error as AppError, undefined);
+        }
         if (text.trim() === "") return done(null, {});
         let parsed: unknown;
         try {
@@ -125,15 +132,25 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
   );
 
   // Staff import whole events through tRPC: its routes take bodies up to 20 MB (REST keeps 2 MB).
+  // tRPC's own handler on a route of ours (rather than its plugin) so that the body's bytes reach
+  // the check below: the plugin decodes them as a string first, turning bytes that are not UTF-8
+  // into U+FFFD. A body refused there is answered, as a tRPC error, when the context is built.
+  const refusedBodies = new WeakMap<FastifyRequest, AppError>();
   await app.register(async (scope) => {
-    scope.addHook("onRoute", (route) => {
-      route.bodyLimit = TRPC_BODY_LIMIT;
+    scope.removeContentTypeParser("application/json");
+    scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (request, body, done) => {
+      try {
+        done(null, decodeJsonBody(body as Buffer, trpcInputField));
+      } catch (error) {
+        refusedBodies.set(request, error as AppError);
+        done(null, undefined);
+      }
     });
-    await scope.register(fastifyTRPCPlugin, {
-    prefix: "/trpc",
-    trpcOptions: {
+    const trpcOptions = {
       router: appRouter,
-      createContext: async ({ req }: { req: import("fastify").FastifyRequest }) => {
+      createContext: async ({ req }: { req: FastifyRequest }) => {
+        const refused = refusedBodies.get(req);
+        if (refused) throw toTrpcError(refused);
         try {
           return await contextFor(services, req);
         } catch (error) {
@@ -155,7 +172,9 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
           app.log.error({ err: error, path }, "tRPC error");
         }
       },
-    } satisfies FastifyTRPCPluginOptions<AppRouter>["trpcOptions"],
+    } satisfies FastifyTRPCPluginOptions<AppRouter>["trpcOptions"];
+    scope.all<{ Params: { path: string } }>("/trpc/:path", { bodyLimit: TRPC_BODY_LIMIT }, async (req, res) => {
+      await fastifyRequestHandler({ ...trpcOptions, req, res, path: req.params.path });
     });
   });
 
@@ -166,6 +185,16 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
   registerWebApp(app, env, services);
   registerLogo(app, services, path.join(path.resolve(env.WEB_DIST ?? DEFAULT_WEB_DIST), "favicon.svg"));
   return app;
+}
+
+/**
+ * A flaw in a tRPC body is reported on the input's field, as the procedures' own checks report
+ * theirs: the body wraps the input as `{"json": input}`, or `{"0": {"json": input}, ...}` for a batch.
+ */
+function trpcInputField(path: (string | null)[]): string | null {
+  const input = path[0] === "json" ? path.slice(1) : /^\d+$/.test(path[0] ?? "") && path[1] === "json" ? path.slice(2) : null;
+  if (!input || input[1] === null) return null;
+  return input[0] ?? null;
 }
 
 const draining = new WeakSet<FastifyInstance>();

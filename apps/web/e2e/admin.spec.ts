@@ -431,6 +431,33 @@ test("members: staff opening their own record are told they cannot impersonate t
   await expect(editor.getByRole("button", { name: "Impersonate" })).toHaveCount(0);
 });
 
+test("members: staff see each account's failed sign-ins in the list and in the editor", async ({ page }) => {
+  const tag = unique("guessed").toLowerCase();
+  const target = await seedUser({ username: `${tag}-target` });
+  const clean = await seedUser({ username: `${tag}-clean` });
+  for (const password of ["not it", "not it either"]) {
+    const res = await page.request.post("/api/v2/auth/login/", { data: { username: target.username, password } });
+    expect(res.status()).toBe(401);
+  }
+  await asStaff(page);
+  await page.goto("/admin/members");
+  await page.getByRole("searchbox", { name: "Search members" }).fill(tag);
+  const rows = page.getByTestId("search-results").locator("tbody tr");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.filter({ hasText: target.username }).getByTestId("sign-in-failures")).toHaveText("2 failed");
+  await expect(rows.filter({ hasText: clean.username }).getByTestId("sign-in-failures")).toHaveCount(0);
+  await page.getByRole("button", { name: `Open ${target.username}` }).click();
+  const failures = page.getByTestId("member-editor").getByTestId("member-sign-in-failures");
+  await expect(failures).toContainText("Wrong passwords: 2 · wrong 2FA or backup codes: 0");
+  await expectAccessible(page);
+  await toggleDark(page);
+  await expectAccessible(page);
+  await toggleDark(page);
+  await expectTableFitsPhone(page, page.getByTestId("search-results"));
+  await page.getByRole("button", { name: `Open ${clean.username}` }).click();
+  await expect(page.getByTestId("member-editor").getByTestId("member-sign-in-failures")).toHaveText("No failed sign-ins");
+});
+
 test("members: the advanced search appears with the advSearch experiment", async ({ page }) => {
   await asStaff(page);
   await page.goto("/admin/members");

@@ -132,6 +132,10 @@ export const THROTTLE_DEFAULTS = {
   // Wrong team passwords, per account and per team (see Throttle.guess).
   team_join: "10/min",
   "2fa": "1000/day",
+  // Wrong passwords per account, from any address, and wrong 2FA or backup codes per account:
+  // blocks after these double up to a few minutes (see ACCOUNT_MAX_BLOCK_SECONDS in the API).
+  login_account: "5/min",
+  "2fa_account": "5/min",
   password_reset: "3/min",
   request_password_reset: "5/hour",
   resend_verify_email: "5/hour",

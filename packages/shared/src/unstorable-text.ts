@@ -51,3 +51,8 @@ export function refuseUnstorableText(input: unknown): void {
     if (found) throw AppError.field("invalid", field, found);
   }
 }
+
+/** True when `text` holds a lone UTF-16 surrogate (one that no UTF-8 can encode). */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}

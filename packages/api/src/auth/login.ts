@@ -1,6 +1,7 @@
 import { AppError, type ErrorCode, eventGates, type Login2faInput, type LoginInput, parseInput, twoFactorKind, ZLogin2faInput, ZLoginInput } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { hashPassword, passwordNeedsRehash, verifyPassword } from "./passwords.ts";
+import { guardCodeGuess, guardPasswordGuess, recordSignInFailure } from "./sign-in-failures.ts";
 import { issueToken } from "./tokens.ts";
 import { acceptTotp, consumeBackupCode } from "./totp.ts";
 
@@ -32,8 +33,17 @@ async function authenticate(ctx: Context, input: LoginInput): Promise<LoginUser>
   });
   // A username that happens to equal someone else's email names the username's owner.
   const user = candidates.find((c) => c.username.toLowerCase() === input.username.toLowerCase()) ?? candidates[0] ?? null;
-  const ok = await verifyPassword(user?.passwordHash ?? null, input.password);
-  if (!user || !ok || !user.isActive) throw loginError("incorrect_username_or_password");
+  const guess = await guardPasswordGuess(ctx, user, input.username);
+  const ok = await verifyPassword(user?.passwordHash ?? null, input.password).catch(async (error: unknown) => {
+    // Not compared (the hashing pool is full): not a guess.
+    await guess.right();
+    throw error;
+  });
+  if (!user || !ok || !user.isActive) {
+    if (user && !ok) await recordSignInFailure(ctx, user.id, "password");
+    throw loginError("incorrect_username_or_password");
+  }
+  await guess.right();
   if (user.passwordHash && passwordNeedsRehash(user.passwordHash)) await rehash(ctx, user.id, user.passwordHash, input.password);
   return user;
 }
@@ -100,8 +110,13 @@ export async function login2fa(ctx: Context, raw: unknown): Promise<{ token: str
   await assertMayLogIn(ctx, user);
   const code = input.tfa.replace(/\s+/g, "");
   const kind = twoFactorKind(code);
+  const guess = await guardCodeGuess(ctx, user);
   const accepted =
     kind === "totp" ? await acceptTotp(ctx.db, user, code, ctx.now()) : kind === "backup" ? await consumeBackupCode(ctx.db, user.id, code) : false;
-  if (!accepted) throw loginError("login_failed");
+  if (!accepted) {
+    await recordSignInFailure(ctx, user.id, "code");
+    throw loginError("login_failed");
+  }
+  await guess.right();
   return startSession(ctx, user.id);
 }

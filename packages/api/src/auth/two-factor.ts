@@ -1,5 +1,6 @@
 import { AppError, parseInput, ZOtpInput } from "@flagship/shared";
 import type { AuthedContext } from "../guards.ts";
+import { guardCodeGuess } from "./sign-in-failures.ts";
 import { acceptTotp, consumeBackupCode, newTotpSecret, replaceBackupCodes, totpUri } from "./totp.ts";
 
 const TFA_SELECT = { id: true, username: true, totpSecret: true, totpVerified: true, totpLastStep: true } as const;
@@ -41,8 +42,11 @@ export async function removeTwoFactor(ctx: AuthedContext, raw: unknown): Promise
   const user = await tfaState(ctx);
   if (!user.totpVerified) throw new AppError("permission_denied");
   const code = otp.replace(/\s+/g, "");
+  // A stolen session must not be able to guess its way to switching 2FA off either.
+  const guess = await guardCodeGuess(ctx, user);
   const accepted = /^\d{6}$/.test(code) ? await acceptTotp(ctx.db, user, code, ctx.now()) : await consumeBackupCode(ctx.db, user.id, code);
   if (!accepted) throw new AppError("code_incorrect");
+  await guess.right();
   await ctx.db.$transaction([
     ctx.db.user.update({ where: { id: user.id }, data: { totpSecret: null, totpVerified: false, totpLastStep: null }, select: { id: true } }),
     ctx.db.backupCode.deleteMany({ where: { userId: user.id } }),

@@ -88,6 +88,9 @@ describe("account deletion", () => {
     await world.services.db.solve.create({ data: { teamId, userId: owner.id, challengeId: challenge.id, points: 100 } });
     await world.services.db.user.update({ where: { id: owner.id }, data: { bio: "hello", points: 100 } });
     await world.services.db.team.update({ where: { id: teamId }, data: { points: 100 } });
+    // A wrong password recorded for staff, with the address it came from.
+    await expect(callerFor(world, null).auth.login({ username: owner.username, password: "wrong" })).rejects.toMatchObject({ cause: { code: "incorrect_username_or_password" } });
+    expect(await world.services.db.signInFailures.count({ where: { userId: owner.id } })).toBe(1);
 
     const seen = world.events.length;
     await callerFor(world, owner).account.delete({ password: TEST_PASSWORD });
@@ -102,6 +105,7 @@ describe("account deletion", () => {
     expect(row).toMatchObject({ username: `deleted-${owner.id}`, isActive: false, isVisible: false, bio: "", totpSecret: null });
     expect(row.email).not.toBe(owner.email);
     expect(await world.services.db.authToken.count({ where: { userId: owner.id } })).toBe(0);
+    expect(await world.services.db.signInFailures.count({ where: { userId: owner.id } })).toBe(0);
     expect(await world.services.db.solve.count({ where: { teamId } })).toBe(1);
     expect(await world.services.db.team.findUniqueOrThrow({ where: { id: teamId }, select: { ownerId: true, points: true, isVisible: true } })).toEqual({
       ownerId: mate.id,

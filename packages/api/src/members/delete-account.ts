@@ -10,7 +10,7 @@ import { allTokensOf, deleteTokens, sessionsRevoked } from "../auth/tokens.ts";
  *
  * What happens, and why:
  * - Personal data goes: email, profile fields, 2FA secret and backup codes, mailed links, tokens,
- *   notification preferences. The name becomes `deleted-<id>` and the account can never log in.
+ *   notification preferences, the record of failed sign-ins (it holds addresses). The name becomes `deleted-<id>` and the account can never log in.
  * - The row stays, hidden and inactive, because its solves stay: they were scored for the team,
  *   and teammates must not lose points (or first bloods) because one member left the site.
  * - A team the user owned passes to its longest-standing other member; a team left with no
@@ -51,6 +51,7 @@ async function eraseAccount(tx: Prisma.TransactionClient, userId: number): Promi
   await tx.backupCode.deleteMany({ where: { userId } });
   await tx.emailToken.deleteMany({ where: { userId } });
   await tx.notificationPreference.deleteMany({ where: { userId } });
+  await tx.signInFailures.deleteMany({ where: { userId } });
   await tx.user.update({
     where: { id: userId },
     data: {

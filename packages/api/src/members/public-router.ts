@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { publicProcedure, router, staffProcedure } from "../trpc.ts";
+import { listSignInFailures } from "../auth/sign-in-failures.ts";
 import { deleteMemberAsStaff } from "./delete-account.ts";
 import { getMember, getMemberByName } from "./get-member.ts";
 import { listMembers } from "./list-members.ts";
@@ -33,5 +34,9 @@ export const usersRouter = router({
   staffUpdate: staffProcedure
     .input(z.object({ id: z.number().int().positive(), patch: z.record(z.string(), z.unknown()) }))
     .mutation(({ ctx, input }) => updateMemberAsStaff(ctx, input.id, input.patch)),
+  /** Wrong passwords and 2FA codes recorded for these accounts (staff only: players never see them). */
+  signInFailures: staffProcedure
+    .input(z.object({ ids: z.array(z.number().int().positive()).max(1000) }))
+    .query(({ ctx, input }) => listSignInFailures(ctx, input.ids)),
   staffDelete: staffProcedure.input(z.object({ id: z.number().int().positive() })).mutation(({ ctx, input }) => deleteMemberAsStaff(ctx, input.id)),
 });

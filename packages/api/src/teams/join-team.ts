@@ -27,16 +27,17 @@ export async function joinTeam(ctx: AuthedContext, input: unknown): Promise<Team
   if (!team) throw new AppError("invalid_team");
   // Team names are public and passwords may be short: wrong guesses are limited per account and
   // per team, and each block they earn is in the audit log for staff to see.
-  const guess = await ctx.throttle.guess(ctx, "team_join", [`user:${ctx.actor.id}`, `team:${team.id}`], (block) =>
-    writeAudit(ctx.db, ctx.actor, "team_join_throttled", {
-      user: ctx.actor.id,
-      team: team.id,
-      team_name: team.name,
-      blocked: block.subject.startsWith("team:") ? "team" : "account",
-      failures: block.failures,
-      wait_seconds: block.seconds,
-    }),
-  );
+  const guess = await ctx.throttle.guess(ctx, "team_join", [`user:${ctx.actor.id}`, `team:${team.id}`], {
+    onBlock: (block) =>
+      writeAudit(ctx.db, ctx.actor, "team_join_throttled", {
+        user: ctx.actor.id,
+        team: team.id,
+        team_name: team.name,
+        blocked: block.subject.startsWith("team:") ? "team" : "account",
+        failures: block.failures,
+        wait_seconds: block.seconds,
+      }),
+  });
   if (!sameSecret(team.password, password)) throw new AppError("invalid_team_password");
   await guess.right();
 

@@ -86,7 +86,7 @@ describe("guesses at a secret (Throttle.guess)", () => {
   it("lets the rate's wrong guesses through, then blocks each subject for a wait that doubles with each block", async () => {
     const t = throttle({ enabled: true, rates: "team_join=3/2s" });
     const blocks: unknown[] = [];
-    const guess = () => t.guess({ actor: player, ip: null }, "team_join", ["user:1", "team:1"], async (block) => void blocks.push(block));
+    const guess = () => t.guess({ actor: player, ip: null }, "team_join", ["user:1", "team:1"], { onBlock: async (block) => void blocks.push(block) });
     // Windows are aligned to the clock: start each run of guesses at the start of one.
     const freshWindow = () => new Promise((resolve) => setTimeout(resolve, 2000 - (Date.now() % 2000)));
     await freshWindow();
@@ -107,6 +107,17 @@ describe("guesses at a secret (Throttle.guess)", () => {
       { subject: "team:1", failures: 3, seconds: 4, blocks: 2 },
     ]);
   }, 15_000);
+
+  it("never blocks for longer than maxBlockSeconds, however long the window", async () => {
+    const t = throttle({ enabled: true, rates: "login_account=1/hour" });
+    const anonymous = { actor: null, ip: null };
+    const waits: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await t.guess(anonymous, "login_account", [`user:cap${i}`], { maxBlockSeconds: 5 });
+      await t.guess(anonymous, "login_account", [`user:cap${i}`], { maxBlockSeconds: 5 }).catch((error: { retryAfter: number }) => waits.push(error.retryAfter));
+    }
+    expect(waits).toEqual([5, 5, 5]);
+  });
 
   it("blocks the team for every account and the account for every team", async () => {
     const t = throttle({ enabled: true, rates: "team_join=2/hour" });
@@ -132,7 +143,7 @@ describe("guesses at a secret (Throttle.guess)", () => {
     const team = `team:${Math.random()}`;
     const blocks: string[] = [];
     const results = await Promise.allSettled(
-      Array.from({ length: 60 }, (_, i) => (i % 2 ? copyA : copyB).guess({ actor: { id: 1000 + i, isStaff: false } as Actor, ip: null }, "team_join", [`user:${Math.random()}`, team], async (b) => void blocks.push(b.subject))),
+      Array.from({ length: 60 }, (_, i) => (i % 2 ? copyA : copyB).guess({ actor: { id: 1000 + i, isStaff: false } as Actor, ip: null }, "team_join", [`user:${Math.random()}`, team], { onBlock: async (b) => void blocks.push(b.subject) })),
     );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(10);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason);

@@ -181,17 +181,19 @@ export class Throttle {
   }
 
   /**
-   * Guards a guess at a secret (a team's password), counted for each of `subjects` (e.g. the
-   * account and the team): the contract's rate of wrong guesses per window, then a block that
-   * doubles with each block earned within a day (from one window up to MAX_BLOCK_SECONDS), during
-   * which every guess from the account or at the team, right or wrong, is `throttled` with the
-   * seconds left as Retry-After. The guess is counted before the secret is compared, so a burst
-   * of parallel guesses cannot all slip in before the first failure is recorded; a right guess
-   * takes its count back with `right()`. `onBlock` is told of each block as it starts.
+   * Guards a guess at a secret (a team's password, an account's password or 2FA code), counted for
+   * each of `subjects` (e.g. the account and the team): the contract's rate of wrong guesses per
+   * window, then a block that doubles with each block earned within a day (from one window up to
+   * `maxBlockSeconds`, an hour unless said otherwise), during which every guess at the subject,
+   * right or wrong, is `throttled` with the seconds left as Retry-After. The guess is counted
+   * before the secret is compared, so a burst of parallel guesses cannot all slip in before the
+   * first failure is recorded; a right guess takes its count back with `right()`. `onBlock` is
+   * told of each block as it starts.
    */
-  async guess(ctx: Pick<Context, "actor" | "ip">, scope: ThrottleScope, subjects: string[], onBlock?: (block: GuessBlock) => Promise<void>): Promise<{ right(): Promise<void> }> {
+  async guess(ctx: Pick<Context, "actor" | "ip">, scope: ThrottleScope, subjects: string[], options: GuessOptions = {}): Promise<{ right(): Promise<void> }> {
     const rate = this.rates[scope];
     if (!this.options.enabled || ctx.actor?.isStaff || !rate) return { right: async () => {} };
+    const { onBlock, maxBlockSeconds = MAX_BLOCK_SECONDS } = options;
     const store = this.options.store;
     const base = (subject: string) => `throttle:${scope}:${subject}`;
     const waits = await Promise.all(subjects.map((subject) => store.blockedFor(`${base(subject)}:blocked`)));
@@ -207,7 +209,7 @@ export class Throttle {
       if (counts[i]! <= rate.limit) continue;
       if (counts[i] === rate.limit + 1) {
         const blocks = await store.hit(`${base(subject)}:blocks`, BLOCK_MEMORY_SECONDS);
-        const seconds = Math.min(MAX_BLOCK_SECONDS, rate.windowSeconds * 2 ** (blocks - 1));
+        const seconds = Math.min(maxBlockSeconds, rate.windowSeconds * 2 ** (blocks - 1));
         await store.block(`${base(subject)}:blocked`, seconds);
         await onBlock?.({ subject, failures: rate.limit, seconds, blocks });
         longest = Math.max(longest, seconds);
@@ -222,6 +224,13 @@ export class Throttle {
   async close(): Promise<void> {
     await this.options.store.close();
   }
+}
+
+export interface GuessOptions {
+  /** Told of each block as it starts, e.g. to record it in the audit log. */
+  onBlock?: (block: GuessBlock) => Promise<void>;
+  /** The longest one block lasts, for secrets whose rightful owner must not wait as long as an hour. */
+  maxBlockSeconds?: number;
 }
 
 /** A block on guesses, as it starts: whose, after how many wrong guesses, for how long, the how-manieth in a day. */

@@ -10,7 +10,7 @@ import { ImpersonateButton } from "../auth/ImpersonateButton.tsx";
 import { AdminPage, QueryState } from "./AdminPage.tsx";
 import { ConfirmButton } from "./ConfirmButton.tsx";
 import { changedFields, useEditorAction } from "./editor-actions.ts";
-import type { AdminMember } from "./types.ts";
+import type { AdminMember, SignInFailures } from "./types.ts";
 import { SEARCH_LIMIT, SearchBox, SearchResults, useAdminSearch } from "./SearchResults.tsx";
 import "./texts.ts";
 
@@ -27,6 +27,9 @@ export function MembersPage() {
   const [selected, setSelected] = useState<number | null>(null);
   const advanced = config?.experiments?.advSearch === true;
   const results = useQuery(trpc.users.list.queryOptions({ search: term || undefined, limit: SEARCH_LIMIT, ...(advanced ? flags : {}) }));
+  const ids = results.data?.results.map((u) => u.id) ?? [];
+  const failures = useQuery({ ...trpc.users.signInFailures.queryOptions({ ids }), enabled: ids.length > 0 });
+  const failuresOf = new Map(failures.data?.map((f) => [f.user, f]));
 
   return (
     <AdminPage title={t("admin.members")} intro={t("members_admin.intro")}>
@@ -37,7 +40,7 @@ export function MembersPage() {
         selected={selected}
         onOpen={(u) => setSelected(u.id)}
         label={(u) => u.username}
-        minWidth={760}
+        minWidth={860}
         columns={[
           { header: t("members_admin.username"), cell: (u) => u.username },
           { header: t("members_admin.email"), cell: (u) => <Email address={u.email} /> },
@@ -71,6 +74,7 @@ export function MembersPage() {
               </Text>
             ),
           },
+          { header: t("members_admin.failures"), cell: (u) => <FailuresBadge failures={failuresOf.get(u.id)} /> },
           {
             header: t("members_admin.flags"),
             cell: (u) =>
@@ -96,6 +100,41 @@ export function MembersPage() {
       />
       {selected !== null && <MemberEditor key={selected} id={selected} onClose={() => setSelected(null)} />}
     </AdminPage>
+  );
+}
+
+/** What the failures come to in one line: counts, when and from where the last one came. */
+function failuresDetail(t: ReturnType<typeof useTranslation>["t"], f: SignInFailures): string {
+  return t("members_admin.failures_detail", {
+    passwords: f.passwords,
+    codes: f.codes,
+    date: new Date(f.last_at).toLocaleString(),
+    ip: f.last_ip ?? t("members_admin.failures_unknown_ip"),
+  });
+}
+
+/** Wrong passwords and codes given for a member's account, as a badge whose title tells the rest. */
+function FailuresBadge({ failures }: { failures: SignInFailures | undefined }) {
+  const { t } = useTranslation();
+  if (!failures) return "—";
+  return (
+    <Badge size="sm" variant="light" color="orange" title={failuresDetail(t, failures)} data-testid="sign-in-failures">
+      {t("members_admin.failures_badge", { count: failures.passwords + failures.codes })}
+    </Badge>
+  );
+}
+
+/** The member editor's line on failed sign-ins (or that there were none). */
+function FailuresLine({ id }: { id: number }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const failures = useQuery(trpc.users.signInFailures.queryOptions({ ids: [id] }));
+  const found = failures.data?.[0];
+  if (!failures.data) return null;
+  return (
+    <Text size="sm" c={found ? undefined : "dimmed"} data-testid="member-sign-in-failures">
+      {found ? `${t("members_admin.failures")}: ${failuresDetail(t, found)}` : t("members_admin.failures_none")}
+    </Text>
   );
 }
 
@@ -222,6 +261,7 @@ function MemberForm({ member, onClose }: { member: AdminMember; onClose: () => v
               </Badge>
               <Badge variant="light">{t("members_admin.solves", { count: member.solves.length })}</Badge>
             </Group>
+            <FailuresLine id={member.id} />
           </div>
           <Group gap="xs">
             {me?.id === member.id ? (
