@@ -40,3 +40,86 @@ describe("RACTF's client: live updates", () => {
     expect(scores()).toHaveLength(2);
   });
 });
+
+describe("RACTF's client: the CSV exports (X-Exporting: true)", () => {
+  const exporting = { "X-Exporting": "true" };
+
+  it("GET /member/ answers staff each member's staff object with their solves, following `next` page by page", async () => {
+    const category = await createCategory(server.world);
+    const challenge = await createChallenge(server.world, category.id, { score: 120 });
+    const team = await createTeamWith(server.world, 2);
+    const [solver, other] = team.members as [(typeof team.members)[0], (typeof team.members)[0]];
+    const solved = await server.api("POST", "/challenges/submit_flag/", { token: solver.token, body: { challenge: challenge.id, flag: "flag{right}" } });
+    expect(solved.body.m).toBe("correct_flag");
+    const unsolved = await createChallenge(server.world, category.id);
+    await server.api("POST", "/challenges/submit_flag/", { token: other.token, body: { challenge: unsolved.id, flag: "flag{wrong}" } });
+
+    const rows: Record<string, unknown>[] = [];
+    let url: string | null = "/member/?limit=2";
+    while (url) {
+      const res = await server.api("GET", url, { token: staff.token, headers: exporting });
+      expect(res.status).toBe(200);
+      rows.push(...res.body.d.results);
+      url = res.body.d.next && new URL(res.body.d.next).pathname.replace(/^\/api\/v2/, "") + new URL(res.body.d.next).search;
+    }
+    const row = rows.find((r) => r.id === solver.id);
+    // Every column the export writes: id, username, email, email verified, date joined, active,
+    // visible, staff, team id, points, leaderboard points, the profile fields, bio and solve ids.
+    expect(row).toMatchObject({
+      id: solver.id,
+      username: solver.username,
+      email: solver.email,
+      email_verified: true,
+      date_joined: expect.any(String),
+      is_active: true,
+      is_visible: true,
+      is_staff: false,
+      team: team.id,
+      points: 120,
+      leaderboard_points: 120,
+      reddit: "",
+      twitter: "",
+      discord: "",
+      discordid: "",
+      bio: "",
+      incorrect_solves: 0,
+      solves: [expect.objectContaining({ id: expect.any(Number), challenge: challenge.id, points: 120, solved_by: solver.id })],
+    });
+    expect(rows.find((r) => r.id === other.id)).toMatchObject({ solves: [], incorrect_solves: 1 });
+  });
+
+  it("GET /team/ answers staff each team's owner, password, members and solves", async () => {
+    const category = await createCategory(server.world);
+    const challenge = await createChallenge(server.world, category.id, { score: 80 });
+    const team = await createTeamWith(server.world, 2);
+    await server.api("POST", "/challenges/submit_flag/", { token: team.members[1]!.token, body: { challenge: challenge.id, flag: "flag{right}" } });
+    const res = await server.api("GET", `/team/?search=${encodeURIComponent(team.name)}`, { token: staff.token, headers: exporting });
+    expect(res.body.d.results).toEqual([
+      expect.objectContaining({
+        id: team.id,
+        name: team.name,
+        is_visible: true,
+        owner: team.members[0]!.id,
+        password: "team-secret-1",
+        members: team.members.map((m) => ({ id: m.id, username: m.username })),
+        solves: [expect.objectContaining({ challenge: challenge.id, points: 80, solved_by: team.members[1]!.id })],
+        points: 80,
+        leaderboard_points: 80,
+      }),
+    ]);
+  });
+
+  it("a player sending the header, or staff sending `exporting: false` (the member search), get the ordinary lists", async () => {
+    const team = await createTeamWith(server.world, 1);
+    const player = team.members[0]!;
+    const teams = await server.api("GET", `/team/?search=${encodeURIComponent(team.name)}`, { token: player.token, headers: exporting });
+    expect(teams.body.d.results).toEqual([{ id: team.id, name: team.name, members: 1, leaderboard_points: 0, is_visible: true }]);
+    const members = await server.api("GET", `/member/?search=${player.username}`, { token: player.token, headers: exporting });
+    expect(members.body.d.results).toHaveLength(1);
+    expect(members.body.d.results[0]).not.toHaveProperty("solves");
+    expect(members.body.d.results[0]).not.toHaveProperty("email");
+    const search = await server.api("GET", `/member/?search=${player.username}`, { token: staff.token, headers: { exporting: "false" } });
+    expect(search.body.d.results[0]).toMatchObject({ id: player.id, email: player.email });
+    expect(search.body.d.results[0]).not.toHaveProperty("solves");
+  });
+});
