@@ -119,7 +119,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
         return fail(reply, "server_error");
       });
       api.setNotFoundHandler((_request, reply) => fail(reply, "not_found"));
-      registerRestRoutes(restRoutes(api, services));
+      registerRestRoutes(restRoutes(api, services), { dataDir: env.DATA_DIR });
     },
     { prefix: "/api/v2" },
   );

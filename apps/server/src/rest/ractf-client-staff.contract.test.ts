@@ -1,12 +1,17 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { createCategory, createChallenge, createTeamWith } from "@flagship/api/testing";
-import { describe, expect, it } from "vitest";
-import { useContractServer } from "../testing.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { authHeader, useContractServer } from "../testing.ts";
 
 /**
  * RACTF's own web client, unchanged, against Flagship: the staff pages and live updates that used
  * to end in an error or show nothing. Each request is the one that client sends.
  */
-const { server, staff } = await useContractServer();
+const dataDir = await mkdtemp(path.join(os.tmpdir(), "flagship-ractf-staff-"));
+afterAll(() => rm(dataDir, { recursive: true, force: true }));
+const { server, staff, player } = await useContractServer({ DATA_DIR: dataDir });
 
 /** What the websocket was sent, in order, with each event's audience. */
 const socketEvents = () => server.world.events.flatMap((e) => (e.kind === "socket" ? [e] : []));
@@ -121,5 +126,111 @@ describe("RACTF's client: the CSV exports (X-Exporting: true)", () => {
     const search = await server.api("GET", `/member/?search=${player.username}`, { token: staff.token, headers: { exporting: "false" } });
     expect(search.body.d.results[0]).toMatchObject({ id: player.id, email: player.email });
     expect(search.body.d.results[0]).not.toHaveProperty("solves");
+  });
+});
+
+/** The body RACTF's client sends for a form: `new FormData()` with each value appended, as a browser encodes it. */
+async function formBody(entries: [string, string | Blob, string?][]): Promise<{ payload: Buffer; contentType: string }> {
+  const data = new FormData();
+  for (const [name, value, filename] of entries) {
+    if (typeof value === "string") data.append(name, value);
+    else data.append(name, value, filename);
+  }
+  const encoded = new Request("http://localhost/", { method: "POST", body: data });
+  return { payload: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get("content-type")! };
+}
+
+async function postForm(url: string, body: { payload: Buffer; contentType: string }, user = staff) {
+  const res = await server.app.inject({ method: "POST", url: `/api/v2${url}`, headers: { ...authHeader(user), "content-type": body.contentType }, payload: body.payload });
+  return { status: res.statusCode, body: res.json() as { s: boolean; m: string; d: any } };
+}
+
+/** The folders of stored uploads: a refused form must leave none behind. */
+const storedUploads = async () => readdir(path.join(dataDir, "files")).catch(() => [] as string[]);
+
+describe("RACTF's client: the challenge editor's files (multipart/form-data)", () => {
+  it("the Upload tab: {challenge, upload} stores the file, attaches it and serves it to players", async () => {
+    const category = await createCategory(server.world);
+    const challenge = await createChallenge(server.world, category.id);
+    const res = await postForm("/challenges/files/", await formBody([["challenge", String(challenge.id)], ["upload", new Blob(["hello, players"]), "notes v2.txt"]]));
+    expect(res).toEqual({
+      status: 201,
+      body: { s: true, m: "", d: { id: expect.any(Number), name: "notes v2.txt", url: expect.stringMatching(/^\/files\/[0-9a-f]{32}\/notes%20v2\.txt$/), size: 14, challenge: challenge.id } },
+    });
+    const download = await server.app.inject({ method: "GET", url: res.body.d.url });
+    expect({ status: download.statusCode, body: download.body }).toEqual({ status: 200, body: "hello, players" });
+    const team = await createTeamWith(server.world);
+    const shown = await server.api("GET", `/challenges/${challenge.id}/`, { token: team.members[0]!.token });
+    expect(shown.body.d.files).toEqual([{ id: res.body.d.id, name: "notes v2.txt", url: res.body.d.url, size: 14 }]);
+    const audit = await server.world.services.db.auditLog.findFirst({ where: { action: "create_file" }, orderBy: { id: "desc" } });
+    expect(audit?.extra).toMatchObject({ id: res.body.d.id, challenge: challenge.id });
+  });
+
+  it("the Upload tab in either order of its fields, the file before the challenge too", async () => {
+    const category = await createCategory(server.world);
+    const challenge = await createChallenge(server.world, category.id);
+    const res = await postForm("/challenges/files/", await formBody([["upload", new Blob([new Uint8Array([0, 1, 2, 255])]), "disk.img"], ["challenge", String(challenge.id)]]));
+    expect(res.status).toBe(201);
+    expect(res.body.d).toMatchObject({ name: "disk.img", size: 4, challenge: challenge.id });
+  });
+
+  it("the Link tab: {name, url, size, challenge} as strings attaches a link", async () => {
+    const category = await createCategory(server.world);
+    const challenge = await createChallenge(server.world, category.id);
+    const res = await postForm("/challenges/files/", await formBody([["name", "big.pcap"], ["url", "https://files.example.test/big.pcap"], ["size", "123456789"], ["challenge", String(challenge.id)]]));
+    expect(res).toEqual({ status: 201, body: { s: true, m: "", d: { id: expect.any(Number), name: "big.pcap", url: "https://files.example.test/big.pcap", size: 123_456_789, challenge: challenge.id } } });
+    // The JSON body is still accepted.
+    const json = await server.api("POST", "/challenges/files/", { token: staff.token, body: { name: "a.txt", url: "/a.txt", size: 1, challenge: challenge.id } });
+    expect(json.status).toBe(201);
+  });
+
+  it("refuses bad forms with the documented answer, never a 500, storing nothing", async () => {
+    const category = await createCategory(server.world);
+    const challenge = await createChallenge(server.world, category.id);
+    const before = { files: await server.world.services.db.file.count(), uploads: await storedUploads() };
+    const file = (): [string, Blob, string] => ["upload", new Blob(["data"]), "a.txt"];
+
+    // An unknown challenge: the upload already written is removed again.
+    const unknown = await postForm("/challenges/files/", await formBody([file(), ["challenge", "999999"]]));
+    expect({ status: unknown.status, m: unknown.body.m, d: unknown.body.d }).toEqual({ status: 400, m: "invalid", d: { challenge: [expect.any(String)] } });
+    const missing = await postForm("/challenges/files/", await formBody([file()]));
+    expect({ status: missing.status, m: missing.body.m }).toEqual({ status: 400, m: "required" });
+    // A link without its fields.
+    const bare = await postForm("/challenges/files/", await formBody([["challenge", String(challenge.id)]]));
+    expect({ status: bare.status, m: bare.body.m }).toEqual({ status: 400, m: "required" });
+    // Two files at once.
+    const two = await postForm("/challenges/files/", await formBody([["challenge", String(challenge.id)], file(), ["other", new Blob(["x"]), "b.txt"]]));
+    expect({ status: two.status, m: two.body.m }).toEqual({ status: 400, m: "bad_request" });
+    // Malformed: cut short, no boundary, garbage.
+    const whole = await formBody([["challenge", String(challenge.id)], file()]);
+    const cut = await postForm("/challenges/files/", { ...whole, payload: whole.payload.subarray(0, whole.payload.length - 20) });
+    // Cut inside the file: the upload did not complete.
+    expect({ status: cut.status, m: cut.body.m }).toEqual({ status: 400, m: "bad_request" });
+    const cutInField = await postForm("/challenges/files/", { ...whole, payload: whole.payload.subarray(0, whole.payload.indexOf("\r\n", 60) + 2) });
+    expect({ status: cutInField.status, m: cutInField.body.m }).toEqual({ status: 400, m: "parse_error" });
+    const noBoundary = await postForm("/challenges/files/", { payload: whole.payload, contentType: "multipart/form-data" });
+    expect({ status: noBoundary.status, m: noBoundary.body.m }).toEqual({ status: 400, m: "parse_error" });
+    const garbage = await postForm("/challenges/files/", { payload: Buffer.from("this is not a form"), contentType: "multipart/form-data; boundary=xyz" });
+    expect({ status: garbage.status, m: garbage.body.m }).toEqual({ status: 400, m: "parse_error" });
+    // Players cannot attach files.
+    const denied = await postForm("/challenges/files/", whole, player);
+    expect({ status: denied.status, m: denied.body.m }).toEqual({ status: 403, m: "permission_denied" });
+
+    expect({ files: await server.world.services.db.file.count(), uploads: await storedUploads() }).toEqual(before);
+  });
+
+  it("refuses a file over 100 MB (400, the limit in `d` for the client's alert), keeping nothing of it", async () => {
+    const category = await createCategory(server.world);
+    const challenge = await createChallenge(server.world, category.id);
+    const before = await storedUploads();
+    const res = await postForm("/challenges/files/", await formBody([["challenge", String(challenge.id)], ["upload", new Blob([new Uint8Array(100 * 1024 * 1024 + 1)]), "huge.bin"]]));
+    expect(res).toEqual({ status: 400, body: { s: false, m: "bad_request", d: "Files may be at most 100 MB." } });
+    expect(await storedUploads()).toEqual(before);
+    expect(await server.world.services.db.file.count({ where: { challengeId: challenge.id } })).toBe(0);
+  }, 60_000);
+
+  it("other paths still answer a form 415", async () => {
+    const res = await postForm("/challenges/", await formBody([["name", "Form"]]));
+    expect({ status: res.status, m: res.body.m }).toEqual({ status: 415, m: "unsupported_media_type" });
   });
 });

@@ -2,6 +2,7 @@ import { AppError, parseInput, ZCreateFileInput, ZIdInput, ZUpdateFileInput } fr
 import { writeAudit } from "../audit/write-audit.ts";
 import type { StaffContext } from "../guards.ts";
 import { announceChallengeChanges } from "./changes.ts";
+import { discardUpload, type WrittenUpload } from "./file-storage.ts";
 
 export interface FileView {
   id: number;
@@ -34,6 +35,20 @@ export async function createFile(ctx: StaffContext, input: unknown): Promise<Fil
   });
   await announceChallengeChanges(ctx, [file.challengeId]);
   return toView(file);
+}
+
+/**
+ * Attaches a file uploaded in the same form as the challenge it is for (RACTF's Upload tab), under
+ * the upload's own name and size. The form's parts may come in any order, so the bytes are stored
+ * before the challenge is known; a refused form leaves nothing stored.
+ */
+export async function createUploadedFile(ctx: StaffContext, dataDir: string, upload: WrittenUpload, fields: { challenge?: unknown }): Promise<FileView> {
+  try {
+    return await createFile(ctx, { challenge: fields.challenge, name: upload.name, url: upload.url, size: upload.size });
+  } catch (error) {
+    await discardUpload(dataDir, upload);
+    throw error;
+  }
 }
 
 export async function updateFile(ctx: StaffContext, id: number, input: unknown): Promise<FileView> {
