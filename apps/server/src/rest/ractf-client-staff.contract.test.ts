@@ -46,6 +46,26 @@ describe("RACTF's client: live updates", () => {
   });
 });
 
+describe("RACTF's client: the leaderboard's graph", () => {
+  it("GET /leaderboard/graph/ after decay re-scores: each team's and user's series sums to its points in the table", async () => {
+    const category = await createCategory(server.world);
+    const challenge = await createChallenge(server.world, category.id, { score: 900, pointsType: "decay", flagMetadata: { flag: "flag{right}", decay_constant: 0.5, min_points: 100 } });
+    const solvers = [await createTeamWith(server.world), await createTeamWith(server.world), await createTeamWith(server.world)];
+    for (const team of solvers) {
+      const res = await server.api("POST", "/challenges/submit_flag/", { token: team.members[0]!.token, body: { challenge: challenge.id, flag: "flag{right}" } });
+      expect(res.body.m).toBe("correct_flag");
+    }
+    const graph = (await server.api("GET", "/leaderboard/graph/")).body.d;
+    const teams = (await server.api("GET", "/leaderboard/team/?limit=10")).body.d.results;
+    const users = (await server.api("GET", "/leaderboard/user/?limit=10")).body.d.results;
+    const sum = (points: { points: number }[]) => points.reduce((total, p) => total + p.points, 0);
+    // The first solver's one solve: worth 900 when made, 300 after two more (100 + 800 * 0.5^2).
+    expect(graph.team.filter((p: { team_name: string }) => p.team_name === solvers[0]!.name).map((p: { points: number }) => p.points)).toEqual([300]);
+    for (const row of teams) expect({ team: row.name, graph: sum(graph.team.filter((p: { team_name: string }) => p.team_name === row.name)) }).toEqual({ team: row.name, graph: row.leaderboard_points });
+    for (const row of users) expect({ user: row.username, graph: sum(graph.user.filter((p: { user_name: string }) => p.user_name === row.username)) }).toEqual({ user: row.username, graph: row.leaderboard_points });
+  });
+});
+
 describe("RACTF's client: the CSV exports (X-Exporting: true)", () => {
   const exporting = { "X-Exporting": "true" };
 
