@@ -69,6 +69,7 @@ export { forgetPlayerStates } from "./challenges/team-state.ts";
 export { invalidateCatalog } from "./challenges/catalog.ts";
 export { announceChallengeChanges } from "./challenges/changes.ts";
 export { listAuditLog } from "./admin/audit-log.ts";
+export { listUpstreamAuditLog, toUpstreamEntry } from "./admin/upstream-audit.ts";
 export { getTeamFlag, listSharingIncidents, disqualifyTeam } from "./challenges/flag-sharing.ts";
 export { selfCheck } from "./admin/self-check.ts";
 export { ARGON2_OPTIONS, configurePasswordHashing, DEFAULT_HASHING, defaultHashConcurrency, hashingLoad, type Hasher, type HashingLimits } from "./auth/passwords.ts";

@@ -46,6 +46,56 @@ describe("RACTF's client: live updates", () => {
   });
 });
 
+describe("RACTF's client: the audit log page", () => {
+  /** Every value anywhere in an entry's extra, for checks that no secret and no null is drawn. */
+  const leaves = (value: unknown): unknown[] =>
+    value !== null && typeof value === "object" ? Object.values(value as Record<string, unknown>).flatMap(leaves) : [value];
+
+  it("GET /admin/audit_log/ answers every staff write as create_model, update_model or destroy_model with upstream's fields, secrets left out", async () => {
+    const since = (await server.world.services.db.auditLog.aggregate({ _max: { id: true } }))._max.id ?? 0;
+    const category = await server.api("POST", "/challenges/categories/", { token: staff.token, body: { name: "Audited", metadata: null, description: "", contained_type: "jeopardy" } });
+    const challenge = await server.api("POST", "/challenges/", {
+      token: staff.token,
+      body: { category: category.body.d.id, name: "Audited one", score: "100", description: "", flag_type: "plaintext", flag_metadata: { flag: "ractf{audit-secret}" }, challenge_type: "default", author: "" },
+    });
+    const id = challenge.body.d.id;
+    await server.api("PATCH", `/challenges/${id}/`, { token: staff.token, body: { name: "Audited two", score: "150", flag_metadata: { flag: "ractf{new-secret}" }, author: "staff" } });
+    const team = await createTeamWith(server.world, 1);
+    await server.api("PATCH", `/team/${team.id}/`, { token: staff.token, body: { description: "Checked", password: "brand-new-team-secret" } });
+    await server.api("PATCH", `/member/${team.members[0]!.id}/`, { token: staff.token, body: { bio: "Audited bio", is_visible: "false" } });
+    await server.api("DELETE", `/challenges/${id}/`, { token: staff.token });
+
+    const log = await server.api("GET", "/admin/audit_log/", { token: staff.token });
+    expect(log.status).toBe(200);
+    const entries = (log.body.d as { id: number; action: string; extra: Record<string, unknown> }[]).filter((e) => e.id > since).reverse();
+    expect(entries.map((e) => [e.action, e.extra.model_name])).toEqual([
+      ["create_model", "Category"],
+      ["create_model", "Challenge"],
+      ["update_model", "Challenge"],
+      ["update_model", "Team"],
+      ["update_model", "Member"],
+      ["destroy_model", "Challenge"],
+    ]);
+    const [createdCategory, created, updated, teamEdit, memberEdit, destroyed] = entries;
+    expect(createdCategory!.extra).toMatchObject({ model_id: category.body.d.id, model_fields: { id: category.body.d.id, name: "Audited" } });
+    expect(created!.extra).toEqual({ model_name: "Challenge", model_id: id, model_fields: { id, name: "Audited one", category: category.body.d.id } });
+    // The flag changed too, but its values are never in the log.
+    expect(updated!.extra).toEqual({
+      model_name: "Challenge",
+      model_id: id,
+      updated_fields: { name: { old: "Audited one", new: "Audited two" }, score: { old: 100, new: 150 }, author: { old: "", new: "staff" } },
+    });
+    expect(teamEdit!.extra).toEqual({ model_name: "Team", model_id: team.id, updated_fields: { description: { old: "", new: "Checked" } } });
+    expect(memberEdit!.extra).toEqual({ model_name: "Member", model_id: team.members[0]!.id, updated_fields: { bio: { old: "", new: "Audited bio" }, is_visible: { old: true, new: false } } });
+    expect(destroyed!.extra).toEqual({ model_name: "Challenge", model_id: id, model_fields: { id, name: "Audited two" } });
+
+    // Nothing the client's tree cannot draw (it opens every object, and null is one), no secret.
+    const values = entries.flatMap((e) => leaves(e.extra));
+    expect(values).not.toContain(null);
+    for (const secret of ["ractf{audit-secret}", "ractf{new-secret}", "brand-new-team-secret"]) expect(JSON.stringify(log.body.d)).not.toContain(secret);
+  });
+});
+
 describe("RACTF's client: the leaderboard's graph", () => {
   it("GET /leaderboard/graph/ after decay re-scores: each team's and user's series sums to its points in the table", async () => {
     const category = await createCategory(server.world);

@@ -1,5 +1,5 @@
 import { AppError, parseInput, ZCreateFileInput, ZIdInput, ZUpdateFileInput } from "@flagship/shared";
-import { writeAudit } from "../audit/write-audit.ts";
+import { changedFields, writeAudit } from "../audit/write-audit.ts";
 import type { StaffContext } from "../guards.ts";
 import { announceChallengeChanges } from "./changes.ts";
 import { discardUpload, type WrittenUpload } from "./file-storage.ts";
@@ -55,14 +55,15 @@ export async function updateFile(ctx: StaffContext, id: number, input: unknown):
   parseInput(ZIdInput, { id });
   const data = parseInput(ZUpdateFileInput, input);
   const file = await ctx.db.$transaction(async (tx) => {
-    const found = await tx.file.findUnique({ where: { id }, select: { id: true } });
+    const found = await tx.file.findUnique({ where: { id }, select: fileSelect });
     if (!found) throw new AppError("not_found");
     const updated = await tx.file.update({
       where: { id },
       data: { ...(data.name !== undefined && { name: data.name }), ...(data.url !== undefined && { url: data.url }), ...(data.size !== undefined && { size: BigInt(data.size) }) },
       select: fileSelect,
     });
-    await writeAudit(tx, ctx.actor, "update_file", { id, fields: Object.keys(data) });
+    const fields = Object.keys(data);
+    await writeAudit(tx, ctx.actor, "update_file", { id, fields, changes: changedFields(found, updated, fields) });
     return updated;
   });
   await announceChallengeChanges(ctx, [file.challengeId]);

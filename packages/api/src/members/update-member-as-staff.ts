@@ -1,6 +1,6 @@
 import { isUniqueViolation, type Prisma } from "@flagship/db";
 import { AppError, parseInput, ZStaffUpdateMemberInput } from "@flagship/shared";
-import { writeAudit } from "../audit/write-audit.ts";
+import { changedFields, writeAudit } from "../audit/write-audit.ts";
 import type { StaffContext } from "../guards.ts";
 import { LOCKING_TX, lockTeams, shiftMemberPoints } from "../teams/lock.ts";
 import { getMember, type MemberDetail } from "./get-member.ts";
@@ -54,8 +54,10 @@ export async function updateMemberAsStaff(ctx: StaffContext, id: number, input: 
   const patch = parseInput(ZStaffUpdateMemberInput, input);
   await ctx.db
     .$transaction(async (tx) => {
-      const exists = await tx.user.count({ where: { id } });
-      if (exists === 0) throw new AppError("not_found");
+      // The audited columns as they were, for the entry's old and new values.
+      const audited = { ...Object.fromEntries(Object.values(FIELD_COLUMNS).map((c) => [c, true])), teamId: true } as Prisma.UserSelect;
+      const before = await tx.user.findUnique({ where: { id }, select: audited });
+      if (!before) throw new AppError("not_found");
       const data: Prisma.UserUncheckedUpdateInput = {};
       const changed: string[] = [];
       for (const [field, column] of Object.entries(FIELD_COLUMNS) as [keyof typeof FIELD_COLUMNS, string][]) {
@@ -71,7 +73,9 @@ export async function updateMemberAsStaff(ctx: StaffContext, id: number, input: 
           if (patch.team === null) await writeAudit(tx, ctx.actor, "unteam", { user: id, team: from });
         }
       }
-      await writeAudit(tx, ctx.actor, "edit_member", { user: id, fields: changed, ...(patch.team !== undefined && { team: patch.team }) });
+      const after = await tx.user.findUniqueOrThrow({ where: { id }, select: audited });
+      const changes = changedFields(before, after, changed, { ...FIELD_COLUMNS, team: "teamId" });
+      await writeAudit(tx, ctx.actor, "edit_member", { user: id, fields: changed, changes, ...(patch.team !== undefined && { team: patch.team }) });
     }, LOCKING_TX)
     .catch((error: unknown) => {
       if (isUniqueViolation(error, "username")) throw AppError.field("unique", "username", "That username is already taken.");
