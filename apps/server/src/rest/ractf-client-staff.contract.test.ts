@@ -299,6 +299,21 @@ describe("RACTF's client: the challenge editor's files (multipart/form-data)", (
     expect(await server.world.services.db.file.count({ where: { challengeId: challenge.id } })).toBe(0);
   }, 60_000);
 
+  it("the file editor: PATCH /challenges/files/{id} {name, url, size} as a form", async () => {
+    const category = await createCategory(server.world);
+    const challenge = await createChallenge(server.world, category.id);
+    const link = await postForm("/challenges/files/", await formBody([["name", "old.txt"], ["url", "/old.txt"], ["size", "1"], ["challenge", String(challenge.id)]]));
+    const form = await formBody([["name", "new.txt"], ["url", "https://files.example.test/new.txt"], ["size", "2048"]]);
+    const res = await server.app.inject({ method: "PATCH", url: `/api/v2/challenges/files/${link.body.d.id}`, headers: { ...authHeader(staff), "content-type": form.contentType }, payload: form.payload });
+    expect({ status: res.statusCode, body: res.json() }).toEqual({
+      status: 200,
+      body: { s: true, m: "", d: { id: link.body.d.id, name: "new.txt", url: "https://files.example.test/new.txt", size: 2048, challenge: challenge.id } },
+    });
+    const bad = await formBody([["size", "lots"]]);
+    const refused = await server.app.inject({ method: "PATCH", url: `/api/v2/challenges/files/${link.body.d.id}/`, headers: { ...authHeader(staff), "content-type": bad.contentType }, payload: bad.payload });
+    expect({ status: refused.statusCode, m: refused.json().m }).toEqual({ status: 400, m: "invalid" });
+  });
+
   it("other paths still answer a form 415", async () => {
     const res = await postForm("/challenges/", await formBody([["name", "Form"]]));
     expect({ status: res.status, m: res.body.m }).toEqual({ status: 415, m: "unsupported_media_type" });

@@ -17,11 +17,12 @@ const LIMIT_MESSAGES: Record<string, string> = {
 };
 
 /**
- * Reads a `multipart/form-data` body as it arrives, streaming the file named `upload` to storage
- * (at most `maxBytes`) rather than holding it in memory; other files are read past and dropped. A
- * form that is malformed, cut short or over a limit is a 400 and leaves nothing stored.
+ * Reads a `multipart/form-data` body as it arrives. With `upload`, the file named `upload` is
+ * streamed to storage (at most `maxBytes`) rather than held in memory; any other file is read past
+ * and dropped. A form that is malformed, cut short or over a limit is a 400 and leaves nothing stored.
  */
-export async function readUploadForm(request: FastifyRequest, options: { dataDir: string; maxBytes: number }): Promise<UploadForm> {
+export async function readUploadForm(request: FastifyRequest, options: { upload?: { dataDir: string; maxBytes: number } } = {}): Promise<UploadForm> {
+  const store = options.upload;
   const fields: Record<string, unknown> = {};
   let upload: WrittenUpload | null = null;
   try {
@@ -29,8 +30,8 @@ export async function readUploadForm(request: FastifyRequest, options: { dataDir
       if (part.type === "field") {
         if (part.valueTruncated) throw AppError.field("max_length", part.fieldname, "This field is too long.");
         fields[part.fieldname] = part.value;
-      } else if (part.fieldname === "upload" && upload === null && part.filename !== "") {
-        upload = await writeUpload({ dataDir: options.dataDir, name: part.filename, body: part.file, maxBytes: options.maxBytes });
+      } else if (store && part.fieldname === "upload" && upload === null && part.filename !== "") {
+        upload = await writeUpload({ dataDir: store.dataDir, name: part.filename, body: part.file, maxBytes: store.maxBytes });
       } else {
         // Each part must be read to its end before the parser hands over the next one.
         part.file.resume();
@@ -39,7 +40,7 @@ export async function readUploadForm(request: FastifyRequest, options: { dataDir
     }
     refuseUnstorableText(fields);
   } catch (error) {
-    if (upload) await discardUpload(options.dataDir, upload);
+    if (store && upload) await discardUpload(store.dataDir, upload);
     if (error instanceof AppError) throw error;
     const message = LIMIT_MESSAGES[(error as { code?: string }).code ?? ""];
     if (message) throw new AppError("bad_request", { message, details: message });
