@@ -71,7 +71,8 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
 
   await app.register(cors, {
     origin: env.CORS_ORIGINS.length > 0 ? env.CORS_ORIGINS : false,
-    allowedHeaders: ["Authorization", "Content-Type", "X-Exporting"],
+    // RACTF's client sends X-Exporting for its CSV exports and `exporting` with its member search.
+    allowedHeaders: ["Authorization", "Content-Type", "X-Exporting", "Exporting"],
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
   });
 
