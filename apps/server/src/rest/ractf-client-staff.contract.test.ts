@@ -236,6 +236,21 @@ describe("RACTF's client: the challenge editor's files (multipart/form-data)", (
     expect(audit?.extra).toMatchObject({ id: res.body.d.id, challenge: challenge.id });
   });
 
+  it("the Upload tab over a real connection, the form streamed as a browser sends it", async () => {
+    const category = await createCategory(server.world);
+    const challenge = await createChallenge(server.world, category.id);
+    const address = await server.app.listen({ port: 0, host: "127.0.0.1" });
+    const data = new FormData();
+    data.append("challenge", String(challenge.id));
+    data.append("upload", new Blob([new Uint8Array(3 * 1024 * 1024).fill(7)]), "three-megabytes.bin");
+    const res = await fetch(`${address}/api/v2/challenges/files/`, { method: "POST", headers: authHeader(staff), body: data });
+    expect(res.status).toBe(201);
+    const { d } = (await res.json()) as { d: { url: string; size: number } };
+    expect(d.size).toBe(3 * 1024 * 1024);
+    const download = await fetch(`${address}${d.url}`);
+    expect(Buffer.from(await download.arrayBuffer()).equals(Buffer.alloc(3 * 1024 * 1024, 7))).toBe(true);
+  });
+
   it("the Upload tab in either order of its fields, the file before the challenge too", async () => {
     const category = await createCategory(server.world);
     const challenge = await createChallenge(server.world, category.id);
