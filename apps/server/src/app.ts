@@ -72,7 +72,8 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
 
   await app.register(cors, {
     origin: env.CORS_ORIGINS.length > 0 ? env.CORS_ORIGINS : false,
-    allowedHeaders: ["Authorization", "Content-Type", "X-Exporting"],
+    // RACTF's client sends X-Exporting for its CSV exports and `exporting` with its member search.
+    allowedHeaders: ["Authorization", "Content-Type", "X-Exporting", "Exporting"],
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
   });
 
@@ -126,7 +127,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
         return fail(reply, "server_error");
       });
       api.setNotFoundHandler((_request, reply) => fail(reply, "not_found"));
-      registerRestRoutes(restRoutes(api, services));
+      registerRestRoutes(restRoutes(api, services), { dataDir: env.DATA_DIR });
     },
     { prefix: "/api/v2" },
   );

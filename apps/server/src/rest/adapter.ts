@@ -1,5 +1,6 @@
 import { type Context, createInnerContext, parseAuthorization, resolveActorCached, type Services } from "@flagship/api";
 import { AppError, type Page, PAGINATION } from "@flagship/shared";
+import fastifyMultipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { OIDC_COOKIE, readCookie } from "../oidc-cookie.ts";
 import { fail, failWith, ok } from "./envelope.ts";
@@ -77,8 +78,16 @@ export function envelopeBytes(d: object): { json: Buffer } {
 
 export type RestHandler = (req: RestRequest) => Promise<RestResult> | RestResult;
 
+export interface RouteOptions {
+  /**
+   * Also takes `multipart/form-data` (read in the handler with `request.parts()`), with these
+   * limits; every other path answers such a body 415.
+   */
+  multipart?: { fileSize: number; files: number; fields: number; fieldSize: number };
+}
+
 export interface RestRoutes {
-  route(path: string, handlers: Partial<Record<Method, RestHandler>>): void;
+  route(path: string, handlers: Partial<Record<Method, RestHandler>>, options?: RouteOptions): void;
 }
 
 // OPTIONS is left to the CORS plugin's preflight handler.
@@ -98,7 +107,7 @@ export async function contextFor(services: Services, request: FastifyRequest): P
  */
 export function restRoutes(app: FastifyInstance, services: Services): RestRoutes {
   return {
-    route(path, handlers) {
+    route(path, handlers, options = {}) {
       const bare = path.replace(/\/$/, "");
       const handler = async (request: FastifyRequest, reply: FastifyReply) => {
         const method = (request.method === "HEAD" ? "GET" : request.method) as Method;
@@ -128,8 +137,22 @@ export function restRoutes(app: FastifyInstance, services: Services): RestRoutes
           throw error;
         }
       };
-      app.route({ method: ALL_METHODS, url: bare || "/", handler });
-      if (bare) app.route({ method: ALL_METHODS, url: `${bare}/`, handler });
+      const register = (scope: FastifyInstance) => {
+        scope.route({ method: ALL_METHODS, url: bare || "/", handler });
+        if (bare) scope.route({ method: ALL_METHODS, url: `${bare}/`, handler });
+      };
+      const { multipart } = options;
+      if (!multipart) return register(app);
+      // The form parser lives in a scope of this path's own, so no other path reads forms.
+      void app.register(async (scope) => {
+        await scope.register(fastifyMultipart, {
+          // A file over the limit is cut there rather than thrown: the handler's own limit then
+          // refuses it with the documented answer.
+          throwFileSizeLimit: false,
+          limits: { ...multipart, parts: multipart.files + multipart.fields },
+        });
+        register(scope);
+      });
     },
   };
 }

@@ -37,6 +37,17 @@ describe("cross-origin clients", () => {
     expect(String(res.headers["access-control-allow-headers"]).toLowerCase()).toContain("authorization");
   });
 
+  it("allows the headers RACTF's client adds: X-Exporting (CSV exports) and Exporting (its member search)", async () => {
+    const res = await server.app.inject({
+      method: "OPTIONS",
+      url: "/api/v2/member/",
+      headers: { origin: "https://scoreboard.example.org", "access-control-request-method": "GET", "access-control-request-headers": "authorization,exporting,x-exporting" },
+    });
+    expect(res.statusCode).toBe(204);
+    const allowed = String(res.headers["access-control-allow-headers"]).toLowerCase().split(/,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(["authorization", "exporting", "x-exporting"]));
+  });
+
   it("gives an unlisted origin no CORS headers", async () => {
     const res = await server.app.inject({ method: "GET", url: "/api/v2/config/", headers: { origin: "https://evil.example.com" } });
     expect(res.headers["access-control-allow-origin"]).toBeUndefined();

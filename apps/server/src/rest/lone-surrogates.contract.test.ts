@@ -95,7 +95,7 @@ describe("a lone surrogate in the input", () => {
   it("is refused by every REST path and method, for staff, players and visitors: never a 500, nothing stored", async () => {
     const routes: { path: string; methods: Method[] }[] = [];
     const recorder: RestRoutes = { route: (path, handlers) => routes.push({ path, methods: Object.keys(handlers) as Method[] }) };
-    registerRestRoutes(recorder);
+    registerRestRoutes(recorder, { dataDir: "unused: the recorder registers nothing" });
     expect(routes.length).toBeGreaterThan(50);
 
     const before = await fingerprint();

@@ -4,11 +4,21 @@ import { EVENT_CODES } from "../events/publisher.ts";
 import { getCatalog, invalidateCatalog } from "./catalog.ts";
 import { type ChallengeView, challengeView, type CategoryView, categoryView } from "./views.ts";
 
-/** After a staff write: every copy drops its catalog and clients hear event 6 per challenge. */
+/**
+ * After a staff write: every copy drops its catalog and clients hear event 6 per challenge. Clients
+ * fetch the challenge an event names, so a hidden one is announced to staff only: a player's fetch
+ * of it is 404, which RACTF's client does not survive. A challenge gone meanwhile is announced to
+ * nobody, for the same reason.
+ */
 export async function announceChallengeChanges(ctx: Context, challengeIds: number[]): Promise<void> {
   await invalidateCatalog(ctx);
+  if (challengeIds.length === 0) return;
+  const rows = await ctx.db.challenge.findMany({ where: { id: { in: challengeIds } }, select: { id: true, hidden: true } });
+  const hidden = new Map(rows.map((r) => [r.id, r.hidden]));
   for (const challengeId of challengeIds) {
-    await ctx.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: EVENT_CODES.challengeUpdate, challenge_id: challengeId } });
+    if (!hidden.has(challengeId)) continue;
+    const audience = hidden.get(challengeId) ? { staff: true as const } : { all: true as const };
+    await ctx.events.publish({ kind: "socket", audience, payload: { event_code: EVENT_CODES.challengeUpdate, challenge_id: challengeId } });
   }
 }
 

@@ -36,19 +36,29 @@ export interface StoredFile {
   size: number;
 }
 
+/** An upload in storage with the key of its folder, before it is attached to anything. */
+export interface WrittenUpload extends StoredFile {
+  key: string;
+}
+
 function limit(maxBytes: number) {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       seen += chunk.length;
-      if (seen > maxBytes) callback(new AppError("bad_request", { message: `Files may be at most ${maxBytes / 1024 / 1024} MB.` }));
+      // The reason goes in the details too: RACTF's client shows those beside the code.
+      const message = `Files may be at most ${maxBytes / 1024 / 1024} MB.`;
+      if (seen > maxBytes) callback(new AppError("bad_request", { message, details: message }));
       else callback(null, chunk);
     },
   });
 }
 
-/** Streams an upload to storage (audited); the caller then attaches it to a challenge by URL. */
-export async function storeUpload(ctx: StaffContext, options: { dataDir: string; name: string; body: Readable; maxBytes?: number }): Promise<StoredFile> {
+/**
+ * Streams an upload to storage, neither audited nor attached yet: storeUpload and
+ * createUploadedFile (manage-files.ts) do that. An upload cut short or too large leaves nothing.
+ */
+export async function writeUpload(options: { dataDir: string; name: string; body: Readable; maxBytes?: number }): Promise<WrittenUpload> {
   const name = safeFileName(options.name);
   const key = randomBytes(16).toString("hex");
   const dir = path.join(options.dataDir, "files", key);
@@ -62,8 +72,20 @@ export async function storeUpload(ctx: StaffContext, options: { dataDir: string;
     throw new AppError("bad_request", { message: "The upload did not complete." });
   }
   const { size } = await stat(target);
+  return { key, name, url: `/files/${key}/${encodeURIComponent(name)}`, size };
+}
+
+/** Removes an upload that was refused before anything pointed at it. */
+export async function discardUpload(dataDir: string, upload: WrittenUpload): Promise<void> {
+  if (!KEY_PATTERN.test(upload.key)) return;
+  await rm(path.join(dataDir, "files", upload.key), { recursive: true, force: true });
+}
+
+/** Streams an upload to storage (audited); the caller then attaches it to a challenge by URL. */
+export async function storeUpload(ctx: StaffContext, options: { dataDir: string; name: string; body: Readable; maxBytes?: number }): Promise<StoredFile> {
+  const { key, name, url, size } = await writeUpload(options);
   await writeAudit(ctx.db, ctx.actor, "upload_file", { key, name, size });
-  return { name, url: `/files/${key}/${encodeURIComponent(name)}`, size };
+  return { name, url, size };
 }
 
 /** The stored file for a download URL's key and name, or null (never a path outside storage). */

@@ -1,6 +1,6 @@
 import type { Prisma } from "@flagship/db";
 import { AppError, parseInput, ZCategoryInput, ZIdInput, ZUpdateCategoryInput } from "@flagship/shared";
-import { writeAudit } from "../audit/write-audit.ts";
+import { changedFields, writeAudit } from "../audit/write-audit.ts";
 import type { StaffContext } from "../guards.ts";
 import { announceChallengeChanges, staffCategoryView } from "./changes.ts";
 import type { CategoryView } from "./views.ts";
@@ -29,9 +29,9 @@ export async function updateCategory(ctx: StaffContext, id: number, input: unkno
   parseInput(ZIdInput, { id });
   const data = parseInput(ZUpdateCategoryInput, input);
   await ctx.db.$transaction(async (tx) => {
-    const found = await tx.category.findUnique({ where: { id }, select: { id: true } });
+    const found = await tx.category.findUnique({ where: { id } });
     if (!found) throw new AppError("not_found");
-    await tx.category.update({
+    const updated = await tx.category.update({
       where: { id },
       data: {
         ...(data.name !== undefined && { name: data.name }),
@@ -40,9 +40,9 @@ export async function updateCategory(ctx: StaffContext, id: number, input: unkno
         ...(data.display_order !== undefined && { displayOrder: data.display_order }),
         ...(data.metadata !== undefined && { metadata: data.metadata as Prisma.InputJsonObject }),
       },
-      select: { id: true },
     });
-    await writeAudit(tx, ctx.actor, "update_category", { id, fields: Object.keys(data) });
+    const fields = Object.keys(data);
+    await writeAudit(tx, ctx.actor, "update_category", { id, fields, changes: changedFields(found, updated, fields) });
   });
   await announceChallengeChanges(ctx, []);
   return staffCategoryView(ctx, id);

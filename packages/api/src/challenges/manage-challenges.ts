@@ -10,7 +10,7 @@ import {
   ZIdInput,
   ZUpdateChallengeInput,
 } from "@flagship/shared";
-import { writeAudit } from "../audit/write-audit.ts";
+import { changedFields, writeAudit } from "../audit/write-audit.ts";
 import type { StaffContext } from "../guards.ts";
 import { announceChallengeChanges, assertValidUnlock, staffChallengeView } from "./changes.ts";
 import { withFlagSecret } from "./flag-sharing.ts";
@@ -42,6 +42,9 @@ function scalarFields(data: Partial<CreateChallengeInput> | UpdateChallengeInput
     ...(data.attempt_limit !== undefined && { attemptLimit: data.attempt_limit === 0 ? null : data.attempt_limit }),
   };
 }
+
+/** A challenge's tags as its audit entries compare them. */
+const AUDITED_TAGS = { tags: { select: { type: true, text: true }, orderBy: { id: "asc" } } } as const;
 
 /** POST /challenges/: a challenge with its tags, and optionally files and hints. Audited. */
 export async function createChallenge(ctx: StaffContext, input: unknown): Promise<ChallengeView> {
@@ -81,10 +84,8 @@ export async function updateChallenge(ctx: StaffContext, id: number, input: unkn
   assertValidUnlock(input);
   const data = parseInput(ZUpdateChallengeInput, input);
   await ctx.db.$transaction(async (tx) => {
-    const current = await tx.challenge.findUnique({
-      where: { id },
-      select: { flagType: true, flagMetadata: true, score: true, pointsType: true, solveCount: true },
-    });
+    // The whole row with its tags: the audit entry records each changed field's old and new value.
+    const current = await tx.challenge.findUnique({ where: { id }, include: AUDITED_TAGS });
     if (!current) throw new AppError("not_found");
     if (data.category !== undefined) await assertCategory(tx, data.category);
     if (data.flag_type !== undefined || data.flag_metadata !== undefined) {
@@ -100,7 +101,7 @@ export async function updateChallenge(ctx: StaffContext, id: number, input: unkn
     }
     const flagMetadata = data.flag_metadata ?? current.flagMetadata;
     const rescore = data.score !== undefined || data.points_type !== undefined || data.flag_metadata !== undefined;
-    await tx.challenge.update({
+    const updated = await tx.challenge.update({
       where: { id },
       data: {
         ...scalarFields(data),
@@ -108,9 +109,10 @@ export async function updateChallenge(ctx: StaffContext, id: number, input: unkn
         ...(rescore && { currentScore: challengeValue(pointsType, score, current.solveCount, flagMetadata) }),
         ...(data.tags !== undefined && { tags: { deleteMany: {}, create: data.tags } }),
       },
-      select: { id: true },
+      include: AUDITED_TAGS,
     });
-    await writeAudit(tx, ctx.actor, "update_challenge", { id, fields: Object.keys(data) });
+    const fields = Object.keys(data);
+    await writeAudit(tx, ctx.actor, "update_challenge", { id, fields, changes: changedFields(current, updated, fields, { category: "categoryId" }) });
   });
   await announceChallengeChanges(ctx, [id]);
   return staffChallengeView(ctx, id);

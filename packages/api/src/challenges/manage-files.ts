@@ -1,7 +1,8 @@
 import { AppError, parseInput, ZCreateFileInput, ZIdInput, ZUpdateFileInput } from "@flagship/shared";
-import { writeAudit } from "../audit/write-audit.ts";
+import { changedFields, writeAudit } from "../audit/write-audit.ts";
 import type { StaffContext } from "../guards.ts";
 import { announceChallengeChanges } from "./changes.ts";
+import { discardUpload, type WrittenUpload } from "./file-storage.ts";
 
 export interface FileView {
   id: number;
@@ -36,18 +37,33 @@ export async function createFile(ctx: StaffContext, input: unknown): Promise<Fil
   return toView(file);
 }
 
+/**
+ * Attaches a file uploaded in the same form as the challenge it is for (RACTF's Upload tab), under
+ * the upload's own name and size. The form's parts may come in any order, so the bytes are stored
+ * before the challenge is known; a refused form leaves nothing stored.
+ */
+export async function createUploadedFile(ctx: StaffContext, dataDir: string, upload: WrittenUpload, fields: { challenge?: unknown }): Promise<FileView> {
+  try {
+    return await createFile(ctx, { challenge: fields.challenge, name: upload.name, url: upload.url, size: upload.size });
+  } catch (error) {
+    await discardUpload(dataDir, upload);
+    throw error;
+  }
+}
+
 export async function updateFile(ctx: StaffContext, id: number, input: unknown): Promise<FileView> {
   parseInput(ZIdInput, { id });
   const data = parseInput(ZUpdateFileInput, input);
   const file = await ctx.db.$transaction(async (tx) => {
-    const found = await tx.file.findUnique({ where: { id }, select: { id: true } });
+    const found = await tx.file.findUnique({ where: { id }, select: fileSelect });
     if (!found) throw new AppError("not_found");
     const updated = await tx.file.update({
       where: { id },
       data: { ...(data.name !== undefined && { name: data.name }), ...(data.url !== undefined && { url: data.url }), ...(data.size !== undefined && { size: BigInt(data.size) }) },
       select: fileSelect,
     });
-    await writeAudit(tx, ctx.actor, "update_file", { id, fields: Object.keys(data) });
+    const fields = Object.keys(data);
+    await writeAudit(tx, ctx.actor, "update_file", { id, fields, changes: changedFields(found, updated, fields) });
     return updated;
   });
   await announceChallengeChanges(ctx, [file.challengeId]);

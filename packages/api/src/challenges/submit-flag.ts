@@ -180,7 +180,9 @@ async function publishSolve(
       team_name: outcome.teamName,
     },
   });
-  if (outcome.rescored) {
+  // Every solve of a decay challenge, the first included and once its value has reached its floor,
+  // as upstream sends it: clients take event 7 as the challenge's current score, whether or not it moved.
+  if (challenge.pointsType === "decay") {
     await ctx.events.publish({
       kind: "socket",
       audience: frozen && !challenge.hidden ? { staff: true } : audience,

@@ -1,5 +1,5 @@
 import { AppError, parseInput, ZCreateHintInput, ZIdInput, ZUpdateHintInput } from "@flagship/shared";
-import { writeAudit } from "../audit/write-audit.ts";
+import { changedFields, writeAudit } from "../audit/write-audit.ts";
 import { announceChallengeChanges } from "../challenges/changes.ts";
 import type { StaffContext } from "../guards.ts";
 
@@ -40,7 +40,7 @@ export async function updateHint(ctx: StaffContext, id: number, input: unknown):
   parseInput(ZIdInput, { id });
   const data = parseInput(ZUpdateHintInput, input);
   const hint = await ctx.db.$transaction(async (tx) => {
-    const found = await tx.hint.findUnique({ where: { id }, select: { id: true } });
+    const found = await tx.hint.findUnique({ where: { id }, select: hintSelect });
     if (!found) throw new AppError("not_found");
     const updated = await tx.hint.update({
       where: { id },
@@ -51,7 +51,8 @@ export async function updateHint(ctx: StaffContext, id: number, input: unknown):
       },
       select: hintSelect,
     });
-    await writeAudit(tx, ctx.actor, "update_hint", { id, fields: Object.keys(data) });
+    const fields = Object.keys(data);
+    await writeAudit(tx, ctx.actor, "update_hint", { id, fields, changes: changedFields(found, updated, fields) });
     return updated;
   });
   await announceChallengeChanges(ctx, [hint.challengeId]);

@@ -241,7 +241,8 @@ describe("a frozen scoreboard", () => {
       [late.id, { teamId: late.id, staff: true }, 100],
       [third.id, { teamId: third.id, staff: true }, value(1)],
     ]);
-    expect(scores.map((e) => e.kind === "socket" && e.audience)).toEqual([{ staff: true }, { staff: true }]);
+    // Early's solve before the freeze was news for everyone; the decay after it, for staff only.
+    expect(scores.map((e) => e.kind === "socket" && e.audience)).toEqual([{ all: true }, { staff: true }, { staff: true }]);
   });
 
   it("reads the snapshot once: later solves keep it, membership and challenge changes drop it", async () => {

@@ -80,47 +80,90 @@ export interface GraphPoint {
   points: number;
   timestamp: string;
 }
+type UserPoint = GraphPoint & { user_name: string; user_id: number };
+type TeamPoint = GraphPoint & { team_name: string; team_id: number; leaderboard_group_name: string | null };
 export interface LeaderboardGraph {
-  user: (GraphPoint & { user_name: string; user_id: number })[];
-  team?: (GraphPoint & { team_name: string; team_id: number; leaderboard_group_name: string | null })[];
+  user: UserPoint[];
+  team?: TeamPoint[];
 }
 
 const TOP = 10;
 
 /**
- * One point per scoring solve of the top 10 users and teams (its value when solved), oldest first;
- * with a group, of the top 10 of that group (users by their team's group).
+ * Series per version of a board (of a group): a board is replaced whenever a total on it moves (a
+ * solve, a re-score, a freeze settling), so the solves behind a graph are read once per version,
+ * not once per reader.
+ */
+const userSeries = new WeakMap<BoardEntry[], Promise<UserPoint[]>>();
+const teamSeries = new WeakMap<BoardEntry[], Promise<TeamPoint[]>>();
+
+function seriesOf<T>(memo: WeakMap<BoardEntry[], Promise<T>>, board: BoardEntry[], load: () => Promise<T>): Promise<T> {
+  let series = memo.get(board);
+  if (!series) {
+    const loading = load();
+    series = loading;
+    memo.set(board, loading);
+    // A failed read is forgotten, so the next reader tries again.
+    loading.catch(() => {
+      if (memo.get(board) === loading) memo.delete(board);
+    });
+  }
+  return series;
+}
+
+const GRAPH_SOLVE_SELECT = { userId: true, challengeId: true, points: true, penalty: true, timestamp: true } as const;
+
+/**
+ * What each drawn solve is worth: its stored points, which a decay re-score rewrites in the same
+ * transaction for every earlier solve of the challenge, so a series sums to the account's
+ * leaderboard points; on a frozen board, the challenge's value at the freeze, as the board counts it.
+ */
+async function solveWorthFor(ctx: Context, frozenAt: Date | null): Promise<(s: { challengeId: number; points: number; penalty: number }) => number> {
+  const snapshot = frozenAt ? await boardCache(ctx).snapshot(ctx.db, frozenAt) : null;
+  return (s) => solveWorth(snapshot?.challenges.get(s.challengeId)?.value ?? s.points, s.penalty);
+}
+
+/**
+ * One point per scoring solve of the top 10 users and teams, oldest first, each worth what it
+ * counts for now (see solveWorthFor); with a group, of the top 10 of that group (users by their
+ * team's group). A frozen board's graph holds the solves up to the freeze only.
  */
 export async function leaderboardGraph(ctx: Context, filter: BoardFilter = {}): Promise<LeaderboardGraph | Hidden> {
   const view = await boardView(ctx);
   if (view.hidden) return { hidden: true };
   const cache = boardCache(ctx);
-  const topUsers = groupBoard(await cache.get(ctx.db, "user", view.frozenAt), filter.group).slice(0, TOP);
-  const until = view.frozenAt ? { lte: view.frozenAt } : undefined;
-  const userRecords = await ctx.db.scoreRecord.findMany({
-    where: { userId: { in: topUsers.map((u) => u.id) }, leaderboard: true, reason: "solve", ...(until && { timestamp: until }) },
-    select: { userId: true, points: true, timestamp: true },
-    orderBy: [{ timestamp: "asc" }, { id: "asc" }],
-  });
-  const userNames = new Map(topUsers.map((u) => [u.id, u.name]));
+  const until = view.frozenAt ? { timestamp: { lte: view.frozenAt } } : {};
+  const users = groupBoard(await cache.get(ctx.db, "user", view.frozenAt), filter.group);
   const graph: LeaderboardGraph = {
-    user: userRecords.map((r) => ({ points: r.points, timestamp: r.timestamp.toISOString(), user_name: userNames.get(r.userId!) ?? "", user_id: r.userId! })),
+    user: await seriesOf(userSeries, users, async () => {
+      const top = users.slice(0, TOP);
+      const worth = await solveWorthFor(ctx, view.frozenAt);
+      const solves = await ctx.db.solve.findMany({
+        where: { userId: { in: top.map((u) => u.id) }, scoring: true, ...until },
+        select: GRAPH_SOLVE_SELECT,
+        orderBy: [{ timestamp: "asc" }, { id: "asc" }],
+      });
+      const names = new Map(top.map((u) => [u.id, u.name]));
+      return solves.map((s) => ({ points: worth(s), timestamp: s.timestamp.toISOString(), user_name: names.get(s.userId) ?? "", user_id: s.userId }));
+    }),
   };
   if (view.teams) {
-    const topTeams = groupBoard(await cache.get(ctx.db, "team", view.frozenAt), filter.group).slice(0, TOP);
-    const teamRecords = await ctx.db.scoreRecord.findMany({
-      where: { teamId: { in: topTeams.map((t) => t.id) }, leaderboard: true, reason: "solve", ...(until && { timestamp: until }) },
-      select: { teamId: true, points: true, timestamp: true },
-      orderBy: [{ timestamp: "asc" }, { id: "asc" }],
+    const teams = groupBoard(await cache.get(ctx.db, "team", view.frozenAt), filter.group);
+    graph.team = await seriesOf(teamSeries, teams, async () => {
+      const top = new Map(teams.slice(0, TOP).map((t) => [t.id, t]));
+      const worth = await solveWorthFor(ctx, view.frozenAt);
+      // A team's points are its members' (they move with a member staff move to another team), so
+      // its series is its members' solves.
+      const solves = await ctx.db.solve.findMany({
+        where: { user: { teamId: { in: [...top.keys()] } }, scoring: true, ...until },
+        select: { ...GRAPH_SOLVE_SELECT, user: { select: { teamId: true } } },
+        orderBy: [{ timestamp: "asc" }, { id: "asc" }],
+      });
+      return solves.map((s) => {
+        const team = top.get(s.user.teamId!)!;
+        return { points: worth(s), timestamp: s.timestamp.toISOString(), team_name: team.name, team_id: team.id, leaderboard_group_name: team.group_name };
+      });
     });
-    const teams = new Map(topTeams.map((t) => [t.id, t]));
-    graph.team = teamRecords.map((r) => ({
-      points: r.points,
-      timestamp: r.timestamp.toISOString(),
-      team_name: teams.get(r.teamId!)?.name ?? "",
-      team_id: r.teamId!,
-      leaderboard_group_name: teams.get(r.teamId!)?.group_name ?? null,
-    }));
   }
   return graph;
 }

@@ -121,7 +121,20 @@ describe("staff edits", () => {
     });
     expect(updated).toMatchObject({ bio: "Reverse engineer", is_verified: true, state_actor: true, is_visible: false, twitter: "rev" });
     const entry = await world.services.db.auditLog.findFirstOrThrow({ where: { action: "edit_member" }, orderBy: { id: "desc" }, select: { extra: true, userId: true } });
-    expect(entry).toEqual({ userId: staff.id, extra: { user: user.id, fields: ["bio", "twitter", "is_verified", "state_actor", "is_visible"] } });
+    expect(entry).toEqual({
+      userId: staff.id,
+      extra: {
+        user: user.id,
+        fields: ["bio", "twitter", "is_verified", "state_actor", "is_visible"],
+        changes: {
+          bio: { old: "", new: "Reverse engineer" },
+          twitter: { old: "", new: "rev" },
+          is_verified: { old: false, new: true },
+          state_actor: { old: false, new: true },
+          is_visible: { old: true, new: false },
+        },
+      },
+    });
   });
 
   it("closes the websockets of an account it deactivates, and only then", async () => {

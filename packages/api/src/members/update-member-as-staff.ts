@@ -1,6 +1,6 @@
 import { isUniqueViolation, type Prisma } from "@flagship/db";
 import { AppError, parseInput, ZStaffUpdateMemberInput } from "@flagship/shared";
-import { writeAudit } from "../audit/write-audit.ts";
+import { changedFields, writeAudit } from "../audit/write-audit.ts";
 import { allTokensOf, deleteTokens, loginSession, sessionsRevoked, staffTokensOf } from "../auth/tokens.ts";
 import type { StaffContext } from "../guards.ts";
 import { LOCKING_TX, lockTeams, shiftMemberPoints } from "../teams/lock.ts";
@@ -55,8 +55,10 @@ export async function updateMemberAsStaff(ctx: StaffContext, id: number, input: 
   const patch = parseInput(ZStaffUpdateMemberInput, input);
   const ended = await ctx.db
     .$transaction(async (tx) => {
-      const exists = await tx.user.count({ where: { id } });
-      if (exists === 0) throw new AppError("not_found");
+      // The audited columns as they were, for the entry's old and new values.
+      const audited = { ...Object.fromEntries(Object.values(FIELD_COLUMNS).map((c) => [c, true])), teamId: true } as Prisma.UserSelect;
+      const before = await tx.user.findUnique({ where: { id }, select: audited });
+      if (!before) throw new AppError("not_found");
       // A password reset trusts the address: changing it is taking the account, so it takes a
       // login session. Otherwise a leaked personal access token would turn itself into a password
       // (and so a lasting staff login) by pointing an account's email at its holder.
@@ -83,7 +85,9 @@ export async function updateMemberAsStaff(ctx: StaffContext, id: number, input: 
       let revoked: number[] = [];
       if (patch.is_active === false) revoked = await deleteTokens(tx, allTokensOf(id));
       else if (patch.is_staff === false) revoked = await deleteTokens(tx, staffTokensOf(id));
-      await writeAudit(tx, ctx.actor, "edit_member", { user: id, fields: changed, ...(patch.team !== undefined && { team: patch.team }) });
+      const after = await tx.user.findUniqueOrThrow({ where: { id }, select: audited });
+      const changes = changedFields(before, after, changed, { ...FIELD_COLUMNS, team: "teamId" });
+      await writeAudit(tx, ctx.actor, "edit_member", { user: id, fields: changed, changes, ...(patch.team !== undefined && { team: patch.team }) });
       return revoked;
     }, LOCKING_TX)
     .catch((error: unknown) => {

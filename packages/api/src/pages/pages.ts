@@ -1,7 +1,7 @@
 import { isUniqueViolation } from "@flagship/db";
 import { AppError, parseInput } from "@flagship/shared";
 import { z } from "zod";
-import { writeAudit } from "../audit/write-audit.ts";
+import { changedFields, writeAudit } from "../audit/write-audit.ts";
 import type { Context } from "../context.ts";
 import type { StaffContext } from "../guards.ts";
 
@@ -71,11 +71,12 @@ export async function updatePage(ctx: StaffContext, id: number, input: unknown):
   const data = parseInput(ZPagePatch, input);
   return ctx.db
     .$transaction(async (tx) => {
-      const found = await tx.page.findUnique({ where: { id }, select: { id: true } });
+      const found = await tx.page.findUnique({ where: { id }, select: pageSelect });
       if (!found) throw new AppError("not_found");
       if (data.url !== undefined) await assertFreeUrl(tx, data.url, id);
       const page = await tx.page.update({ where: { id }, data, select: pageSelect });
-      await writeAudit(tx, ctx.actor, "update_page", { id, fields: Object.keys(data) });
+      const fields = Object.keys(data);
+      await writeAudit(tx, ctx.actor, "update_page", { id, fields, changes: changedFields(found, page, fields) });
       return page;
     })
     .catch(uniqueUrl);

@@ -1,6 +1,6 @@
 import { isUniqueViolation, type Prisma } from "@flagship/db";
 import { AppError, type Page, PAGINATION, parseInput, ZLeaderboardGroupInput, ZLeaderboardGroupPatch, ZPageInput } from "@flagship/shared";
-import { writeAudit } from "../audit/write-audit.ts";
+import { changedFields, writeAudit } from "../audit/write-audit.ts";
 import type { Context } from "../context.ts";
 import type { StaffContext } from "../guards.ts";
 
@@ -62,7 +62,7 @@ export async function updateLeaderboardGroup(ctx: StaffContext, id: number, inpu
   const patch = parseInput(ZLeaderboardGroupPatch, input);
   const group = await ctx.db
     .$transaction(async (tx) => {
-      const found = await tx.leaderboardGroup.findUnique({ where: { id }, select: { id: true } });
+      const found = await tx.leaderboardGroup.findUnique({ where: { id }, select: GROUP_SELECT });
       if (!found) throw new AppError("not_found");
       const updated = await tx.leaderboardGroup.update({
         where: { id },
@@ -74,7 +74,8 @@ export async function updateLeaderboardGroup(ctx: StaffContext, id: number, inpu
         },
         select: GROUP_SELECT,
       });
-      await writeAudit(tx, ctx.actor, "edit_leaderboard_group", { id, fields: Object.keys(patch) });
+      const fields = Object.keys(patch);
+      await writeAudit(tx, ctx.actor, "edit_leaderboard_group", { id, fields, changes: changedFields(found, updated, fields) });
       return updated;
     })
     .catch(uniqueName);

@@ -203,7 +203,7 @@ describe("editing a team", () => {
     const audit = await world.services.db.auditLog.findMany({ where: { userId: staff.id }, orderBy: { id: "asc" }, select: { action: true, extra: true } });
     expect(audit.slice(-2)).toEqual([
       { action: "transfer", extra: { team: team.id, old: owner.id, new: member.id } },
-      { action: "edit_team", extra: { team: team.id, changes: { owner: { old: owner.id, new: member.id }, is_visible: false } } },
+      { action: "edit_team", extra: { team: team.id, changes: { owner: { old: owner.id, new: member.id }, is_visible: { old: true, new: false } } } },
     ]);
 
     await expect((await as(player)).teams.get({ id: team.id })).rejects.toMatchObject({ code: "NOT_FOUND" });

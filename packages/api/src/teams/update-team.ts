@@ -38,11 +38,11 @@ async function applyTeamUpdate(tx: Prisma.TransactionClient, teamId: number, inp
   await tx.team.update({ where: { id: teamId }, data, select: { id: true } });
   const changes: Record<string, unknown> = {};
   if (input.name !== undefined && input.name !== current.name) changes.name = { old: current.name, new: input.name };
-  if (input.description !== undefined && input.description !== current.description) changes.description = true;
+  if (input.description !== undefined && input.description !== current.description) changes.description = { old: current.description, new: input.description };
   // The audit log records that a secret changed, never the secret.
   if (input.password !== undefined && input.password !== current.password) changes.password = true;
   if (input.owner !== undefined && input.owner !== current.ownerId) changes.owner = { old: current.ownerId, new: input.owner };
-  if (input.is_visible !== undefined && input.is_visible !== current.isVisible) changes.is_visible = input.is_visible;
+  if (input.is_visible !== undefined && input.is_visible !== current.isVisible) changes.is_visible = { old: current.isVisible, new: input.is_visible };
   if (input.leaderboard_group !== undefined && input.leaderboard_group !== current.leaderboardGroupId) {
     changes.leaderboard_group = { old: current.leaderboardGroupId, new: input.leaderboard_group };
   }

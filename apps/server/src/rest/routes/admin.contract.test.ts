@@ -9,7 +9,9 @@ describe("GET /admin/audit_log/", () => {
     await server.api("POST", "/announcements/", { token: staff.token, body: { title: "Hi", body: "There" } });
     const res = await server.api("GET", "/admin/audit_log/", { token: staff.token });
     expect(res.status).toBe(200);
-    expect(res.body.d.map((e: { action: string }) => e.action).slice(0, 2)).toEqual(["create_announcement", "set_config"]);
+    // Upstream's names, which RACTF's client draws: a created announcement is a created model.
+    expect(res.body.d.map((e: { action: string }) => e.action).slice(0, 2)).toEqual(["create_model", "set_config"]);
+    expect(res.body.d[0].extra).toEqual({ model_name: "Announcement", model_id: expect.any(Number), model_fields: { id: expect.any(Number), title: "Hi" } });
     expect(res.body.d[1]).toEqual({
       id: expect.any(Number),
       action: "set_config",

@@ -12,8 +12,11 @@ import { pageRoutes } from "./pages.ts";
 import { statsRoutes } from "./stats.ts";
 import { teamRoutes } from "./teams.ts";
 
-/** Every path of the REST API, in one list (the server registers it; tests walk it). */
-export function registerRestRoutes(rest: RestRoutes): void {
+/**
+ * Every path of the REST API, in one list (the server registers it; tests walk it). `dataDir` is
+ * where uploaded challenge files are stored.
+ */
+export function registerRestRoutes(rest: RestRoutes, options: { dataDir: string }): void {
   statsRoutes(rest);
   configRoutes(rest);
   announcementRoutes(rest);
@@ -23,7 +26,7 @@ export function registerRestRoutes(rest: RestRoutes): void {
   authRoutes(rest);
   teamRoutes(rest);
   memberRoutes(rest);
-  challengeRoutes(rest);
+  challengeRoutes(rest, options);
   hintRoutes(rest);
   challengeServerRoutes(rest);
 }

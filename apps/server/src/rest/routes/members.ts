@@ -1,12 +1,13 @@
-import { getMember, listMembers, requireStaff, updateMemberAsStaff } from "@flagship/api";
+import { exportMembers, getMember, listMembers, requireStaff, updateMemberAsStaff } from "@flagship/api";
 import { pageBody, type RestRoutes } from "../adapter.ts";
+import { isStaffExport } from "../exporting.ts";
 import { pathId } from "./teams.ts";
 
 /** The member list and other members' profiles; `/member/self/` is the account's own route. */
 export function memberRoutes(rest: RestRoutes): void {
   rest.route("/member/", {
     GET: async ({ ctx, query, request }) => {
-      const page = await listMembers(ctx, query);
+      const page = (await isStaffExport(ctx, request)) ? await exportMembers(await requireStaff(ctx), query) : await listMembers(ctx, query);
       return { d: pageBody(request, page, page) };
     },
   });

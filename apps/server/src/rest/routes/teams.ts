@@ -2,6 +2,7 @@ import {
   createLeaderboardGroup,
   createTeam,
   deleteLeaderboardGroup,
+  exportTeams,
   getOwnTeam,
   getTeam,
   joinTeam,
@@ -16,6 +17,7 @@ import {
 } from "@flagship/api";
 import { AppError } from "@flagship/shared";
 import { envelopeBytes, pageBody, type RestRoutes } from "../adapter.ts";
+import { isStaffExport } from "../exporting.ts";
 
 /** A path id: digits only, anything else is simply not found. */
 export function pathId(value: string | undefined): number {
@@ -26,6 +28,10 @@ export function pathId(value: string | undefined): number {
 export function teamRoutes(rest: RestRoutes): void {
   rest.route("/team/", {
     GET: async ({ ctx, query, request }) => {
+      if (await isStaffExport(ctx, request)) {
+        const page = await exportTeams(await requireStaff(ctx), query);
+        return { d: pageBody(request, page, page) };
+      }
       const page = await listTeams(ctx, query);
       return { d: pageBody(request, page, page) };
     },
