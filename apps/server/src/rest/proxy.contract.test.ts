@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createTestServer } from "../testing.ts";
 
 async function loginStatuses(trustProxy: string): Promise<number[]> {
-  const server = await createTestServer({ THROTTLE: "on", THROTTLE_RATES: "login=2/min", TRUST_PROXY: trustProxy });
+  const server = await createTestServer({ THROTTLE: "on", THROTTLE_RATES: "login=2/hour", TRUST_PROXY: trustProxy });
   try {
     const statuses: number[] = [];
     for (let i = 0; i < 3; i += 1) {

@@ -68,8 +68,8 @@ describe("an impersonation ends with its staff member's session and rights", () 
     expect((await self(lead.token)).body.d).toMatchObject({ id: lead.id, is_staff: true });
     const audit = await db.auditLog.findMany({ where: { action: "edit_member", userId: staff.id }, orderBy: { id: "asc" }, select: { extra: true } });
     expect(audit.slice(-2).map((a) => a.extra)).toEqual([
-      { user: lead.id, fields: ["is_staff"] },
-      { user: lead.id, fields: ["is_staff"] },
+      { user: lead.id, fields: ["is_staff"], changes: { is_staff: { old: true, new: false } } },
+      { user: lead.id, fields: ["is_staff"], changes: { is_staff: { old: false, new: true } } },
     ]);
   });
 
