@@ -71,3 +71,5 @@ export { getTeamFlag, listSharingIncidents, disqualifyTeam } from "./challenges/
 export { selfCheck } from "./admin/self-check.ts";
 export { ARGON2_OPTIONS, configurePasswordHashing, DEFAULT_HASHING, defaultHashConcurrency, hashingLoad, type Hasher, type HashingLimits } from "./auth/passwords.ts";
 export { setupNeeded } from "./setup/setup-status.ts";
+export { domainMetrics } from "./observability/metrics.ts";
+export { startMetricsListener, type MetricsListener } from "./observability/listener.ts";
