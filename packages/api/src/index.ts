@@ -73,3 +73,4 @@ export { ARGON2_OPTIONS, configurePasswordHashing, DEFAULT_HASHING, defaultHashC
 export { setupNeeded } from "./setup/setup-status.ts";
 export { domainMetrics } from "./observability/metrics.ts";
 export { startMetricsListener, type MetricsListener } from "./observability/listener.ts";
+export { getTierOverview, type TierOverview, type TierQueueView } from "./challenge-servers/overview.ts";
