@@ -106,7 +106,7 @@ describe("a worker's metrics", () => {
   it("count a deploy that succeeded, time it, and show the instance healthy", async () => {
     const before = await worker.read();
     await submit(shared);
-    await vi.waitFor(async () => expect(sample(await worker.read(), "flagship_instances", { job: shared, state: "healthy", kind: "shared" })).toBe(1), { timeout: 30_000, interval: 200 });
+    await vi.waitFor(async () => expect(sample(await worker.read(), "flagship_instances", { job_name: shared, state: "healthy", kind: "shared" })).toBe(1), { timeout: 30_000, interval: 200 });
     await vi.waitFor(async () => expect(deploysOf(await worker.read(), "succeeded") - deploysOf(before, "succeeded")).toBe(1), { timeout: 10_000, interval: 200 });
     const after = await worker.read();
     const count = (text: string) => sample(text, "flagship_deploy_duration_seconds_count", { outcome: "succeeded" }) ?? 0;
@@ -124,7 +124,7 @@ describe("a worker's metrics", () => {
       interval: 200,
     });
     await vi.waitFor(async () => expect(deploysOf(await worker.read(), "succeeded") - deploysOf(before, "succeeded")).toBe(1), { timeout: 30_000, interval: 200 });
-    expect(sample(await worker.read(), "flagship_instances", { job: shared, state: "healthy", kind: "shared" })).toBe(1);
+    expect(sample(await worker.read(), "flagship_instances", { job_name: shared, state: "healthy", kind: "shared" })).toBe(1);
   }, 60_000);
 
   it("count a deploy the engine refused, and show its instance failed", async () => {
@@ -137,7 +137,7 @@ describe("a worker's metrics", () => {
     } finally {
       world.services.challengeRegistries = undefined;
     }
-    await vi.waitFor(async () => expect(sample(await worker.read(), "flagship_instances", { job: name, state: "failed", kind: "shared" })).toBe(1), { timeout: 30_000, interval: 200 });
+    await vi.waitFor(async () => expect(sample(await worker.read(), "flagship_instances", { job_name: name, state: "failed", kind: "shared" })).toBe(1), { timeout: 30_000, interval: 200 });
     expect(deploysOf(await worker.read(), "failed") - deploysOf(before, "failed")).toBe(1);
   }, 60_000);
 

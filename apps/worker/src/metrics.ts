@@ -105,8 +105,9 @@ export function createWorkerMetrics(options: WorkerMetricsOptions): { registry: 
     });
     new Gauge({
       name: "flagship_instances",
-      help: "This worker's challenge-server instances by job and state (pending, healthy, unhealthy, failed); kind tells shared replicas, dedicated team instances and warm ones apart.",
-      labelNames: ["job", "state", "kind"] as const,
+      // job_name, not job: Prometheus' own `job` label names the scrape job.
+      help: "This worker's challenge-server instances by job (job_name) and state (pending, healthy, unhealthy, failed); kind tells shared replicas, dedicated team instances and warm ones apart.",
+      labelNames: ["job_name", "state", "kind"] as const,
       registers: [registry],
       async collect() {
         const rows = await db.$queryRaw<{ job: string; state: string; kind: string; n: bigint }[]>`
@@ -118,7 +119,7 @@ export function createWorkerMetrics(options: WorkerMetricsOptions): { registry: 
           GROUP BY 1, 2, 3`;
         // Series of a job or state gone since the last scrape go too, rather than stay at their last value.
         this.reset();
-        for (const row of rows) this.set({ job: row.job, state: row.state, kind: row.kind }, Number(row.n));
+        for (const row of rows) this.set({ job_name: row.job, state: row.state, kind: row.kind }, Number(row.n));
       },
     });
     new Gauge({
