@@ -1,5 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -39,6 +41,29 @@ describe("the stack's Prometheus", () => {
     for (const name of names) {
       expect(rules).toContain(`runbook: "infra/README.md#${name.toLowerCase()}"`);
       expect(readme).toMatch(new RegExp(`^#### ${name}\\n\\n\\S`, "m"));
+    }
+  });
+
+  it("has a Grafana dashboard whose every query is valid PromQL", () => {
+    const dashboard = JSON.parse(readFileSync(`${DIR}/../grafana/flagship-dashboard.json`, "utf8")) as {
+      __inputs: { name: string }[];
+      panels: { type: string; targets?: { expr: string }[] }[];
+    };
+    // Importable as is: Grafana asks for the Prometheus data source the panels name.
+    expect(dashboard.__inputs.map((input) => input.name)).toEqual(["DS_PROMETHEUS"]);
+    const queries = dashboard.panels.flatMap((panel) => panel.targets ?? []).map((target) => target.expr);
+    expect(queries.length).toBeGreaterThan(20);
+    // Each query as a recording rule, Grafana's interval variables as what they stand for.
+    const rules = {
+      groups: [{ name: "dashboard", rules: queries.map((expr, i) => ({ record: `dashboard:query_${i}`, expr: expr.replaceAll("$__rate_interval", "1m").replaceAll("$__range", "1h") })) }],
+    };
+    const dir = mkdtempSync(path.join(os.tmpdir(), "flagship-dashboard-"));
+    try {
+      writeFileSync(path.join(dir, "queries.yml"), JSON.stringify(rules));
+      const checked = promtool("check", "rules", path.join(dir, "queries.yml"));
+      expect(checked.status, checked.output).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
