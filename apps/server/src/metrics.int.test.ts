@@ -47,12 +47,16 @@ describe("requests", () => {
     await server.api("GET", "/challenges/987654321/", { token: staff.token });
     await server.api("GET", "/challenges/987654322/", { token: staff.token });
     await server.api("GET", "/no-such-path-abc/");
+    // A page of the web app (the history fallback answers it): one family whatever the path.
+    await server.app.inject({ method: "GET", url: "/campaign/some-category-xyz" });
     const after = await read();
     expect(count(after) - count(before)).toBe(2);
     expect(requests(after, { ...route, code: "404" }) - requests(before, { ...route, code: "404" })).toBe(2);
     expect(requests(after, { route: "unmatched", code: "404" }) - requests(before, { route: "unmatched", code: "404" })).toBe(1);
     expect(after).not.toContain("987654321");
     expect(after).not.toContain("no-such-path-abc");
+    expect(requests(after, { route: "page", method: "GET", code: "200" }) - requests(before, { route: "page", method: "GET", code: "200" })).toBe(1);
+    expect(after).not.toContain("some-category-xyz");
   });
 
   it("count tRPC calls by procedure, each of a batch, and unknown names as one family", async () => {
@@ -67,7 +71,7 @@ describe("requests", () => {
     expect(delta("/trpc/unknown")).toBe(1);
     expect(after).not.toContain("made.up.procedure");
     const routes = new Set(labelSets(after, "flagship_http_requests_total").map((labels) => labels.route));
-    for (const route of routes) expect(route).toMatch(/^(\/api\/|\/trpc\/|\/healthz$|\/readyz$|\/$|static$|unmatched$)/);
+    for (const route of routes) expect(route).toMatch(/^(\/api\/|\/trpc\/|\/healthz$|\/readyz$|\/$|static$|page$|unmatched$|\*$)/);
   });
 
   it("are not served on the public port", async () => {
@@ -98,6 +102,28 @@ describe("the game", () => {
     expect(outcome(after, "correct_flag") - outcome(before, "correct_flag")).toBe(1);
     expect(outcome(after, "already_solved_challenge") - outcome(before, "already_solved_challenge")).toBe(1);
     expect((sample(after, "flagship_first_bloods_total") ?? 0) - (sample(before, "flagship_first_bloods_total") ?? 0)).toBe(1);
+    // The correct flag went through the batch of solves: one batch of one, one wait.
+    const delta = (name: string) => (sample(after, name) ?? 0) - (sample(before, name) ?? 0);
+    expect(delta("flagship_solve_batch_size_count")).toBe(1);
+    expect(delta("flagship_solve_batch_size_sum")).toBe(1);
+    expect(delta("flagship_solve_wait_seconds_count")).toBe(1);
+  });
+
+  it("shows a burst of correct flags recorded in batches, and the wait for them", async () => {
+    const category = await createCategory(server.world);
+    const challenge = await createChallenge(server.world, category.id);
+    const teams = await Promise.all(Array.from({ length: 12 }, () => createTeamWith(server.world)));
+    const before = await read();
+    const answers = await Promise.all(
+      teams.map((team) => server.api("POST", "/challenges/submit_flag/", { token: team.members[0]!.token, body: { challenge: challenge.id, flag: "flag{right}" } })),
+    );
+    expect(answers.every((answer) => answer.body.m === "correct_flag")).toBe(true);
+    const after = await read();
+    const delta = (name: string) => (sample(after, name) ?? 0) - (sample(before, name) ?? 0);
+    expect(delta("flagship_solve_batch_size_sum")).toBe(12);
+    expect(delta("flagship_solve_wait_seconds_count")).toBe(12);
+    // Twelve solves arriving together do not each get a transaction of their own.
+    expect(delta("flagship_solve_batch_size_count")).toBeLessThan(12);
   });
 });
 

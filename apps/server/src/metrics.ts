@@ -11,7 +11,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
  * Requests are labelled by route family, never by raw URL, so that the label sets stay bounded
  * whatever clients send: a REST route's template (`/api/v2/challenges/:id/`), a tRPC procedure's
  * name (`/trpc/teams.join`, "/trpc/unknown" for a name the router lacks), "static" for the web
- * app's files and "unmatched" for a path no route serves.
+ * app's files, "page" for the web app's pages (served by the history fallback) and "unmatched" for
+ * a path nothing serves (404).
  */
 
 const registries = new WeakMap<FastifyInstance, Registry>();
@@ -23,9 +24,9 @@ const TRPC_ROUTE = "/trpc/:path";
 const procedures = new Set(Object.keys(appRouter._def.procedures as Record<string, unknown>));
 
 /** The route families a request counts under: one, or one a procedure of a tRPC batch. */
-function routesOf(request: FastifyRequest): string[] {
+function routesOf(request: FastifyRequest, statusCode: number): string[] {
   const url = request.routeOptions.url;
-  if (url === undefined) return ["unmatched"];
+  if (url === undefined) return [statusCode < 400 ? "page" : "unmatched"];
   if (url === TRPC_ROUTE) {
     const names = ((request.params as { path?: string }).path ?? "").split(",");
     return names.map((name) => (procedures.has(name) ? `/trpc/${name}` : "/trpc/unknown"));
@@ -73,7 +74,7 @@ export function registerMetrics(app: FastifyInstance, services: Services): { wat
 
   const requests = new Counter({
     name: "flagship_http_requests_total",
-    help: "HTTP requests answered, by route family (REST template, tRPC procedure, static, unmatched), method and status code.",
+    help: "HTTP requests answered, by route family (REST template, tRPC procedure, static, page, unmatched), method and status code.",
     labelNames: ["route", "method", "code"] as const,
     registers: [registry],
   });
@@ -88,7 +89,7 @@ export function registerMetrics(app: FastifyInstance, services: Services): { wat
   app.addHook("onResponse", (request, reply, done) => {
     const seconds = reply.elapsedTime / 1000;
     const code = String(reply.statusCode);
-    for (const route of routesOf(request)) {
+    for (const route of routesOf(request, reply.statusCode)) {
       requests.inc({ route, method: request.method, code });
       duration.observe({ route, method: request.method }, seconds);
     }

@@ -25,6 +25,25 @@ export const firstBloods = new Counter({
   registers: [domainMetrics],
 });
 
+/**
+ * Correct flags are recorded in batches, one batch at a time per copy (scoring/solve-queue.ts): in a
+ * first-blood burst, how long solves wait for their batch and how large the batches grow say
+ * whether the burst is queueing.
+ */
+export const solveWait = new Histogram({
+  name: "flagship_solve_wait_seconds",
+  help: "Time a correct flag waited for its batch of solves to start recording (0 for a lone solve).",
+  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers: [domainMetrics],
+});
+
+export const solveBatchSize = new Histogram({
+  name: "flagship_solve_batch_size",
+  help: "Solves recorded together in one transaction (at most 100).",
+  buckets: [1, 2, 5, 10, 25, 50, 100],
+  registers: [domainMetrics],
+});
+
 /** From a few milliseconds (a free slot) to the longest HASH_MAX_WAIT_MS is likely set to. */
 export const hashWait = new Histogram({
   name: "flagship_password_hash_wait_seconds",
