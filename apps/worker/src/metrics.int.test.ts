@@ -1,5 +1,6 @@
 import { type AuthedContext, createChallengeServerTier, drainWorkers, type MetricsListener, startMetricsListener, submitJob } from "@flagship/api";
 import { contextFor, createCategory, createChallenge, createTestWorld, createUser, sample, scrape, type TestUser, type TestWorld, uniqueName } from "@flagship/api/testing";
+import { freePort } from "@flagship/db";
 import { QUEUES, redisConnection } from "@flagship/jobs";
 import { Queue, Worker } from "bullmq";
 import Docker from "dockerode";
@@ -149,6 +150,7 @@ describe("a worker's metrics", () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     let text = await worker.read();
     expect(sample(text, "flagship_queue_jobs", { queue: QUEUES.mail, state: "waiting" })).toBe(1);
+    expect(sample(text, "flagship_worker_redis_up")).toBe(1);
     expect(sample(text, "flagship_queue_oldest_job_age_seconds", { queue: QUEUES.mail, state: "waiting" })).toBeGreaterThanOrEqual(0.3);
     expect(sample(text, "flagship_queue_oldest_job_age_seconds", { queue: QUEUES.mail, state: "active" })).toBe(0);
 
@@ -173,6 +175,21 @@ describe("a worker's metrics", () => {
     expect(sample(text, "flagship_worker_draining")).toBe(1);
     // No other worker runs: nothing can move, and the gauge says how much is left.
     expect(sample(text, "flagship_drain_instances_remaining")).toBe(held);
+  });
+});
+
+describe("a worker whose Redis does not answer", () => {
+  it("still serves its other numbers at once, and says Redis is down", async () => {
+    const port = await freePort();
+    const metrics = createWorkerMetrics({ db: world.services.db, connection: redisConnection(`redis://127.0.0.1:${port}`), prefix, queues: Object.values(QUEUES) });
+    const listener = await startMetricsListener(metrics.registry, { host: "127.0.0.1", port: 0 });
+    closers.push(() => listener.close(), metrics.close);
+    const started = Date.now();
+    const text = await scrape(`http://127.0.0.1:${listener.port}/metrics`);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(sample(text, "flagship_worker_redis_up")).toBe(0);
+    expect(sample(text, "flagship_queue_jobs", { queue: QUEUES.mail, state: "waiting" })).toBeUndefined();
+    expect(sample(text, "process_resident_memory_bytes")).toBeGreaterThan(0);
   });
 });
 

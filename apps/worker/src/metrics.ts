@@ -44,6 +44,21 @@ export const replacements = new Counter({
 /** The job states a queue reports (BullMQ's names). */
 const QUEUE_STATES = ["waiting", "active", "delayed", "prioritized", "failed"] as const;
 
+/**
+ * The longest a scrape waits for Redis or PostgreSQL. A scrape that hung (BullMQ's connection
+ * waits for Redis indefinitely) or failed would take every number down with it, and Prometheus
+ * would report the worker itself down: what cannot be read in time is left out, and says so.
+ */
+const READ_TIMEOUT_MS = 2000;
+
+function inTime<T>(read: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("no answer in time")), READ_TIMEOUT_MS);
+  });
+  return Promise.race([read, late]).finally(() => clearTimeout(timer));
+}
+
 export interface WorkerMetricsOptions {
   db: Db;
   connection: ConnectionOptions;
@@ -64,16 +79,48 @@ export function createWorkerMetrics(options: WorkerMetricsOptions): { registry: 
   collectDefaultMetrics({ register: registry });
   const queues = options.queues.map((name) => new Queue(name, { connection: options.connection, ...(options.prefix !== undefined && { prefix: options.prefix }) }));
 
+  const readQueues = async () => {
+    const now = Date.now();
+    return Promise.all(
+      queues.map(async (queue) => {
+        const counts = await queue.getJobCounts(...QUEUE_STATES);
+        const [waiting] = await queue.getJobs(["waiting"], 0, 0, true);
+        const active = await queue.getJobs(["active"], 0, -1, true);
+        const started = Math.min(...active.map((job) => job.processedOn ?? job.timestamp));
+        return {
+          name: queue.name,
+          counts,
+          waitingAge: waiting ? Math.max(0, now - waiting.timestamp) / 1000 : 0,
+          activeAge: active.length > 0 ? Math.max(0, now - started) / 1000 : 0,
+        };
+      }),
+    );
+  };
+  // Both queue gauges come from one read a scrape (the first gauge collected makes it).
+  let read: Promise<Awaited<ReturnType<typeof readQueues>> | null> | null = null;
+  const queueState = () => {
+    read ??= inTime(readQueues())
+      .catch(() => null)
+      .finally(() => setImmediate(() => (read = null)));
+    return read;
+  };
+  new Gauge({
+    name: "flagship_worker_redis_up",
+    help: "1 when this worker read its queues from Redis at this scrape; 0 when Redis did not answer in time (the queue numbers are left out).",
+    registers: [registry],
+    async collect() {
+      this.set((await queueState()) ? 1 : 0);
+    },
+  });
   new Gauge({
     name: "flagship_queue_jobs",
     help: "Jobs in a queue by state (waiting, active, delayed, prioritized, failed). Every worker reports the shared queues.",
     labelNames: ["queue", "state"] as const,
     registers: [registry],
     async collect() {
-      for (const queue of queues) {
-        const counts = await queue.getJobCounts(...QUEUE_STATES);
-        for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
-      }
+      const state = await queueState();
+      this.reset();
+      for (const queue of state ?? []) for (const name of QUEUE_STATES) this.set({ queue: queue.name, state: name }, queue.counts[name] ?? 0);
     },
   });
   new Gauge({
@@ -82,13 +129,11 @@ export function createWorkerMetrics(options: WorkerMetricsOptions): { registry: 
     labelNames: ["queue", "state"] as const,
     registers: [registry],
     async collect() {
-      const now = Date.now();
-      for (const queue of queues) {
-        const [waiting] = await queue.getJobs(["waiting"], 0, 0, true);
-        this.set({ queue: queue.name, state: "waiting" }, waiting ? Math.max(0, now - waiting.timestamp) / 1000 : 0);
-        const active = await queue.getJobs(["active"], 0, -1, true);
-        const started = Math.min(...active.map((job) => job.processedOn ?? job.timestamp));
-        this.set({ queue: queue.name, state: "active" }, active.length > 0 ? Math.max(0, now - started) / 1000 : 0);
+      const state = await queueState();
+      this.reset();
+      for (const queue of state ?? []) {
+        this.set({ queue: queue.name, state: "waiting" }, queue.waitingAge);
+        this.set({ queue: queue.name, state: "active" }, queue.activeAge);
       }
     },
   });
@@ -110,16 +155,16 @@ export function createWorkerMetrics(options: WorkerMetricsOptions): { registry: 
       labelNames: ["job_name", "state", "kind"] as const,
       registers: [registry],
       async collect() {
-        const rows = await db.$queryRaw<{ job: string; state: string; kind: string; n: bigint }[]>`
+        const rows = await inTime(db.$queryRaw<{ job: string; state: string; kind: string; n: bigint }[]>`
           SELECT j.name AS job, i.status AS state,
                  CASE WHEN i.pooled THEN 'warm' WHEN i.team_id IS NOT NULL THEN 'dedicated' ELSE 'shared' END AS kind,
                  COUNT(*)::bigint AS n
           FROM challenge_server_instances i JOIN challenge_server_jobs j ON j.id = i.job_id
           WHERE i.worker_id = ${tier.workerId}
-          GROUP BY 1, 2, 3`;
+          GROUP BY 1, 2, 3`).catch(() => null);
         // Series of a job or state gone since the last scrape go too, rather than stay at their last value.
         this.reset();
-        for (const row of rows) this.set({ job_name: row.job, state: row.state, kind: row.kind }, Number(row.n));
+        for (const row of rows ?? []) this.set({ job_name: row.job, state: row.state, kind: row.kind }, Number(row.n));
       },
     });
     new Gauge({
@@ -127,8 +172,8 @@ export function createWorkerMetrics(options: WorkerMetricsOptions): { registry: 
       help: "1 while staff or an operator drain this worker (no new placements; its instances move to other workers).",
       registers: [registry],
       async collect() {
-        const rows = await db.$queryRaw<{ draining: boolean }[]>`SELECT draining FROM challenge_server_workers WHERE id = ${tier.workerId}`;
-        this.set(rows[0]?.draining ? 1 : 0);
+        const rows = await inTime(db.$queryRaw<{ draining: boolean }[]>`SELECT draining FROM challenge_server_workers WHERE id = ${tier.workerId}`).catch(() => null);
+        if (rows) this.set(rows[0]?.draining ? 1 : 0);
       },
     });
     new Gauge({
@@ -136,10 +181,10 @@ export function createWorkerMetrics(options: WorkerMetricsOptions): { registry: 
       help: "While this worker is drained: instances still on it, to move to other workers (0 when done, or when not draining).",
       registers: [registry],
       async collect() {
-        const rows = await db.$queryRaw<{ n: bigint }[]>`
+        const rows = await inTime(db.$queryRaw<{ n: bigint }[]>`
           SELECT COUNT(i.id)::bigint AS n FROM challenge_server_workers w JOIN challenge_server_instances i ON i.worker_id = w.id
-          WHERE w.id = ${tier.workerId} AND w.draining`;
-        this.set(Number(rows[0]?.n ?? 0));
+          WHERE w.id = ${tier.workerId} AND w.draining`).catch(() => null);
+        if (rows) this.set(Number(rows[0]?.n ?? 0));
       },
     });
   }
