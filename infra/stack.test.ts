@@ -1,5 +1,6 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,7 +29,9 @@ const PROJECT = `fsstack${process.pid}`;
 // The app images get this run's own tag: other runs on the same engine build theirs meanwhile.
 const TAG = PROJECT;
 const COMPOSE_FILES = ["-p", PROJECT, "-f", "docker-compose.yml", "-f", "infra/compose.stack-test.yml"];
-const PORTS = { proxy: 0, pg: 0, redis: 0 };
+const PORTS = { proxy: 0, pg: 0, redis: 0, prometheus: 0, workerMetrics: [] as number[] };
+/** Where the test tells Prometheus what to scrape (file_sd: infra/prometheus/stack-test.yml). */
+let targetsDir = "";
 let base = "";
 
 function freePort(): Promise<number> {
@@ -57,6 +60,9 @@ function composeEnv(): NodeJS.ProcessEnv {
     PROXY_PORT: String(PORTS.proxy),
     STACK_PG_PORT: String(PORTS.pg),
     STACK_REDIS_PORT: String(PORTS.redis),
+    STACK_PROMETHEUS_PORT: String(PORTS.prometheus),
+    STACK_PROMETHEUS_TARGETS: targetsDir,
+    STACK_WORKER_METRICS_PORTS: PORTS.workerMetrics.join(","),
     DEPLOYMENT_ID: PROJECT,
     FLAGSHIP_TAG: TAG,
     PUBLIC_URL: `http://127.0.0.1:${PORTS.proxy}`,
@@ -139,6 +145,46 @@ function serverContainers(): string[] {
   return compose("ps", "-q", "server").trim().split("\n").filter(Boolean);
 }
 
+function workerContainers(): string[] {
+  return compose("ps", "-q", "worker").trim().split("\n").filter(Boolean);
+}
+
+/** The loopback address of a worker's /metrics: the port it took (its METRICS_PORT). */
+function workerMetricsTarget(id: string): string {
+  const environ = execFileSync("docker", ["exec", id, "cat", "/proc/1/environ"]).toString().split("\0");
+  const port = environ.find((entry) => entry.startsWith("METRICS_PORT="))?.slice("METRICS_PORT=".length);
+  if (!port) throw new Error(`worker ${id} has no METRICS_PORT`);
+  return `127.0.0.1:${port}`;
+}
+
+/**
+ * Tells Prometheus the /metrics of every running server copy (its 9091 published on loopback) and
+ * worker, plus `keep` (a stopped worker's, so that its silence shows); Prometheus reads the files
+ * again within seconds. Written whole and renamed, so it never reads half a file.
+ */
+function writeTargets(keep: string[] = []): { server: string[]; worker: string[] } {
+  const server = serverContainers().map((id) => execFileSync("docker", ["port", id, "9091/tcp"]).toString().trim().split("\n")[0]!);
+  const worker = [...workerContainers().map(workerMetricsTarget), ...keep];
+  for (const [job, targets] of Object.entries({ server, worker })) {
+    const file = path.join(targetsDir, `${job}.json`);
+    writeFileSync(`${file}.tmp`, JSON.stringify([{ targets }]));
+    chmodSync(`${file}.tmp`, 0o644);
+    renameSync(`${file}.tmp`, file);
+  }
+  return { server, worker };
+}
+
+async function prometheus<T>(pathname: string): Promise<T> {
+  const response = await fetch(`http://127.0.0.1:${PORTS.prometheus}${pathname}`);
+  if (!response.ok) throw new Error(`Prometheus answered ${response.status} for ${pathname}`);
+  return ((await response.json()) as { data: T }).data;
+}
+
+interface PromTarget {
+  labels: { job: string; instance: string };
+  health: "up" | "down" | "unknown";
+}
+
 let staff: string;
 let player: string;
 let challengeId: number;
@@ -147,6 +193,14 @@ beforeAll(async () => {
   PORTS.proxy = await freePort();
   PORTS.pg = await freePort();
   PORTS.redis = await freePort();
+  PORTS.prometheus = await freePort();
+  // Enough for every worker the test runs at once (three after scaling), and one more.
+  for (let i = 0; i < 4; i++) PORTS.workerMetrics.push(await freePort());
+  targetsDir = mkdtempSync(path.join(os.tmpdir(), "flagship-stack-targets-"));
+  // Read by Prometheus' own user in its container.
+  chmodSync(targetsDir, 0o755);
+  // Nothing to scrape until the stack is up (writeTargets then).
+  for (const job of ["server", "worker"]) writeFileSync(path.join(targetsDir, `${job}.json`), "[]", { mode: 0o644 });
   base = `http://127.0.0.1:${PORTS.proxy}`;
   compose("build");
   stack = await stackEnvironment({ server: 2, worker: 2 }).up();
@@ -162,6 +216,7 @@ afterAll(async () => {
   const leftover = spawnSync("docker", ["ps", "-aq", "--filter", `label=org.flagship.deployment=${PROJECT}`]).stdout.toString().trim();
   if (leftover) spawnSync("docker", ["rm", "-f", ...leftover.split("\n")], { stdio: "ignore" });
   spawnSync("docker", ["rmi", `flagship-server:${TAG}`, `flagship-server:${TAG}-next`, `flagship-worker:${TAG}`], { stdio: "ignore" });
+  if (targetsDir) rmSync(targetsDir, { recursive: true, force: true });
 });
 
 describe("the compose stack", () => {
@@ -183,6 +238,52 @@ describe("the compose stack", () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("<div id=\"root\"");
   });
+
+  it("has Prometheus scrape every server copy and worker, with /metrics never on the public port", async () => {
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    // Workers that raced for a metrics port restart once: the targets are read once both run.
+    await until("both workers serving /metrics", async () => {
+      const ids = workerContainers();
+      return ids.length === 2 && ids.every((id) => execFileSync("docker", ["inspect", "-f", "{{.State.Running}}", id]).toString().trim() === "true") && new Set(ids.map(workerMetricsTarget)).size === 2;
+    });
+    const written = writeTargets();
+    expect(written.server).toHaveLength(2);
+    expect(written.worker).toHaveLength(2);
+    await until("every target up", async () => {
+      const { activeTargets } = await prometheus<{ activeTargets: PromTarget[] }>("/api/v1/targets");
+      const up = (job: string) => activeTargets.filter((t) => t.labels.job === job && t.health === "up").map((t) => t.labels.instance).sort();
+      return JSON.stringify(up("server")) === JSON.stringify([...written.server].sort()) && JSON.stringify(up("worker")) === JSON.stringify([...written.worker].sort());
+    });
+    // The copies' own numbers arrive: one build_info per copy, the workers' queues.
+    const builds = await prometheus<{ result: { value: [number, string] }[] }>(`/api/v1/query?query=${encodeURIComponent("count(flagship_build_info)")}`);
+    expect(builds.result[0]?.value[1]).toBe("2");
+    const queues = await prometheus<{ result: unknown[] }>(`/api/v1/query?query=${encodeURIComponent('flagship_queue_jobs{queue="flagship-challenge-servers",state="waiting"}')}`);
+    expect(queues.result).toHaveLength(2);
+  });
+
+  it("fires FlagshipWorkerDown when a worker stops, and takes the worker back when it returns", async () => {
+    const [id] = workerContainers();
+    const target = workerMetricsTarget(id!);
+    execFileSync("docker", ["stop", id!], { stdio: "ignore" });
+    writeTargets([target]);
+    // The rule waits a minute of silence (scraped and evaluated every 5 s here).
+    const alert = await until(
+      "FlagshipWorkerDown firing",
+      async () => {
+        const { alerts } = await prometheus<{ alerts: { labels: Record<string, string>; state: string }[] }>("/api/v1/alerts");
+        return alerts.find((a) => a.labels.alertname === "FlagshipWorkerDown" && a.state === "firing") ?? null;
+      },
+      180_000,
+    );
+    expect(alert.labels).toMatchObject({ instance: target, job: "worker", severity: "page" });
+    execFileSync("docker", ["start", id!], { stdio: "ignore" });
+    await until("the worker back", async () => workerContainers().length === 2 && workerMetricsTarget(id!) !== "");
+    const back = writeTargets();
+    await until("its target up again", async () => {
+      const { activeTargets } = await prometheus<{ activeTargets: PromTarget[] }>("/api/v1/targets");
+      return back.worker.every((instance) => activeTargets.some((t) => t.labels.instance === instance && t.health === "up"));
+    });
+  }, 300_000);
 
   it("takes a solve and shows it on the board and to sockets on every server copy", async () => {
     const category = await api("POST", "/challenges/categories/", { name: "Stack", contained_type: "jeopardy", description: "" }, staff);

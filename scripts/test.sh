@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite, as root or not. Brings up what the tests need: system packages
-# (redis-server, chromium, docker.io, busybox-static, and for the compose stack test
+# (redis-server, chromium, docker.io, busybox-static, prometheus for promtool, and for the compose stack test
 # docker-compose and debootstrap, or as another user mmdebstrap and uidmap), a Docker engine,
 # the Prisma client and the web build. The last step is the operator's smoke test of the production stack (infra/test-stack.sh); SKIP_STACK_TEST=1 leaves it
 # out (it builds images, so it is the slowest step).
@@ -16,6 +16,8 @@ command -v redis-server >/dev/null 2>&1 || need_packages+=(redis-server)
 [ -x /usr/bin/chromium ] || need_packages+=(chromium)
 command -v dockerd >/dev/null 2>&1 || need_packages+=(docker.io)
 [ -x /bin/busybox ] || [ -x /usr/bin/busybox ] || need_packages+=(busybox-static)
+# promtool checks the stack's Prometheus configuration and alert rules.
+command -v promtool >/dev/null 2>&1 || need_packages+=(prometheus)
 if [ "${SKIP_STACK_TEST:-0}" != "1" ]; then
   command -v docker-compose >/dev/null 2>&1 || need_packages+=(docker-compose)
   if [ "$(id -u)" = "0" ]; then

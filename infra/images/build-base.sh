@@ -7,6 +7,7 @@
 #   flagship-base/postgres:15       + PostgreSQL from Debian, configured by the same env as the official image
 #   flagship-base/redis:7           + redis-server from Debian
 #   flagship-base/nginx:1           + nginx from Debian
+#   flagship-base/prometheus:2      + Prometheus from Debian
 #
 # and writes infra/images/offline.env, so the stack builds and runs on them:
 #   docker compose --env-file infra/images/offline.env up -d --build
@@ -119,7 +120,7 @@ if ! have "$BASE_REPO/node:$NODE_VERSION"; then
   rm -rf "$work"
 fi
 
-for service in postgres:15 redis:7 nginx:1; do
+for service in postgres:15 redis:7 nginx:1 prometheus:2; do
   name=${service%%:*}
   if ! have "$BASE_REPO/$service"; then
     step "$name from Debian's packages"
@@ -133,6 +134,7 @@ NODE_BASE=$BASE_REPO/node:$NODE_VERSION
 POSTGRES_IMAGE=$BASE_REPO/postgres:15
 REDIS_IMAGE=$BASE_REPO/redis:7
 NGINX_IMAGE=$BASE_REPO/nginx:1
+PROMETHEUS_IMAGE=$BASE_REPO/prometheus:2
 ENV
 step "Done"
 docker image ls --format '{{.Repository}}:{{.Tag}}  {{.Size}}' | grep "^$BASE_REPO/"

@@ -16,6 +16,7 @@ import { decodeJsonBody } from "./json-body.ts";
 import { registerWebsocket } from "./realtime/websocket.ts";
 import { registerLogo } from "./logo.ts";
 import { registerSecurityHeaders } from "./security.ts";
+import { registerMetrics } from "./metrics.ts";
 
 /** What a 503 tells clients to wait before trying again: a database restart takes about this long. */
 const RETRY_AFTER_SECONDS = 5;
@@ -44,6 +45,8 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 500 },
     bodyLimit: 2 * 1024 * 1024,
   });
+  // First, so that its timing hook covers every route.
+  const metrics = registerMetrics(app, services);
 
   // Cached actors and player states must not outlive a change: any mutation other than the game's
   // own drops them before its reply leaves, so the caller's next request already sees the change.
@@ -77,7 +80,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"],
   });
 
-  await registerWebsocket(app, services, { allowedOrigins: env.CORS_ORIGINS, maxPerIp: env.WS_MAX_PER_IP, batchMs: env.WS_BATCH_MS });
+  metrics.watchSockets(await registerWebsocket(app, services, { allowedOrigins: env.CORS_ORIGINS, maxPerIp: env.WS_MAX_PER_IP, batchMs: env.WS_BATCH_MS }));
 
   await app.register(
     async (api) => {

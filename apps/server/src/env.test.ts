@@ -25,3 +25,17 @@ describe("HASH_MAX_WAIT_MS", () => {
     expect(() => loadEnv({ HASH_MAX_WAIT_MS: "1.5" })).toThrow(/HASH_MAX_WAIT_MS/);
   });
 });
+
+describe("METRICS_PORT and METRICS_HOST", () => {
+  it("open no metrics listener unless a port is given; loopback by default", () => {
+    expect(loadEnv({}).METRICS_PORT).toBeUndefined();
+    expect(loadEnv({ METRICS_PORT: "" }).METRICS_PORT).toBeUndefined();
+    expect(loadEnv({ METRICS_PORT: "9091" }).METRICS_PORT).toBe(9091);
+    expect(loadEnv({}).METRICS_HOST).toBe("127.0.0.1");
+  });
+
+  it("refuses a value that is not a port, by name", () => {
+    expect(() => loadEnv({ METRICS_PORT: "metrics" })).toThrow(/METRICS_PORT: must be a port number/);
+    expect(() => loadEnv({ METRICS_PORT: "0" })).toThrow(/METRICS_PORT/);
+  });
+});

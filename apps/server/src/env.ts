@@ -14,6 +14,9 @@ const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default("127.0.0.1"),
+  /** A listener of its own for Prometheus' /metrics; unset: none. Workers `npm start` runs take the ports after it. */
+  METRICS_PORT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ error: "must be a port number" }).int().min(1).max(65535).optional()),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   DATABASE_URL: optionalUrl(/^postgres(ql)?$/, "postgresql://user:pass@host:5432/db"),
   DATA_DIR: z.string().min(1).default("./data"),
   /** The embedded PostgreSQL's port (without DATABASE_URL); unset: the one it had, else a free one. */

@@ -1,8 +1,9 @@
-import { configurePasswordHashing, RedisPublisher } from "@flagship/api";
+import { configurePasswordHashing, type MetricsListener, RedisPublisher, startMetricsListener } from "@flagship/api";
 import { connectDatabase, EmbeddedPostgresError } from "@flagship/db";
 import pino from "pino";
 import { buildServer, startDraining } from "./app.ts";
 import { keepAllocatorToSelf, loadEnv } from "./env.ts";
+import { metricsOf } from "./metrics.ts";
 import { createServices } from "./services.ts";
 import { spawnWorkers } from "./workers.ts";
 
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
   const app = await buildServer({ env, services, loggerInstance: log });
 
   let workers: { stop(): Promise<void> } | undefined;
+  let metrics: MetricsListener | undefined;
   let closing = false;
   let endDelay = () => {};
   // Graceful: /readyz goes false at once (and the copy keeps serving for SHUTDOWN_DELAY_MS, for
@@ -78,6 +80,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       log.info("drained");
+      await metrics?.close();
       await workers?.stop();
       await services.events.close();
       await services.mail.close();
@@ -107,8 +110,21 @@ async function main(): Promise<void> {
     await database.close();
     process.exit(1);
   }
+  if (env.METRICS_PORT !== undefined) {
+    try {
+      metrics = await startMetricsListener(metricsOf(app), { host: env.METRICS_HOST, port: env.METRICS_PORT });
+    } catch (error) {
+      log.error({ err: error }, "could not start the metrics listener (METRICS_PORT)");
+      await app.close();
+      await database.close();
+      process.exit(1);
+    }
+    log.info(`Metrics for Prometheus at http://${env.METRICS_HOST}:${metrics.port}/metrics`);
+  }
   log.info(`Flagship is running at ${env.PUBLIC_URL}`);
-  if (env.REDIS_URL && env.WORKERS > 0) workers = spawnWorkers({ count: env.WORKERS, databaseUrl: database.url, redisUrl: env.REDIS_URL, log });
+  if (env.REDIS_URL && env.WORKERS > 0) {
+    workers = spawnWorkers({ count: env.WORKERS, databaseUrl: database.url, redisUrl: env.REDIS_URL, log, ...(env.METRICS_PORT !== undefined && { metricsPort: env.METRICS_PORT }) });
+  }
 }
 
 void main().catch((error: unknown) => {

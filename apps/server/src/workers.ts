@@ -13,16 +13,25 @@ const RESTART_DELAY_MS = 2000;
 /**
  * With REDIS_URL set, `npm start` also runs the worker tier on this machine: `count` worker
  * processes against the local Docker engine, on the same database (the embedded one included),
- * restarted if they die. Each is an ordinary worker, as `npm run worker` starts them.
+ * restarted if they die. Each is an ordinary worker, as `npm run worker` starts them. With the
+ * server's metrics on `metricsPort`, worker i serves its own on `metricsPort + i` (same host).
  */
-export function spawnWorkers(options: { count: number; databaseUrl: string; redisUrl: string; log: Logger }): { stop(): Promise<void> } {
+export function spawnWorkers(options: { count: number; databaseUrl: string; redisUrl: string; log: Logger; metricsPort?: number }): { stop(): Promise<void> } {
   const base = inheritedEnvironment();
+  // The server's own port is not the workers' to take.
+  delete base.METRICS_PORT;
   const children = new Set<ChildProcess>();
   let stopping = false;
   const start = (index: number) => {
     const child = spawn(process.execPath, WORKER_ARGS, {
       stdio: "inherit",
-      env: { ...base, DATABASE_URL: options.databaseUrl, REDIS_URL: options.redisUrl, WORKER_ID: `${base.WORKER_ID ?? hostname().replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 40)}-${index}` },
+      env: {
+        ...base,
+        DATABASE_URL: options.databaseUrl,
+        REDIS_URL: options.redisUrl,
+        WORKER_ID: `${base.WORKER_ID ?? hostname().replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 40)}-${index}`,
+        ...(options.metricsPort !== undefined && { METRICS_PORT: String(options.metricsPort + index) }),
+      },
     });
     children.add(child);
     child.on("exit", (code, signal) => {

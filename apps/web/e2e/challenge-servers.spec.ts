@@ -276,3 +276,26 @@ test("staff drain a worker from the workers list: confirmed, audited, shown as d
     await database().query(`DELETE FROM challenge_server_workers WHERE id = $1`, [id]);
   }
 });
+
+test("staff see the tier at a glance: workers taking instances, an engine not answering, instances and the queue", async ({ page }) => {
+  const staff = await seedUser({ isStaff: true });
+  const id = unique("lost-engine");
+  // Beside the worker the test server runs: one whose engine stopped answering, seen a moment ago.
+  await database().query(
+    `INSERT INTO challenge_server_workers (id, backend, address, capacity, engine, engine_lost_at, started_at, last_seen) VALUES ($1, 'docker', '10.9.9.8', 10, $2, now(), now(), now() + interval '1 minute')`,
+    [id, unique("engine")],
+  );
+  try {
+    await signIn(page, staff);
+    await page.goto("/admin/jobs");
+    const overview = page.getByRole("region", { name: "At a glance" });
+    await expect(overview.getByTestId("overview-workers")).toContainText(/\d+ of \d+ taking instances/);
+    await expect(overview.getByTestId("overview-engines").getByText(/^\d+ not answering$/)).toBeVisible();
+    await expect(overview.getByTestId("overview-instances")).toContainText(/\d+ healthy/);
+    await expect(overview.getByTestId("overview-queue")).toContainText(/\d+ waiting/);
+    await expectNoAxeViolations(page, "[data-testid='tier-overview']");
+    await shoot(page, "overview");
+  } finally {
+    await database().query(`DELETE FROM challenge_server_workers WHERE id = $1`, [id]);
+  }
+});

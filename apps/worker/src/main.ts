@@ -1,11 +1,13 @@
+import { type MetricsListener, startMetricsListener } from "@flagship/api";
 import { connectDatabase } from "@flagship/db";
-import { redisConnection } from "@flagship/jobs";
+import { QUEUES, redisConnection } from "@flagship/jobs";
 import { writeFile } from "node:fs/promises";
 import Docker from "dockerode";
 import pino from "pino";
 import { startChallengeServerTier, type RunningTier } from "./challenge-servers/runtime.ts";
 import { drainEngine } from "./challenge-servers/drain.ts";
 import { defaultWorkerId, loadWorkerEnv, publicHostOf } from "./env.ts";
+import { createWorkerMetrics } from "./metrics.ts";
 import { startWebhookWorker } from "./webhooks.ts";
 
 async function main(): Promise<void> {
@@ -71,6 +73,20 @@ async function main(): Promise<void> {
     }
   }
   log.info({ worker: tier?.workerId ?? workerId, challengeServers: tier !== undefined }, "worker started");
+  let metrics: { listener: MetricsListener; close(): Promise<void> } | undefined;
+  if (env.METRICS_PORT !== undefined) {
+    const gathered = createWorkerMetrics({ db, connection, queues: Object.values(QUEUES), ...(tier && { tier, lastHeartbeat: tier.lastHeartbeat }) });
+    try {
+      metrics = { listener: await startMetricsListener(gathered.registry, { host: env.METRICS_HOST, port: env.METRICS_PORT }), close: gathered.close };
+      log.info(`Metrics for Prometheus at http://${env.METRICS_HOST}:${metrics.listener.port}/metrics`);
+    } catch (error) {
+      // As a server whose PORT is taken: the operator asked for this listener, so it is fatal.
+      log.error({ err: error }, "could not start the metrics listener (METRICS_PORT)");
+      await Promise.all([gathered.close(), webhooks.close(), tier?.stop()]);
+      await database.close();
+      process.exit(1);
+    }
+  }
   if (!tier) {
     const healthTimer = setInterval(() => {
       void webhooks.client.then((client) => (client as unknown as { ping(): Promise<string> }).ping()).then(touchHealth, () => undefined);
@@ -85,7 +101,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info("worker shutting down");
-    await Promise.all([webhooks.close(), tier?.stop()]);
+    await Promise.all([webhooks.close(), tier?.stop(), metrics?.listener.close(), metrics?.close()]);
     await database.close();
     process.exit(0);
   };

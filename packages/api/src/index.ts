@@ -74,3 +74,6 @@ export { getTeamFlag, listSharingIncidents, disqualifyTeam } from "./challenges/
 export { selfCheck } from "./admin/self-check.ts";
 export { ARGON2_OPTIONS, configurePasswordHashing, DEFAULT_HASHING, defaultHashConcurrency, hashingLoad, type Hasher, type HashingLimits } from "./auth/passwords.ts";
 export { setupNeeded } from "./setup/setup-status.ts";
+export { domainMetrics } from "./observability/metrics.ts";
+export { startMetricsListener, type MetricsListener } from "./observability/listener.ts";
+export { getTierOverview, type TierOverview, type TierQueueView } from "./challenge-servers/overview.ts";

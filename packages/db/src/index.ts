@@ -1,4 +1,4 @@
-export { createDb, type Db } from "./client.ts";
+export { createDb, databasePoolStats, type DatabasePoolStats, type Db } from "./client.ts";
 export { connectDatabase, ensureDatabase, type Database } from "./connect.ts";
 export { startEmbeddedPostgres, databaseUrl, freePort, EmbeddedPostgresError, type EmbeddedDatabase } from "./embedded.ts";
 export { applyMigrations, readMigrations, MIGRATIONS_DIR } from "./migrate.ts";

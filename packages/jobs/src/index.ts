@@ -81,21 +81,33 @@ export class JobProducer {
 
   private readonly onError = (error: Error) => this.options.onError?.(error);
 
-  async enqueue<Q extends QueueName>(queue: Q, payload: Payloads[Q], options: { jobId?: string; attempts?: number; backoffMs?: number } = {}): Promise<void> {
-    const data = parseJob(queue, payload);
+  private queue(queue: QueueName): Queue {
     let q = this.queues.get(queue);
     if (!q) {
       q = new Queue(queue, this.queueOptions());
       q.on("error", this.onError);
       this.queues.set(queue, q);
     }
-    await q.add(queue, data, {
+    return q;
+  }
+
+  async enqueue<Q extends QueueName>(queue: Q, payload: Payloads[Q], options: { jobId?: string; attempts?: number; backoffMs?: number } = {}): Promise<void> {
+    const data = parseJob(queue, payload);
+    await this.queue(queue).add(queue, data, {
       attempts: options.attempts ?? 5,
       backoff: { type: "exponential", delay: options.backoffMs ?? 2000 },
       removeOnComplete: 1000,
       removeOnFail: 5000,
       ...(options.jobId !== undefined && { jobId: options.jobId }),
     });
+  }
+
+  /** A queue's jobs by state, and when the oldest waiting one was added (ms since the epoch; null: none waits). */
+  async inspect(queue: QueueName): Promise<{ waiting: number; active: number; delayed: number; failed: number; oldestWaitingAt: number | null }> {
+    const q = this.queue(queue);
+    const counts = await q.getJobCounts("waiting", "active", "delayed", "failed");
+    const [oldest] = await q.getJobs(["waiting"], 0, 0, true);
+    return { waiting: counts.waiting ?? 0, active: counts.active ?? 0, delayed: counts.delayed ?? 0, failed: counts.failed ?? 0, oldestWaitingAt: oldest?.timestamp ?? null };
   }
 
   /** Wakes a worker: its converge pass runs now instead of at its next tick. */

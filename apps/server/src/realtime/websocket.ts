@@ -85,7 +85,7 @@ export async function registerWebsocket(
   app: FastifyInstance,
   services: Services,
   { allowedOrigins = [], maxPerIp = 0, batchMs = 0 }: WebsocketOptions = {},
-): Promise<{ clients: () => number; writes: () => number }> {
+): Promise<{ clients: () => number; writes: () => number; delivered: () => number }> {
   const clients = new Set<Client>();
   const perAddress = new Map<string, number>();
   await app.register(websocket, {
@@ -141,19 +141,22 @@ export async function registerWebsocket(
   let timer: NodeJS.Timeout | null = null;
   let lastFlush = 0;
   let writes = 0;
+  /** Events written to sockets, one per socket each reached (a write may carry several). */
+  let delivered = 0;
 
   /**
    * Writes prepared frames straight to the connection: one write whatever their number. ws sends
    * nothing of its own but whole frames (compression is off), so these never split one of its.
    */
-  const write = (client: Client, frames: Buffer) => {
+  const write = (client: Client, frames: Buffer, events: number) => {
     if (client.socket.readyState !== client.socket.OPEN) return;
     writes += 1;
+    delivered += events;
     client.raw.write(frames);
   };
 
   /** The writes of the flush still being made, slice by slice; null between flushes. */
-  let unwritten: { list: [Client, Buffer][]; next: number } | null = null;
+  let unwritten: { list: [Client, Buffer, number][]; next: number } | null = null;
 
   /**
    * Writes what is pending: each socket its own frames in order, in one write. The writes go out
@@ -170,11 +173,11 @@ export async function registerWebsocket(
     const batch = pending;
     pending = [];
     if (batch.length === 0) return;
-    let list: [Client, Buffer][];
+    let list: [Client, Buffer, number][];
     if (batch.every((p) => p.targets === "all")) {
       // The common case, solves: every socket gets the same bytes, joined once.
       const frames = batch.length === 1 ? batch[0]!.frame : Buffer.concat(batch.map((p) => p.frame));
-      list = [...clients].map((client) => [client, frames]);
+      list = [...clients].map((client) => [client, frames, batch.length]);
     } else {
       const lists = new Map<Client, Buffer[]>();
       for (const { frame, targets } of batch) {
@@ -184,7 +187,7 @@ export async function registerWebsocket(
           else lists.set(client, [frame]);
         }
       }
-      list = [...lists].map(([client, frames]) => [client, frames.length === 1 ? frames[0]! : Buffer.concat(frames)]);
+      list = [...lists].map(([client, frames]) => [client, frames.length === 1 ? frames[0]! : Buffer.concat(frames), frames.length]);
     }
     unwritten = { list, next: 0 };
     writeSlice();
@@ -194,7 +197,7 @@ export async function registerWebsocket(
     if (!unwritten) return;
     const { list } = unwritten;
     const end = Math.min(list.length, unwritten.next + WRITE_SLICE);
-    for (let i = unwritten.next; i < end; i++) write(list[i]![0], list[i]![1]);
+    for (let i = unwritten.next; i < end; i++) write(list[i]![0], list[i]![1], list[i]![2]);
     unwritten.next = end;
     if (end < list.length) {
       setImmediate(writeSlice);
@@ -281,7 +284,7 @@ export async function registerWebsocket(
   };
   app.get("/api/v2/ws", { websocket: true }, handler);
   app.get("/api/v2/ws/", { websocket: true }, handler);
-  return { clients: () => clients.size, writes: () => writes };
+  return { clients: () => clients.size, writes: () => writes, delivered: () => delivered };
 }
 
 function sameHost(origin: string, host: string | undefined): boolean {

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pLimit, { type Limit } from "p-limit";
 import type { Db } from "@flagship/db";
 import { CONFIG_DEFAULTS, deriveTeamFlag, JOB_DEFAULTS, WORKER_STALE_SECONDS } from "@flagship/shared";
+import { deployDuration, deploys as deployCount, replacements } from "../metrics.ts";
 import { type Deployer, type Endpoint, engineReason, engineUnreachable, LABELS, type Unit } from "./deployer.ts";
 
 export interface ConvergerOptions {
@@ -132,6 +133,7 @@ export class Converger {
       const desired = (await this.wanted()).get(name);
       if (!desired) return;
       this.forget(name);
+      replacements.inc({ reason: "died" });
       for (const row of desired.rows) if (row.status === "healthy") await this.mark(row, { status: "unhealthy", error: "" });
       // A task converging the unit now finds it stopped on its next look; otherwise one starts now.
       await this.converge(desired);
@@ -347,7 +349,15 @@ export class Converger {
     if (rows.every((r) => r.status === "failed" && Date.now() - r.updated_at.getTime() < retryMs)) return;
     // Copies waiting for a container (or replacing one that died): followed closely until they answer.
     const waiting = rows.filter((r) => r.status === "pending" || r.status === "unhealthy");
-    const endpoints = await this.ensure(unit, rows);
+    // A deploy, for the metrics: a unit made to run for copies that do not answer yet (failed ones retried included).
+    const deploying = rows.some((r) => r.status !== "healthy");
+    const started = performance.now();
+    const deployed = (outcome: "succeeded" | "failed" | "engine_unreachable" | "timed_out") => {
+      if (!deploying) return;
+      deployCount.inc({ outcome });
+      deployDuration.observe({ outcome }, (performance.now() - started) / 1000);
+    };
+    const endpoints = await this.ensure(unit, rows, (reachable) => deployed(reachable ? "failed" : "engine_unreachable"));
     if (!endpoints) return;
     await this.check(unit, rows, endpoints);
     checked();
@@ -366,14 +376,17 @@ export class Converger {
       }
       await this.check(unit, rows, seen);
     }
+    // A worker stopping mid-deploy leaves it to the next worker, which counts it then.
+    if (!this.stopped) deployed(rows.every((r) => r.status === "healthy") ? "succeeded" : "timed_out");
   }
 
   /** Makes the unit run, a bounded number at once; a failure is reported on its instances. */
-  private async ensure(unit: Unit, rows: Row[]): Promise<Endpoint[] | null> {
+  private async ensure(unit: Unit, rows: Row[], failed: (engineAnswered: boolean) => void): Promise<Endpoint[] | null> {
     try {
       return await this.deploys(() => this.deployer.ensure(unit));
     } catch (error) {
       this.options.log.warn({ err: error, unit: unit.name }, "could not deploy a unit");
+      failed(!engineUnreachable(error));
       // An engine that cannot be reached is waited out (see `pass`); a refusal is the instance's failure.
       if (!engineUnreachable(error)) await this.failAll(rows, engineReason(error));
       return null;
@@ -423,6 +436,7 @@ export class Converger {
           this.silentSince.delete(key);
           await this.mark(row, { status: "unhealthy", error: `Nothing answered on port ${unit.port} for ${Math.round(graceMs / 1000)} s; the container was replaced.` });
           await this.deployer.restart(unit.name, index);
+          replacements.inc({ reason: "silent" });
         } else if (row.status === "healthy") {
           await this.mark(row, { status: "unhealthy", error: "" });
         }

@@ -61,6 +61,12 @@ export interface RunningTier {
   workerId: string;
   deployer: Deployer;
   converger: Converger;
+  /** The engine's own id ("" when it did not answer at start). */
+  engine: string;
+  /** Whether the engine answered the last ping. */
+  engineUp(): boolean;
+  /** When the database last accepted this worker's heartbeat (ms since the epoch); null before the first. */
+  lastHeartbeat(): number | null;
   /**
    * Stops cleanly: takes no more work and leaves its containers running and its instances in
    * place for `restartGraceSeconds`, for a worker restarting on the same engine to adopt (with no
@@ -147,6 +153,7 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
     }
   };
   let pinging: Promise<void> | null = null;
+  let lastHeartbeat: number | null = null;
   const announce = async () => {
     // The ping runs beside the heartbeat, which reports the last ping's answer: a slow engine
     // never delays the heartbeat that keeps the worker's instances where they are.
@@ -154,6 +161,7 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
       pinging = null;
     });
     await heartbeat(db, { id: workerId, backend: deployer.backend, address: options.publicHost, capacity: options.capacity, engine, engineUp, engineGrace: options.engineGraceSeconds ?? DEFAULT_ENGINE_GRACE_SECONDS });
+    lastHeartbeat = Date.now();
     options.onHeartbeat?.();
   };
   await ping();
@@ -230,6 +238,9 @@ export async function startChallengeServerTier(options: TierOptions): Promise<Ru
     workerId,
     deployer,
     converger,
+    engine,
+    engineUp: () => engineUp,
+    lastHeartbeat: () => lastHeartbeat,
     async stop() {
       await halt();
       await converger.idle();

@@ -3,6 +3,8 @@ import { passwordStrength } from "@flagship/shared/password";
 import os from "node:os";
 import argon2 from "argon2";
 import pLimit from "p-limit";
+import { Gauge } from "prom-client";
+import { domainMetrics, hashRefused, hashWait } from "../observability/metrics.ts";
 
 /**
  * argon2 is meant to cost CPU, and runs on libuv's thread pool (4 threads), which file reads and
@@ -90,6 +92,18 @@ export function hashingLoad(): { active: number; waiting: number; averageMs: num
   return { active: pool.activeCount, waiting: pool.pendingCount, averageMs: averageMs ?? null };
 }
 
+new Gauge({
+  name: "flagship_password_hashes",
+  help: "Password hashes in the hashing pool right now, by state: running or waiting for a slot.",
+  labelNames: ["state"] as const,
+  registers: [domainMetrics],
+  collect() {
+    const load = hashingLoad();
+    this.set({ state: "running" }, load.active);
+    this.set({ state: "waiting" }, load.waiting);
+  },
+});
+
 /**
  * The wait a hash started now expects before it runs, in ms: none while a slot is free, else the
  * hashes queued ahead of it and itself, shared by the slots. (The pool counts a hash as pending
@@ -105,12 +119,15 @@ function hashing<T>(work: (h: Hasher) => Promise<T>): Promise<T> {
   const waitMs = expectedWaitMs();
   if (pool.pendingCount >= limits.maxWaiting || waitMs > limits.maxWaitMs) {
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    hashRefused.inc();
     const message = `Too many sign-ins at once. Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
     return Promise.reject(new AppError("throttled", { message, retryAfter: seconds }));
   }
   const current = hasher;
+  const queued = performance.now();
   return pool(async () => {
     const started = performance.now();
+    hashWait.observe((started - queued) / 1000);
     try {
       return await work(current);
     } finally {

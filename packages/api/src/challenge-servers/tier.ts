@@ -2,6 +2,7 @@ import { JobProducer, QUEUES, redisConnection } from "@flagship/jobs";
 import type { Db } from "@flagship/db";
 import { WORKER_STALE_SECONDS } from "@flagship/shared";
 import type { Logger } from "../context.ts";
+import type { TierQueueView } from "./overview.ts";
 
 /**
  * The server's side of the worker tier: it only enqueues. Planning a job and waking the worker
@@ -13,6 +14,8 @@ export interface ChallengeServerTier {
   /** Runs the tier's periodic pass now (after a drain, say). */
   reconcile(): void;
   wake(workerIds: Iterable<string>): void;
+  /** The challenge-server queue's jobs by state, for the staff console; null when Redis does not answer in time. */
+  queueState(): Promise<TierQueueView | null>;
   close(): Promise<void>;
 }
 
@@ -30,6 +33,25 @@ export class QueueChallengeServerTier implements ChallengeServerTier {
       { ...(redisConnection(redisUrl) as object), enableOfflineQueue: false },
       { ...(prefix !== undefined && { prefix }), onError: (error) => log.warn({ err: error }, "challenge-server queue connection error") },
     );
+  }
+
+  async queueState(): Promise<TierQueueView | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), ENQUEUE_TIMEOUT_MS);
+    });
+    const read = (async (): Promise<TierQueueView> => {
+      const { oldestWaitingAt, ...counts } = await this.producer.inspect(QUEUES.challengeServers);
+      return { ...counts, oldest_waiting_seconds: oldestWaitingAt === null ? null : Math.max(0, Math.round((Date.now() - oldestWaitingAt) / 1000)) };
+    })().catch((error: unknown) => {
+      this.log.warn({ err: error }, "could not read the challenge-server queue");
+      return null;
+    });
+    try {
+      return await Promise.race([read, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   plan(jobId: number): void {

@@ -17,6 +17,7 @@ import { invalidateOwnViews } from "../members/own-views.ts";
 import { isUnlocked } from "@flagship/shared";
 import { boardCache } from "../leaderboard/board.ts";
 import { freezeTime } from "../leaderboard/freeze.ts";
+import { firstBloods, flagSubmissions } from "../observability/metrics.ts";
 
 export type SubmitFlagResult =
   | { m: "correct_flag"; d: { correct: true; explanation: string } }
@@ -30,6 +31,18 @@ type Recorded = { kind: "limit" } | { kind: "incorrect"; totals: AttemptTotals }
  * challenge, an already solved or still locked one; then the attempt limit, then the flag itself.
  */
 export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFlagResult> {
+  try {
+    const result = await judgeFlag(ctx, input);
+    flagSubmissions.inc({ outcome: result.m });
+    return result;
+  } catch (error) {
+    // Refusals count by their code, a bounded set (the error catalogue); anything else is a fault.
+    flagSubmissions.inc({ outcome: error instanceof AppError ? error.code : "error" });
+    throw error;
+  }
+}
+
+async function judgeFlag(ctx: Context, input: unknown): Promise<SubmitFlagResult> {
   const authed = requireAuth(ctx);
   const { actor } = authed;
   if (actor.teamId === null) throw new AppError("permission_denied", { message: ERRORS.team_required.message });
@@ -125,6 +138,7 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
   }
 
   const { outcome } = recorded;
+  if (outcome.firstBlood) firstBloods.inc();
   // The catalog moves with the solve (count, value, first blood) rather than being read again.
   await patchCatalogForSolve(ctx, { id: challenge.id, solveCount: outcome.solveCount, currentScore: outcome.points, firstBlood: outcome.firstBlood ? outcome.teamName : null });
   await invalidatePlayerState(ctx, { teamId });

@@ -129,6 +129,11 @@ export class RedisPublisher implements EventPublisher {
     });
   }
 
+  /** True while both connections to Redis are up, so events travel between the copies (for metrics). */
+  get linked(): boolean {
+    return this.pub.status === "ready" && this.sub.status === "ready";
+  }
+
   /** Resolves once this copy is subscribed, so nothing published after it is missed. */
   async connected(): Promise<void> {
     await this.ready;

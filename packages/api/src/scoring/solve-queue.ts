@@ -1,4 +1,5 @@
 import type { Db } from "@flagship/db";
+import { solveBatchSize, solveWait } from "../observability/metrics.ts";
 
 /**
  * Correct solves in batches, one batch at a time per process: the group commit of solves. When
@@ -20,6 +21,8 @@ export const MAX_BATCH = 100;
 
 interface Waiting<E, R> {
   entry: E;
+  /** When it arrived (performance.now()), for the wait it had. */
+  at: number;
   resolve: (result: R) => void;
   reject: (error: unknown) => void;
 }
@@ -35,10 +38,10 @@ export function solveInBatch<E, R>(db: Db, entry: E, key: (entry: E) => string, 
   return new Promise<R>((resolve, reject) => {
     const existing = lanes.get(db) as Lane<E, R> | undefined;
     if (existing) {
-      existing.waiting.push({ entry, resolve, reject });
+      existing.waiting.push({ entry, at: performance.now(), resolve, reject });
       return;
     }
-    const lane: Lane<E, R> = { waiting: [{ entry, resolve, reject }], run };
+    const lane: Lane<E, R> = { waiting: [{ entry, at: performance.now(), resolve, reject }], run };
     lanes.set(db, lane as Lane<unknown, unknown>);
     void drain(lane, key, () => lanes.delete(db));
   });
@@ -57,6 +60,9 @@ async function drain<E, R>(lane: Lane<E, R>, key: (entry: E) => string, done: ()
       batch.push(w);
       return false;
     });
+    const started = performance.now();
+    for (const w of batch) solveWait.observe((started - w.at) / 1000);
+    solveBatchSize.observe(batch.length);
     try {
       const results = await lane.run(batch.map((w) => w.entry));
       batch.forEach((w, i) => w.resolve(results[i]!));

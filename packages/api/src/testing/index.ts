@@ -136,3 +136,4 @@ export function callerFor(world: TestWorld, user: Pick<TestUser, "actor"> | null
 export { recordSolve, seedChallenges } from "../leaderboard/test-factories.ts";
 export { createCategory, createChallenge, createTeamWith, type TestTeam } from "../challenges/fixtures.ts";
 export { heldHasher, type HeldHasher } from "./held-hasher.ts";
+export { labelSets, sample, scrape } from "./metrics.ts";

@@ -12,6 +12,7 @@ import { errorText } from "../auth/errors.ts";
 import { isFull } from "../challenges/types.ts";
 import { ConfirmModal } from "./InstancePanel.tsx";
 import { JobForm } from "./JobForm.tsx";
+import { TierOverviewCard } from "./TierOverviewCard.tsx";
 import type { JobStatusView, LiveWorker } from "./types.ts";
 import "./texts.ts";
 
@@ -24,6 +25,7 @@ export function JobsPage() {
   const trpc = useTRPC();
   const jobs = useQuery({ ...trpc.challengeServers.jobs.queryOptions(), refetchInterval: REFRESH_MS });
   const workers = useQuery({ ...trpc.challengeServers.workers.queryOptions(), refetchInterval: REFRESH_MS });
+  const overview = useQuery({ ...trpc.challengeServers.overview.queryOptions(), refetchInterval: REFRESH_MS });
   const categories = useQuery(trpc.challenges.categories.queryOptions());
   const [adding, setAdding] = useState(false);
   const challengeOptions = useMemo(
@@ -53,6 +55,8 @@ export function JobsPage() {
         </Stack>
         <Button onClick={() => setAdding(true)}>{t("cserv.add_job")}</Button>
       </Group>
+
+      {overview.data && <TierOverviewCard overview={overview.data} />}
 
       <Card withBorder padding="sm" component="section" aria-labelledby="workers-heading">
         <Title order={2} size="h5" id="workers-heading" mb="xs">

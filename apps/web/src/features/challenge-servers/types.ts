@@ -1,3 +1,3 @@
-import type { JobStatusView, LiveWorker } from "@flagship/api";
+import type { JobStatusView, LiveWorker, TierOverview } from "@flagship/api";
 
-export type { JobStatusView, LiveWorker };
+export type { JobStatusView, LiveWorker, TierOverview };
