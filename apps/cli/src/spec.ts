@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { isMap, LineCounter, parseDocument, type Document } from "yaml";
 import { z } from "zod";
@@ -152,12 +152,20 @@ export interface Problem {
   severity: "error" | "warning";
 }
 
+/** A file a challenge hands out, as found on disk: its real path (links resolved) and size. */
+export interface LocalFile {
+  path: string;
+  size: number;
+}
+
 /** One challenge file, read and checked. `spec` is null when it has errors. */
 export interface LoadedChallenge {
   file: string;
   dir: string;
   spec: ChallengeSpec | null;
   problems: Problem[];
+  /** Each entry of `files` (as written) with the file it really is; read from there, never from the name. */
+  files: Map<string, LocalFile>;
 }
 
 /** The line (1-based) of the node at `keys` in the document, or of the nearest parent that exists. */
@@ -216,7 +224,11 @@ export function checkChallengeFile(file: string, source: string): { spec: Challe
 const FILE_NAMES = new Set(["challenge.yml", "challenge.yaml"]);
 const SKIPPED_DIRS = new Set(["node_modules", ".git"]);
 
-/** Every challenge file below `root`, in a stable order. */
+/**
+ * Every challenge file below `root`, in a stable order. A challenge file may be a link (it is
+ * checked where it leads, by `loadRepository`); linked folders are not followed, so a link can
+ * neither pull a folder from elsewhere into the repository nor walk the same folder twice.
+ */
 export async function findChallengeFiles(root: string): Promise<string[]> {
   const found: string[] = [];
   async function walk(dir: string): Promise<void> {
@@ -224,48 +236,80 @@ export async function findChallengeFiles(root: string): Promise<string[]> {
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) await walk(path.join(dir, entry.name));
-      else if (entry.isFile() && FILE_NAMES.has(entry.name)) found.push(path.join(dir, entry.name));
+      else if ((entry.isFile() || entry.isSymbolicLink()) && FILE_NAMES.has(entry.name)) found.push(path.join(dir, entry.name));
     }
   }
   await walk(root);
   return found;
 }
 
+/** Whether `target` (a real path) is `root` itself or inside it. */
+function isInside(root: string, target: string): boolean {
+  return target === root || target.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+/** The real path of `target` with every link resolved, or null when it (or a link on the way) leads nowhere. */
+async function realPathOf(target: string): Promise<string | null> {
+  return realpath(target).catch(() => null);
+}
+
 /**
  * Loads every challenge below `root` and checks what one file cannot: names unique within a
  * category, listed files present, requirements naming a challenge of the repository (or an id).
+ *
+ * Every challenge file, handed-out file and build folder is resolved to its real path and must be
+ * inside the repository: a repository is reviewed (a pull request) and then synced, and a link
+ * such as `dist/notes.txt -> /etc/passwd` looks harmless in review but would publish the machine's
+ * file to players. Comparing the text of paths cannot see links, so real paths are compared.
  */
 export async function loadRepository(root: string): Promise<LoadedChallenge[]> {
-  const files = await findChallengeFiles(root);
+  const realRoot = await realpath(root);
+  const files = await findChallengeFiles(realRoot);
   const loaded: LoadedChallenge[] = [];
+  const sources = new Map<LoadedChallenge, string>();
   for (const file of files) {
-    const source = await readFile(file, "utf8");
     const label = path.relative(process.cwd(), file) || file;
+    const real = await realPathOf(file);
+    if (real === null || !isInside(realRoot, real)) {
+      const why = real === null ? "is a link that leads nowhere" : `is a link to ${real}, outside the repository; it is not read`;
+      loaded.push({ file: label, dir: path.dirname(file), spec: null, problems: [{ file: label, line: 1, message: `${path.basename(file)} ${why}.`, severity: "error" }], files: new Map() });
+      continue;
+    }
+    const source = await readFile(real, "utf8");
     const { spec, problems } = checkChallengeFile(label, source);
-    loaded.push({ file: label, dir: path.dirname(file), spec, problems });
+    const challenge: LoadedChallenge = { file: label, dir: path.dirname(file), spec, problems, files: new Map() };
+    loaded.push(challenge);
+    sources.set(challenge, source);
   }
   const seen = new Map<string, string>();
   const names = new Set(loaded.flatMap((c) => (c.spec ? [c.spec.name] : [])));
   for (const challenge of loaded) {
     const spec = challenge.spec;
     if (!spec) continue;
-    const source = await readFile(path.join(challenge.dir, path.basename(challenge.file)), "utf8");
     const lines = new LineCounter();
-    const doc = parseDocument(source, { lineCounter: lines });
+    const doc = parseDocument(sources.get(challenge)!, { lineCounter: lines });
     const key = `${spec.category}\u0000${spec.name}`;
     const other = seen.get(key);
     if (other) challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["name"]), message: `"${spec.name}" in "${spec.category}" is also defined in ${other}.`, severity: "error" });
     else seen.set(key, challenge.file);
+    const label = `"${spec.category}/${spec.name}"`;
     for (const [index, name] of (spec.files ?? []).entries()) {
+      const problem = (message: string) => challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["files", index]), message: `files: ${message}`, severity: "error" });
       const full = path.resolve(challenge.dir, name);
       if (!full.startsWith(path.resolve(challenge.dir) + path.sep)) {
-        challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["files", index]), message: `files: "${name}" is outside the challenge's folder.`, severity: "error" });
+        problem(`"${name}" is outside the challenge's folder.`);
         continue;
       }
-      try {
-        await readFile(full);
-      } catch {
-        challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["files", index]), message: `files: "${name}" does not exist.`, severity: "error" });
+      const real = await realPathOf(full);
+      const info = real === null ? null : await stat(real).catch(() => null);
+      if (real === null || !info) {
+        problem(`"${name}" does not exist.`);
+      } else if (!isInside(realRoot, real)) {
+        problem(`"${name}" of ${label} is a link to ${real}, outside the repository; it is not uploaded.`);
+      } else if (!info.isFile()) {
+        problem(`"${name}" is not a file.`);
+      } else {
+        challenge.files.set(name, { path: real, size: info.size });
       }
     }
     const requirements = Array.isArray(spec.requirements) ? spec.requirements : (spec.requirements?.prerequisites ?? []);
@@ -278,12 +322,13 @@ export async function loadRepository(root: string): Promise<LoadedChallenge[]> {
     }
     const image = spec.image;
     if (image && isLocalImage(image)) {
-      const context = path.resolve(challenge.dir, image);
-      try {
-        await readFile(path.join(context, "Dockerfile"));
-      } catch {
-        challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["image"]), message: `image: no Dockerfile in "${image}".`, severity: "error" });
-      }
+      const problem = (message: string) => challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["image"]), message: `image: ${message}`, severity: "error" });
+      // The build sends the whole folder to Docker: it must be the repository's too.
+      const context = await realPathOf(path.resolve(challenge.dir, image));
+      const dockerfile = context === null ? null : await realPathOf(path.join(context, "Dockerfile"));
+      if (context !== null && !isInside(realRoot, context)) problem(`"${image}" of ${label} is ${context}, outside the repository; it is not built.`);
+      else if (dockerfile !== null && !isInside(realRoot, dockerfile)) problem(`the Dockerfile in "${image}" of ${label} is a link to ${dockerfile}, outside the repository; it is not built.`);
+      else if (dockerfile === null || !(await stat(dockerfile)).isFile()) problem(`no Dockerfile in "${image}".`);
     }
     if (challenge.problems.some((p) => p.severity === "error")) challenge.spec = null;
   }

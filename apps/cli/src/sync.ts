@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { type Api, CliError, EXIT } from "./client.ts";
 import { buildImage } from "./docker.ts";
 import { exposedPort, mapChallenge, OWNED_METADATA_KEYS, type DesiredChallenge, type DesiredServer } from "./mapping.ts";
 import type { Progress } from "./progress.ts";
 import { type RemoteCategory, type RemoteChallenge, type RemoteJob, sameJson } from "./remote.ts";
-import { loadRepository, type Problem } from "./spec.ts";
+import { loadRepository, type LocalFile, type Problem } from "./spec.ts";
 
 export interface SyncOptions {
   dryRun: boolean;
@@ -29,6 +29,8 @@ interface Planned {
   desired: DesiredChallenge;
   dir: string;
   file: string;
+  /** The handed-out files by their entry in `files`, resolved and checked by loadRepository. */
+  local: Map<string, LocalFile>;
 }
 
 /** Prints each problem as `file:line: severity: message`. */
@@ -46,7 +48,7 @@ export async function loadPlanned(root: string, log: (line: string) => void): Pr
     if (!challenge.spec) continue;
     const mapped = mapChallenge(challenge.spec);
     if ("error" in mapped) problems.push({ file: challenge.file, line: 1, message: mapped.error, severity: "error" });
-    else planned.push({ desired: mapped.challenge, dir: challenge.dir, file: challenge.file });
+    else planned.push({ desired: mapped.challenge, dir: challenge.dir, file: challenge.file, local: challenge.files });
   }
   for (const line of formatProblems(problems.filter((p) => p.severity === "warning"))) log(line);
   const errors = problems.filter((p) => p.severity === "error");
@@ -95,18 +97,18 @@ export function unlockExpression(ids: readonly number[]): string {
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
-async function sameFile(api: Api, url: string, size: number, local: string): Promise<boolean> {
-  const info = await stat(local);
-  if (info.size !== size) return false;
-  const [remote, mine] = await Promise.all([api.download(url), readFile(local)]);
+async function sameFile(api: Api, url: string, size: number, local: LocalFile): Promise<boolean> {
+  if (local.size !== size) return false;
+  const [remote, mine] = await Promise.all([api.download(url), readFile(local.path)]);
   return sha256(remote) === sha256(mine);
 }
 
-async function uploadFile(api: Api, local: string, progress: Progress): Promise<{ name: string; url: string; size: number }> {
-  const { size } = await stat(local);
-  const bar = progress.bar(`upload ${path.basename(local)}`, size);
+/** Uploads the file an entry of `files` resolved to, under the entry's own name (not the name a link leads to). */
+async function uploadFile(api: Api, name: string, local: LocalFile, progress: Progress): Promise<{ name: string; url: string; size: number }> {
+  const { size } = local;
+  const bar = progress.bar(`upload ${name}`, size);
   try {
-    const stored = await api.upload(path.basename(local), size, createReadStream(local), (n) => bar.increment(n));
+    const stored = await api.upload(name, size, createReadStream(local.path), (n) => bar.increment(n));
     bar.finish();
     return stored;
   } finally {
@@ -193,7 +195,7 @@ export async function syncRepository(api: Api, root: string, options: SyncOption
   // Challenges, their hints and files.
   const ids = new Map<string, number>();
   const remoteOf = new Map<string, RemoteChallenge>();
-  for (const { desired, dir } of planned) {
+  for (const { desired, local } of planned) {
     const key = `${desired.category}\u0000${desired.name}`;
     const label = `"${desired.category}/${desired.name}"`;
     const remote = remoteByKey.get(key);
@@ -201,7 +203,7 @@ export async function syncRepository(api: Api, root: string, options: SyncOption
       note(key, `+ ${verb("created", "would create")} challenge ${label}${desired.hints.length ? `, ${desired.hints.length} hint(s)` : ""}${desired.files.length ? `, ${desired.files.length} file(s)` : ""}`);
       if (options.dryRun) continue;
       const files = [];
-      for (const file of desired.files) files.push(await uploadFile(api, path.resolve(dir, file), progress));
+      for (const file of desired.files) files.push(await uploadFile(api, path.basename(file), local.get(file)!, progress));
       const created = await api.request<RemoteChallenge>("POST", "/challenges/", {
         category: categoryIds.get(desired.category),
         name: desired.name,
@@ -238,7 +240,7 @@ export async function syncRepository(api: Api, root: string, options: SyncOption
       if (!options.dryRun) await api.request("DELETE", `/hints/${extra.id}/`);
     }
 
-    const wanted = new Map(desired.files.map((file) => [path.basename(file), path.resolve(dir, file)]));
+    const wanted = new Map(desired.files.map((file) => [path.basename(file), local.get(file)!]));
     for (const file of remote.files) {
       const local = wanted.get(file.name);
       if (local && (await sameFile(api, file.url, file.size, local))) {
@@ -251,7 +253,7 @@ export async function syncRepository(api: Api, root: string, options: SyncOption
     for (const [name, local] of wanted) {
       note(key, `+ ${verb("uploaded", "would upload")} file "${name}" to ${label}`);
       if (options.dryRun) continue;
-      const stored = await uploadFile(api, local, progress);
+      const stored = await uploadFile(api, name, local, progress);
       await api.request("POST", "/challenges/files/", { challenge: remote.id, ...stored });
     }
   }
