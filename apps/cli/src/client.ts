@@ -95,6 +95,23 @@ export class Api {
     return parsed.d;
   }
 
+  /**
+   * The largest upload the server accepts (GET /files/upload), or null from a server too old to
+   * say; the sync then leaves the size to the upload itself.
+   */
+  async uploadLimit(): Promise<number | null> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}/files/upload`, { headers: { authorization: `Token ${this.token}` } });
+    } catch (error) {
+      throw new CliError(`Cannot reach ${this.baseUrl}: ${(error as Error).message}`, EXIT.server);
+    }
+    if (response.status === 404) return null;
+    const parsed = (await response.json().catch(() => null)) as Envelope<{ max_bytes: number }> | null;
+    if (!response.ok || !parsed?.s) throw new CliError(describeFailure("GET", "/files/upload", response.status, parsed), EXIT.server);
+    return parsed.d.max_bytes;
+  }
+
   /** The bytes of a stored file (a site path such as /files/key/name, or an absolute URL). */
   async download(url: string): Promise<Buffer> {
     const absolute = url.startsWith("/") ? `${this.baseUrl}${url}` : url;

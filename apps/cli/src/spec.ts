@@ -156,6 +156,8 @@ export interface Problem {
 export interface LocalFile {
   path: string;
   size: number;
+  /** The line of its entry in the challenge file, to point at when the server would refuse it. */
+  line: number;
 }
 
 /** One challenge file, read and checked. `spec` is null when it has errors. */
@@ -309,7 +311,7 @@ export async function loadRepository(root: string): Promise<LoadedChallenge[]> {
       } else if (!info.isFile()) {
         problem(`"${name}" is not a file.`);
       } else {
-        challenge.files.set(name, { path: real, size: info.size });
+        challenge.files.set(name, { path: real, size: info.size, line: lineOf(doc, lines, ["files", index]) });
       }
     }
     const requirements = Array.isArray(spec.requirements) ? spec.requirements : (spec.requirements?.prerequisites ?? []);
