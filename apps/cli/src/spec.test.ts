@@ -56,6 +56,20 @@ describe("challenge file schema", () => {
     ]);
     expect(checkChallengeFile("d.yml", "name: s\ncategory: c\nflags: [f]\n").problems).toEqual([{ file: "d.yml", line: 1, severity: "error", message: "value: A standard challenge needs a value." }]);
   });
+
+  it("reads older ctfcli's top-level decay and minimum as those versions did, warning with the new form", () => {
+    const older = checkChallengeFile("e.yml", "name: Old\ncategory: c\ntype: dynamic\nvalue: 500\ndecay: 25\nminimum: 100\nflags: [f]\n");
+    expect(older.spec).toMatchObject({ type: "dynamic", value: 500, extra: { initial: 500, decay: 25, minimum: 100 } });
+    expect(older.problems).toEqual([
+      { file: "e.yml", line: 5, severity: "warning", message: "decay and minimum at the top level is ctfcli's older form, read as it was; write extra: {initial: 500, decay: 25, minimum: 100} instead." },
+    ]);
+    // What extra says wins; a problem with a moved value points at the line the file has it on.
+    expect(checkChallengeFile("f.yml", "name: Old\ncategory: c\ntype: dynamic\nvalue: 500\nminimum: 50\nextra:\n  decay: 10\n  minimum: 80\nflags: [f]\n").spec?.extra).toMatchObject({ initial: 500, decay: 10, minimum: 80 });
+    const wrong = checkChallengeFile("g.yml", "name: Old\ncategory: c\ntype: dynamic\nvalue: 100\ndecay: 5\nminimum: 300\nflags: [f]\n");
+    expect(wrong.problems.filter((p) => p.severity === "error")).toEqual([{ file: "g.yml", line: 6, severity: "error", message: "extra.minimum: The minimum is more than the initial value." }]);
+    // Outside a dynamic challenge they mean nothing, as before.
+    expect(checkChallengeFile("h.yml", "name: S\ncategory: c\nvalue: 100\ndecay: 5\nflags: [f]\n").problems).toEqual([{ file: "h.yml", line: 4, severity: "warning", message: 'Unknown key "decay" is ignored.' }]);
+  });
 });
 
 describe("a repository", () => {

@@ -195,6 +195,29 @@ function deepest(issue: Issue): Issue[] {
   return best.map((i) => ({ ...i, path: [...issue.path, ...i.path] }));
 }
 
+const DYNAMIC_KEYS = ["initial", "decay", "minimum"] as const;
+const OLDER_DYNAMIC_KEYS = [...DYNAMIC_KEYS, "function"];
+
+/**
+ * Older ctfcli versions wrote a dynamic challenge's `decay` and `minimum` (and sometimes `initial`
+ * and `function`) at the top level, with `value` as the initial value, and sent them to CTFd as they were. Such a
+ * file is read as those versions read it: the keys move under `extra` (what `extra` itself says
+ * wins) and `value` becomes `extra.initial`. Answers the top-level keys it moved, in file order.
+ */
+function olderDynamicFields(data: Record<string, unknown>): string[] {
+  if (data.type !== "dynamic") return [];
+  const moved = Object.keys(data).filter((key) => OLDER_DYNAMIC_KEYS.includes(key));
+  if (moved.length === 0) return [];
+  const extra: Record<string, unknown> = data.extra && typeof data.extra === "object" && !Array.isArray(data.extra) ? { ...(data.extra as Record<string, unknown>) } : {};
+  for (const key of moved) {
+    extra[key] ??= data[key];
+    delete data[key];
+  }
+  if (data.value != null) extra.initial ??= data.value;
+  data.extra = extra;
+  return moved;
+}
+
 /** Parses and checks one challenge file's text. Pure: `file` only labels the problems. */
 export function checkChallengeFile(file: string, source: string): { spec: ChallengeSpec | null; problems: Problem[] } {
   const lines = new LineCounter();
@@ -204,6 +227,13 @@ export function checkChallengeFile(file: string, source: string): { spec: Challe
   if (problems.length > 0) return { spec: null, problems };
   if (!isMap(doc.contents)) return { spec: null, problems: [{ file, line: 1, message: "A challenge file is a map of keys (name, category, value, flags...).", severity: "error" }] };
   const data = doc.toJS() as Record<string, unknown>;
+  const moved = olderDynamicFields(data);
+  if (moved.length > 0) {
+    const extra = data.extra as Record<string, unknown>;
+    const keys = extra.function === undefined ? DYNAMIC_KEYS : [...DYNAMIC_KEYS, "function"];
+    const form = `extra: {${keys.map((key) => `${key}: ${String(extra[key] ?? "...")}`).join(", ")}}`;
+    problems.push({ file, line: lineOf(doc, lines, [moved[0]!]), message: `${moved.join(", ").replace(/, ([^,]*)$/, " and $1")} at the top level is ctfcli's older form, read as it was; write ${form} instead.`, severity: "warning" });
+  }
   const known = new Set<string>([...CTFD_KEYS, EXTENSION_KEY]);
   for (const key of Object.keys(data)) {
     if (!known.has(key)) problems.push({ file, line: lineOf(doc, lines, [key]), message: `Unknown key "${key}" is ignored.`, severity: "warning" });
@@ -213,7 +243,9 @@ export function checkChallengeFile(file: string, source: string): { spec: Challe
   if (!parsed.success) {
     for (const issue of parsed.error.issues.flatMap(deepest)) {
       const where = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-      problems.push({ file, line: lineOf(doc, lines, issue.path), message: `${where}${issue.message}`, severity: "error" });
+      // A value moved from the older top-level form is pointed at where the file has it.
+      const at = issue.path[0] === "extra" && moved.includes(issue.path[1] as string) ? [issue.path[1]!] : issue.path;
+      problems.push({ file, line: lineOf(doc, lines, at), message: `${where}${issue.message}`, severity: "error" });
     }
     return { spec: null, problems };
   }
