@@ -92,3 +92,43 @@ describe("a sync that the server would refuse", () => {
     expect(again.stdout).toContain('+ created challenge "Net/Alpha"');
   }, 120_000);
 });
+
+describe("two syncs at once", () => {
+  it("refuses a sync while another holds the event's lease, naming it, and writes nothing", async () => {
+    const held = await api<{ token: string }>(server!.url, server!.token, "POST", "/challenges/sync/lease/", { holder: "release-pipeline" });
+    await writeChallenge(repo, "net/beta", "name: Beta\ncategory: Net\nvalue: 50\nflags:\n  - flag{beta}\n");
+    const before = await eventState();
+    const refused = await flagship(server!, ["challenge", "sync", repo]);
+    expect([refused.code, refused.stdout]).toEqual([3, ""]);
+    expect(refused.stderr).toMatch(/Another challenge sync is running, started by \S+ \(release-pipeline\) at .*; nothing was changed\./);
+    expect(await eventState()).toEqual(before);
+    // A dry run writes nothing and takes no lease.
+    expect((await flagship(server!, ["challenge", "sync", repo, "--dry-run"])).stdout).toContain('would create challenge "Net/Beta"');
+
+    await api(server!.url, server!.token, "DELETE", "/challenges/sync/lease/", { token: held.token });
+    const run = await flagship(server!, ["challenge", "sync", repo]);
+    expect([run.code, run.stderr]).toEqual([0, ""]);
+    expect(run.stdout).toContain('+ created challenge "Net/Beta"');
+    // The sync gave its lease back.
+    expect(await server!.world.services.db.challengeSyncLease.count()).toBe(0);
+  }, 120_000);
+
+  it("never duplicates a category or a challenge when two syncs start together", async () => {
+    const twin = await tempRepository();
+    try {
+      for (const n of [1, 2, 3, 4]) await writeChallenge(twin, `twin/c${n}`, `name: Twin ${n}\ncategory: Twins\nvalue: ${n * 10}\nflags:\n  - flag{twin${n}}\n`);
+      const runs = await Promise.all([flagship(server!, ["challenge", "sync", twin]), flagship(server!, ["challenge", "sync", twin])]);
+      // Either the second found the lease held, or it started after the first ended and found nothing to change.
+      expect(runs.filter((r) => r.code === 0 && r.stdout.includes('+ created category "Twins"'))).toHaveLength(1);
+      for (const other of runs.filter((r) => !r.stdout.includes('+ created category "Twins"'))) {
+        expect(other.code === 3 ? other.stderr : other.stdout).toMatch(/Another challenge sync is running|Nothing to change/);
+      }
+      const db = server!.world.services.db;
+      expect(await db.category.count({ where: { name: "Twins" } })).toBe(1);
+      const names = (await db.challenge.findMany({ where: { name: { startsWith: "Twin " } }, select: { name: true } })).map((c) => c.name).sort();
+      expect(names).toEqual(["Twin 1", "Twin 2", "Twin 3", "Twin 4"]);
+    } finally {
+      await rm(twin, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

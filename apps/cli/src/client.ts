@@ -31,6 +31,11 @@ function describeFailure(method: string, pathname: string, status: number, body:
       .join("; ");
   } else if (typeof details === "string" && details !== "") detail = details;
   if (status === 401) return `The server did not accept the token (${body.m}). Set FLAGSHIP_TOKEN to a staff login token or a personal access token from your settings.`;
+  if (body.m === "sync_in_progress" && details && typeof details === "object") {
+    const lease = details as { username?: string; holder?: string; since?: string; expires_at?: string };
+    return `Another challenge sync is running, started by ${lease.username ?? "someone"}${lease.holder ? ` (${lease.holder})` : ""} at ${lease.since ?? "?"}; nothing was changed. Try again once it has finished (its lease runs out at ${lease.expires_at ?? "?"} if it stopped without ending).`;
+  }
+  if (body.m === "sync_lease_lost") return "This sync's lease ran out (the server did not hear from it for too long), so another sync may have started; it stopped before writing more.";
   if (status === 403 && body.m === "permission_denied") return `${method} ${pathname}: the token's account is not staff (permission_denied).`;
   return `${method} ${pathname} was refused: ${body.m}${detail ? ` (${detail})` : ""}.`;
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { readFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { ZCategoryInput, ZCreateChallengeInput, ZJobSpec } from "@flagship/shared";
 import { type Api, CliError, EXIT } from "./client.ts";
@@ -234,6 +235,36 @@ interface Undo {
  */
 export async function syncRepository(api: Api, root: string, options: SyncOptions, progress: Progress, log: (line: string) => void): Promise<SyncSummary> {
   const planned = await loadPlanned(root, log);
+  // A dry run writes nothing, so it takes no lease; a sync holds the event's one lease from its
+  // first read to its last write, so that what it read is still true when it writes.
+  if (options.dryRun) return await syncPlanned(api, planned, options, progress, log, () => undefined);
+  const lease = await api.request<{ token: string }>("POST", "/challenges/sync/lease/", { holder: `${path.basename(root)} from ${os.hostname()}` });
+  let lost: unknown = null;
+  const renewal = setInterval(() => {
+    api.request("PATCH", "/challenges/sync/lease/", { token: lease.token }).catch((error: unknown) => (lost ??= error));
+  }, RENEW_EVERY_MS);
+  try {
+    return await syncPlanned(api, planned, options, progress, log, () => {
+      if (lost) throw lost;
+    });
+  } finally {
+    clearInterval(renewal);
+    await api.request("DELETE", "/challenges/sync/lease/", { token: lease.token }).catch(() => undefined);
+  }
+}
+
+/** How often a running sync renews its lease: well within the server's two minutes. */
+const RENEW_EVERY_MS = 30_000;
+
+async function syncPlanned(
+  api: Api,
+  planned: Planned[],
+  options: SyncOptions,
+  progress: Progress,
+  log: (line: string) => void,
+  /** Throws once the sync's lease is lost, before its next write. */
+  assertLease: () => void,
+): Promise<SyncSummary> {
   const [categories, jobs, maxUpload] = await Promise.all([
     api.get<RemoteCategory[]>("/challenges/categories/"),
     api.get<RemoteJob[]>("/challengeserver/jobs/"),
@@ -258,6 +289,7 @@ export async function syncRepository(api: Api, root: string, options: SyncOption
       note(key, line);
       return undefined;
     }
+    assertLease();
     const result = await action();
     undos.push(undo(result));
     note(key, line);

@@ -35,6 +35,7 @@ export { giveFeedback } from "./challenges/give-feedback.ts";
 export { createCategory, updateCategory, deleteCategory } from "./challenges/manage-categories.ts";
 export { createChallenge, updateChallenge, deleteChallenge } from "./challenges/manage-challenges.ts";
 export { createFile, updateFile, deleteFile } from "./challenges/manage-files.ts";
+export { startChallengeSync, renewChallengeSync, endChallengeSync, SYNC_LEASE_SECONDS } from "./challenges/sync-lease.ts";
 export { exportEventArchive, importEventArchive, ARCHIVE_LIMITS, type ArchiveLimits } from "./port/event-archive.ts";
 export { importCtfd, CTFD_LIMITS, IMPORTED_PASSWORD, type CtfdLimits, type CtfdImportResult } from "./port/ctfd-import.ts";
 export { storeUpload, openStoredFile, safeFileName, MAX_UPLOAD_BYTES } from "./challenges/file-storage.ts";
