@@ -14,6 +14,12 @@ import { loadRepository, type LocalFile, type Problem } from "./spec.ts";
 export interface SyncOptions {
   dryRun: boolean;
   prune: boolean;
+  /** The repository's name on the server (repositorySource): what the sync owns. */
+  source: string;
+  /** Delete what --prune would without asking. */
+  yes: boolean;
+  /** Asks a person a yes-or-no question; absent when there is no terminal to ask on. */
+  confirm?: (question: string) => Promise<boolean>;
 }
 
 export interface SyncSummary {
@@ -73,6 +79,7 @@ const CHALLENGE_KEYS = [
   "tiebreaker",
   "maintenance",
   "post_score_explanation",
+  "source",
 ] as const;
 
 /** The metadata to store: the remote's own keys (a job's cserv_name...) kept, the sync's replaced. */
@@ -86,7 +93,7 @@ export function changedFields(remote: RemoteChallenge, desired: DesiredChallenge
   const patch: Record<string, unknown> = {};
   for (const key of CHALLENGE_KEYS) {
     const want = key === "challenge_metadata" ? mergedMetadata(remote.challenge_metadata ?? {}, desired.challenge_metadata) : desired[key];
-    const have = key === "attempt_limit" ? (remote.attempt_limit ?? null) : remote[key];
+    const have = key === "attempt_limit" ? (remote.attempt_limit ?? null) : key === "source" ? (remote.source ?? "") : remote[key];
     if (!sameJson(have, want)) patch[key] = want;
   }
   return patch;
@@ -200,6 +207,22 @@ function checkAgainstServer(planned: readonly Planned[], remoteIds: ReadonlySet<
   if (problems.length > 0) throw new CliError(`${formatProblems(problems).join("\n")}\n${problems.length} problem(s); nothing was changed.`, EXIT.problems);
 }
 
+/**
+ * A challenge of the same name that another repository made stays that repository's: the sync
+ * says whose it is rather than overwriting it. One made otherwise (by hand, or by a sync before
+ * challenges recorded their repository) becomes this repository's.
+ */
+function checkOwnership(planned: readonly Planned[], remoteByKey: ReadonlyMap<string, RemoteChallenge>, source: string): void {
+  const problems: Problem[] = [];
+  for (const { desired, file } of planned) {
+    const owner = remoteByKey.get(`${desired.category}\u0000${desired.name}`)?.source ?? "";
+    if (owner !== "" && owner !== source) {
+      problems.push({ file, line: 1, message: `"${desired.category}/${desired.name}" is already repository "${owner}"'s; it is left as it is. Rename it here, or change it from that repository.`, severity: "error" });
+    }
+  }
+  if (problems.length > 0) throw new CliError(`${formatProblems(problems).join("\n")}\n${problems.length} problem(s); nothing was changed.`, EXIT.problems);
+}
+
 /** The challenge servers' jobs as they will be submitted, against the server's schema and the jobs it has. */
 function checkJobs(jobSpecs: ReadonlyMap<Planned, Record<string, unknown>>, remoteByKey: ReadonlyMap<string, RemoteChallenge>, jobs: readonly RemoteJob[]): void {
   const problems: Problem[] = [];
@@ -272,7 +295,18 @@ async function syncPlanned(
   ]);
   const remoteByKey = new Map<string, RemoteChallenge>();
   for (const category of categories) for (const challenge of category.challenges) remoteByKey.set(`${category.name}\u0000${challenge.name}`, challenge);
+  for (const { desired } of planned) desired.fields.source = options.source;
+  checkOwnership(planned, remoteByKey, options.source);
   checkAgainstServer(planned, new Set([...remoteByKey.values()].map((c) => c.id)), maxUpload);
+  // --prune deletes only what this repository made and no longer has; a person says yes first.
+  const keep = new Set(planned.map((p) => `${p.desired.category}\u0000${p.desired.name}`));
+  const doomed = options.prune ? [...remoteByKey].filter(([key, remote]) => !keep.has(key) && remote.source === options.source) : [];
+  if (doomed.length > 0 && !options.dryRun && !options.yes) {
+    const list = doomed.map(([key]) => `  "${key.replace("\u0000", "/")}"`).join("\n");
+    const question = `--prune will delete ${doomed.length} challenge(s) that repository "${options.source}" made and no longer has, with their solves:\n${list}`;
+    if (!options.confirm) throw new CliError(`${question}\nThere is no terminal to ask on: give --yes to delete them. Nothing was changed.`, EXIT.usage);
+    if (!(await options.confirm(`${question}\nDelete them? [y/N] `))) throw new CliError("Nothing was deleted or changed.", EXIT.problems);
+  }
 
   const changes: string[] = [];
   const changedChallenges = new Set<string>();
@@ -466,13 +500,10 @@ async function syncPlanned(
       else await write(key, line, () => api.request("POST", "/challengeserver/submit_job/", { challenge_id: id, job_spec: spec }), () => ({ what: `the job submitted for "${desired.category}/${desired.name}"`, run: null }));
     }
 
-    if (options.prune) {
-      const keep = new Set(planned.map((p) => `${p.desired.category}\u0000${p.desired.name}`));
-      for (const [key, remote] of remoteByKey) {
-        if (keep.has(key)) continue;
-        const label = `"${key.replace("\u0000", "/")}"`;
-        await write(key, `- ${verb("deleted", "would delete")} challenge ${label}`, () => api.request("DELETE", `/challenges/${remote.id}/`), () => ({ what: `challenge ${label}, deleted`, run: null }));
-      }
+    // Deletions last: they cannot be undone, so everything else has been written first.
+    for (const [key, remote] of doomed) {
+      const label = `"${key.replace("\u0000", "/")}"`;
+      await write(key, `- ${verb("deleted", "would delete")} challenge ${label}`, () => api.request("DELETE", `/challenges/${remote.id}/`), () => ({ what: `challenge ${label}, deleted`, run: null }));
     }
   }
 

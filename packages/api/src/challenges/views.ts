@@ -38,6 +38,7 @@ export interface ChallengeView {
   /** Staff only. */
   flag_metadata?: JsonObject;
   attempt_limit?: number | null;
+  source?: string;
 }
 
 /** A locked challenge: enough to place its tile, nothing that gives it away. */
@@ -187,6 +188,7 @@ export function challengeView(challenge: CatalogChallenge, state: PlayerState, s
     view.tags = challenge.tags;
     view.flag_metadata = challenge.flagMetadata;
     view.attempt_limit = challenge.attemptLimit;
+    view.source = challenge.source;
   }
   return view;
 }
