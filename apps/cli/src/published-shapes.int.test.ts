@@ -70,3 +70,22 @@ describe("older ctfcli's dynamic challenges", () => {
     expect(again.stdout.trim().split("\n").at(-1)).toBe("Nothing to change: 2 challenge(s) up to date.");
   }, 120_000);
 });
+
+describe("quoted numbers and keys given twice", () => {
+  it("sync as ctfcli read them: quoted numbers as numbers, the later of two keys, each with the file's line", async () => {
+    const repo = await repository();
+    await writeChallenge(
+      repo,
+      "misc/quoted",
+      'name: Quoted\ncategory: Misc\nvalue: "150"\nattempts: "4"\ndescription: Draft.\ndescription: Final.\nflags:\n  - flag{quoted}\nhints:\n  - content: Look closer.\n    cost: "30"\n',
+    );
+    const sync = await flagship(server!, ["challenge", "sync", repo]);
+    expect([sync.code, sync.stderr]).toEqual([0, ""]);
+    expect(sync.stdout).toContain('misc/quoted/challenge.yml:6: warning: "description" is given twice (first on line 5); the later one is used, as ctfcli reads it.');
+
+    const staff = await challengesOf(server!.token);
+    expect(staff.get("Quoted")).toMatchObject({ score: 150, attempt_limit: 4, description: "Final.", hints: [{ penalty: 30, text: "Look closer." }] });
+    const player = await challengesOf((await createTeamWith(server!.world)).members[0]!.token);
+    expect(player.get("Quoted")).toMatchObject({ score: 150, description: "Final.", hints: [{ penalty: 30, text: "", used: false }] });
+  }, 120_000);
+});

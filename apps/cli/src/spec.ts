@@ -1,6 +1,6 @@
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { isMap, LineCounter, parseDocument, type Document } from "yaml";
+import { isMap, isScalar, LineCounter, parseDocument, visit, type Document } from "yaml";
 import { z } from "zod";
 
 /**
@@ -39,7 +39,11 @@ const CTFD_KEYS = [
 export const EXTENSION_KEY = "flagship";
 
 const text = (max: number) => z.string().max(max);
-const count = z.number().int().min(0).max(1_000_000);
+/**
+ * A whole number, also when quoted (`value: "500"`): ctfcli sent such values to CTFd as they were
+ * and CTFd read them as numbers, so published repositories have them.
+ */
+const count = z.preprocess((v) => (typeof v === "string" && /^\s*\d{1,9}\s*$/.test(v) ? Number(v) : v), z.number().int().min(0).max(1_000_000));
 
 const ZFlag = z.union([
   z.string().min(1),
@@ -221,10 +225,23 @@ function olderDynamicFields(data: Record<string, unknown>): string[] {
 /** Parses and checks one challenge file's text. Pure: `file` only labels the problems. */
 export function checkChallengeFile(file: string, source: string): { spec: ChallengeSpec | null; problems: Problem[] } {
   const lines = new LineCounter();
-  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  // Keys given twice are read as ctfcli's YAML reader reads them (the later one wins), with a warning.
+  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
   const problems: Problem[] = [];
   for (const error of doc.errors) problems.push({ file, line: error.linePos?.[0]?.line ?? 1, message: error.message.split("\n")[0]!, severity: "error" });
   if (problems.length > 0) return { spec: null, problems };
+  visit(doc, {
+    Map(_key, map) {
+      const seen = new Map<unknown, number>();
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? pair.key.value : pair.key;
+        const line = isScalar(pair.key) && pair.key.range ? lines.linePos(pair.key.range[0]).line : 1;
+        const earlier = seen.get(key);
+        if (earlier !== undefined) problems.push({ file, line, message: `"${String(key)}" is given twice (first on line ${earlier}); the later one is used, as ctfcli reads it.`, severity: "warning" });
+        else seen.set(key, line);
+      }
+    },
+  });
   if (!isMap(doc.contents)) return { spec: null, problems: [{ file, line: 1, message: "A challenge file is a map of keys (name, category, value, flags...).", severity: "error" }] };
   const data = doc.toJS() as Record<string, unknown>;
   const moved = olderDynamicFields(data);
