@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { type CliEnv, readEnv } from "./env.ts";
 
@@ -115,6 +116,16 @@ export class Api {
     const parsed = (await response.json().catch(() => null)) as Envelope<{ max_bytes: number }> | null;
     if (!response.ok || !parsed?.s) throw new CliError(describeFailure("GET", "/files/upload", response.status, parsed), EXIT.server);
     return parsed.d.max_bytes;
+  }
+
+  /** The SHA-256 of a stored file, hashed as it streams in (a large file is never held in memory). */
+  async downloadHash(url: string): Promise<string> {
+    const absolute = url.startsWith("/") ? `${this.baseUrl}${url}` : url;
+    const response = await fetch(absolute, { headers: { authorization: `Token ${this.token}` } });
+    if (!response.ok || !response.body) throw new CliError(`Downloading ${url} answered HTTP ${response.status}.`, EXIT.server);
+    const hash = createHash("sha256");
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) hash.update(chunk);
+    return hash.digest("hex");
   }
 
   /** The bytes of a stored file (a site path such as /files/key/name, or an absolute URL). */

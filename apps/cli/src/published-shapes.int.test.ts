@@ -1,4 +1,5 @@
-import { rm } from "node:fs/promises";
+import { rm, truncate } from "node:fs/promises";
+import path from "node:path";
 import { createTeamWith } from "@flagship/api/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, flagship, type Server, startServer, stopServer, tempRepository, writeChallenge } from "./testing.ts";
@@ -88,4 +89,17 @@ describe("quoted numbers and keys given twice", () => {
     const player = await challengesOf((await createTeamWith(server!.world)).members[0]!.token);
     expect(player.get("Quoted")).toMatchObject({ score: 150, description: "Final.", hints: [{ penalty: 30, text: "", used: false }] });
   }, 120_000);
+});
+
+describe("large handed-out files", () => {
+  it("are checked by their size and existence, never read whole: lint passes a 3 GB file at once", async () => {
+    const repo = await repository();
+    await writeChallenge(repo, "forensics/disk", "name: Disk\ncategory: Forensics\nvalue: 400\nflags:\n  - flag{disk}\nfiles:\n  - dist/disk.img\n", { "dist/disk.img": "" });
+    // Sparse: 3 GB as the file system reports it; reading it whole is more than a Buffer holds.
+    await truncate(path.join(repo, "forensics/disk/dist/disk.img"), 3 * 1024 ** 3);
+    const started = Date.now();
+    const lint = await flagship(null, ["challenge", "lint", repo]);
+    expect([lint.code, lint.stdout.trim()]).toEqual([0, "1 challenge file(s): 0 error(s), 0 warning(s)."]);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  }, 60_000);
 });

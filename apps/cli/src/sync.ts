@@ -104,12 +104,17 @@ export function unlockExpression(ids: readonly number[]): string {
   return ids.map((id, i) => (i === 0 ? String(id) : `${id} AND`)).join(" ");
 }
 
-const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+/** A file's SHA-256, read as a stream: a file of gigabytes is never held in memory. */
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
 
 async function sameFile(api: Api, url: string, size: number, local: LocalFile): Promise<boolean> {
   if (local.size !== size) return false;
-  const [remote, mine] = await Promise.all([api.download(url), readFile(local.path)]);
-  return sha256(remote) === sha256(mine);
+  const [remote, mine] = await Promise.all([api.downloadHash(url), sha256Of(local.path)]);
+  return remote === mine;
 }
 
 /** Uploads the file an entry of `files` resolved to, under the entry's own name (not the name a link leads to). */
