@@ -56,6 +56,12 @@ describe("challenge file schema", () => {
     expect(checkChallengeFile("d.yml", "name: s\ncategory: c\nflags: [f]\n").problems).toEqual([{ file: "d.yml", line: 1, severity: "error", message: "value: A standard challenge needs a value." }]);
   });
 
+  it("reports a YAML error at its line", () => {
+    const broken = checkChallengeFile("y.yml", "name: Braces\ncategory: c\nvalue: 10\nflags: [flag{x}]\n");
+    expect(broken.spec).toBeNull();
+    expect(broken.problems).toEqual([{ file: "y.yml", line: 4, severity: "error", message: expect.stringMatching(/flow sequence/) }]);
+  });
+
   it("reads quoted numbers as numbers, as CTFd did", () => {
     const quoted = checkChallengeFile("q.yml", 'name: Q\ncategory: c\nvalue: "500"\nattempts: "3"\nhints:\n  - content: Costs.\n    cost: "25"\nflags: [f]\n');
     expect(quoted.problems).toEqual([]);

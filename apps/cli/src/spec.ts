@@ -228,7 +228,8 @@ export function checkChallengeFile(file: string, source: string): { spec: Challe
   // Keys given twice are read as ctfcli's YAML reader reads them (the later one wins), with a warning.
   const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
   const problems: Problem[] = [];
-  for (const error of doc.errors) problems.push({ file, line: error.linePos?.[0]?.line ?? 1, message: error.message.split("\n")[0]!, severity: "error" });
+  // Without prettyErrors the parser leaves linePos empty: the line comes from the error's offset.
+  for (const error of doc.errors) problems.push({ file, line: lines.linePos(error.pos[0]).line, message: error.message.split("\n")[0]!, severity: "error" });
   if (problems.length > 0) return { spec: null, problems };
   visit(doc, {
     Map(_key, map) {
