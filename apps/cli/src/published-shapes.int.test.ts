@@ -91,6 +91,16 @@ describe("quoted numbers and keys given twice", () => {
   }, 120_000);
 });
 
+describe("YAML errors", () => {
+  it("are reported at their own line", async () => {
+    const repo = await repository();
+    await writeChallenge(repo, "misc/braces", "name: Braces\ncategory: Misc\nvalue: 10\nflags: [flag{braces}]\n");
+    const lint = await flagship(null, ["challenge", "lint", repo]);
+    expect(lint.code).toBe(1);
+    expect(lint.stdout).toMatch(/misc\/braces\/challenge\.yml:4: error: [^\n]*flow sequence/);
+  }, 60_000);
+});
+
 describe("large handed-out files", () => {
   it("are checked by their size and existence, never read whole: lint passes a 3 GB file at once", async () => {
     const repo = await repository();
