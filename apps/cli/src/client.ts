@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { type CliEnv, readEnv } from "./env.ts";
 
@@ -31,6 +32,11 @@ function describeFailure(method: string, pathname: string, status: number, body:
       .join("; ");
   } else if (typeof details === "string" && details !== "") detail = details;
   if (status === 401) return `The server did not accept the token (${body.m}). Set FLAGSHIP_TOKEN to a staff login token or a personal access token from your settings.`;
+  if (body.m === "sync_in_progress" && details && typeof details === "object") {
+    const lease = details as { username?: string; holder?: string; since?: string; expires_at?: string };
+    return `Another challenge sync is running, started by ${lease.username ?? "someone"}${lease.holder ? ` (${lease.holder})` : ""} at ${lease.since ?? "?"}; nothing was changed. Try again once it has finished (its lease runs out at ${lease.expires_at ?? "?"} if it stopped without ending).`;
+  }
+  if (body.m === "sync_lease_lost") return "This sync's lease ran out (the server did not hear from it for too long), so another sync may have started; it stopped before writing more.";
   if (status === 403 && body.m === "permission_denied") return `${method} ${pathname}: the token's account is not staff (permission_denied).`;
   return `${method} ${pathname} was refused: ${body.m}${detail ? ` (${detail})` : ""}.`;
 }
@@ -93,6 +99,33 @@ export class Api {
     const parsed = (await response.json().catch(() => null)) as Envelope<{ name: string; url: string; size: number }> | null;
     if (!response.ok || !parsed?.s) throw new CliError(describeFailure("POST", "/files/upload", response.status, parsed), EXIT.server);
     return parsed.d;
+  }
+
+  /**
+   * The largest upload the server accepts (GET /files/upload), or null from a server too old to
+   * say; the sync then leaves the size to the upload itself.
+   */
+  async uploadLimit(): Promise<number | null> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl}/files/upload`, { headers: { authorization: `Token ${this.token}` } });
+    } catch (error) {
+      throw new CliError(`Cannot reach ${this.baseUrl}: ${(error as Error).message}`, EXIT.server);
+    }
+    if (response.status === 404) return null;
+    const parsed = (await response.json().catch(() => null)) as Envelope<{ max_bytes: number }> | null;
+    if (!response.ok || !parsed?.s) throw new CliError(describeFailure("GET", "/files/upload", response.status, parsed), EXIT.server);
+    return parsed.d.max_bytes;
+  }
+
+  /** The SHA-256 of a stored file, hashed as it streams in (a large file is never held in memory). */
+  async downloadHash(url: string): Promise<string> {
+    const absolute = url.startsWith("/") ? `${this.baseUrl}${url}` : url;
+    const response = await fetch(absolute, { headers: { authorization: `Token ${this.token}` } });
+    if (!response.ok || !response.body) throw new CliError(`Downloading ${url} answered HTTP ${response.status}.`, EXIT.server);
+    const hash = createHash("sha256");
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) hash.update(chunk);
+    return hash.digest("hex");
   }
 
   /** The bytes of a stored file (a site path such as /files/key/name, or an absolute URL). */

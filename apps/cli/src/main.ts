@@ -1,9 +1,11 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
+import { createInterface } from "node:readline/promises";
 import { Command, CommanderError } from "commander";
 import { CliError, connect, EXIT } from "./client.ts";
 import { exportEvent } from "./export.ts";
 import { Progress } from "./progress.ts";
+import { repositorySource } from "./source.ts";
 import { loadRepository } from "./spec.ts";
 import { formatProblems, syncRepository } from "./sync.ts";
 
@@ -14,6 +16,16 @@ async function requireDir(dir: string): Promise<string> {
   const info = await stat(resolved).catch(() => null);
   if (!info?.isDirectory()) throw new CliError(`${dir} is not a folder.`, EXIT.usage);
   return resolved;
+}
+
+/** Asks on the terminal; only "y" or "yes" is a yes. */
+async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
 }
 
 const program = new Command()
@@ -45,13 +57,16 @@ challenge
   .argument("<dir>", "the repository folder")
   .option("--url <url>", "the server's address (default: FLAGSHIP_URL)")
   .option("--dry-run", "print what would change without writing anything", false)
-  .option("--prune", "also delete challenges the repository does not have", false)
-  .action(async (dir: string, options: { url?: string; dryRun: boolean; prune: boolean }) => {
+  .option("--prune", "also delete the challenges this repository made and no longer has (asks first)", false)
+  .option("--yes", "delete what --prune would without asking (needed when there is no terminal, as in CI)", false)
+  .option("--source <name>", "the repository's name on the server (default: its git remote, or the folder's name)")
+  .action(async (dir: string, options: { url?: string; dryRun: boolean; prune: boolean; yes: boolean; source?: string }) => {
     const root = await requireDir(dir);
     const api = connect(options);
+    const source = options.source?.trim() || (await repositorySource(root));
     const progress = new Progress();
     try {
-      const summary = await syncRepository(api, root, { dryRun: options.dryRun, prune: options.prune }, progress, out);
+      const summary = await syncRepository(api, root, { dryRun: options.dryRun, prune: options.prune, yes: options.yes, source, ...(process.stdin.isTTY && process.stdout.isTTY && { confirm }) }, progress, out);
       const touched = summary.changed + summary.deleted;
       const unchanged = summary.challenges - summary.changed;
       if (summary.changes.length === 0) out(`Nothing to change: ${summary.challenges} challenge(s) up to date.`);

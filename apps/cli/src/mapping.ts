@@ -25,6 +25,8 @@ export interface DesiredChallenge {
     tiebreaker: boolean;
     maintenance: boolean;
     post_score_explanation: string;
+    /** The repository the challenge comes from (set by the sync, which knows the repository). */
+    source: string;
   };
   hints: { name: string; penalty: number; text: string }[];
   /** Paths relative to the challenge's folder. */
@@ -153,6 +155,7 @@ export function mapChallenge(spec: ChallengeSpec): { challenge: DesiredChallenge
         tiebreaker: ext.tiebreaker ?? true,
         maintenance: ext.maintenance ?? false,
         post_score_explanation: ext.post_score_explanation ?? "",
+        source: "",
       },
       hints,
       files: spec.files ?? [],

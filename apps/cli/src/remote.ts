@@ -34,6 +34,8 @@ export interface RemoteChallenge {
   tiebreaker: boolean;
   post_score_explanation: string;
   attempt_limit?: number | null;
+  /** The repository a sync made it from ("" when made otherwise); older servers leave it out. */
+  source?: string;
 }
 
 export interface RemoteCategory {

@@ -48,13 +48,48 @@ describe("challenge file schema", () => {
 
   it("refuses what is not a map, YAML errors and dynamic challenges without their settings", () => {
     expect(checkChallengeFile("a.yml", "- this is\n- a list\n").problems[0]).toMatchObject({ line: 1, severity: "error", message: expect.stringMatching(/map of keys/) });
-    expect(checkChallengeFile("b.yml", "name: x\nname: y\n").problems[0]).toMatchObject({ severity: "error", message: expect.stringMatching(/unique/) });
     const dynamic = checkChallengeFile("c.yml", "name: d\ncategory: c\ntype: dynamic\nextra:\n  initial: 100\nflags: [f]\n");
     expect(dynamic.problems.map((p) => [p.line, p.message])).toEqual([
       [5, "extra.decay: A dynamic challenge needs extra.decay."],
       [5, "extra.minimum: A dynamic challenge needs extra.minimum."],
     ]);
     expect(checkChallengeFile("d.yml", "name: s\ncategory: c\nflags: [f]\n").problems).toEqual([{ file: "d.yml", line: 1, severity: "error", message: "value: A standard challenge needs a value." }]);
+  });
+
+  it("reports a YAML error at its line", () => {
+    const broken = checkChallengeFile("y.yml", "name: Braces\ncategory: c\nvalue: 10\nflags: [flag{x}]\n");
+    expect(broken.spec).toBeNull();
+    expect(broken.problems).toEqual([{ file: "y.yml", line: 4, severity: "error", message: expect.stringMatching(/flow sequence/) }]);
+  });
+
+  it("reads quoted numbers as numbers, as CTFd did", () => {
+    const quoted = checkChallengeFile("q.yml", 'name: Q\ncategory: c\nvalue: "500"\nattempts: "3"\nhints:\n  - content: Costs.\n    cost: "25"\nflags: [f]\n');
+    expect(quoted.problems).toEqual([]);
+    expect(quoted.spec).toMatchObject({ value: 500, attempts: 3, hints: [{ content: "Costs.", cost: 25 }] });
+    expect(checkChallengeFile("r.yml", 'name: R\ncategory: c\nvalue: "lots"\nflags: [f]\n').problems[0]).toMatchObject({ line: 3, severity: "error" });
+  });
+
+  it("reads a key given twice as ctfcli does, the later one, with a warning at its line", () => {
+    const twice = checkChallengeFile("t.yml", "name: First\ncategory: c\nvalue: 100\nname: Second\nflags: [f]\nextra:\n  a: 1\n  a: 2\n");
+    expect(twice.spec).toMatchObject({ name: "Second", extra: { a: 2 } });
+    expect(twice.problems).toEqual([
+      { file: "t.yml", line: 4, severity: "warning", message: '"name" is given twice (first on line 1); the later one is used, as ctfcli reads it.' },
+      { file: "t.yml", line: 8, severity: "warning", message: '"a" is given twice (first on line 7); the later one is used, as ctfcli reads it.' },
+    ]);
+  });
+
+  it("reads older ctfcli's top-level decay and minimum as those versions did, warning with the new form", () => {
+    const older = checkChallengeFile("e.yml", "name: Old\ncategory: c\ntype: dynamic\nvalue: 500\ndecay: 25\nminimum: 100\nflags: [f]\n");
+    expect(older.spec).toMatchObject({ type: "dynamic", value: 500, extra: { initial: 500, decay: 25, minimum: 100 } });
+    expect(older.problems).toEqual([
+      { file: "e.yml", line: 5, severity: "warning", message: "decay and minimum at the top level is ctfcli's older form, read as it was; write extra: {initial: 500, decay: 25, minimum: 100} instead." },
+    ]);
+    // What extra says wins; a problem with a moved value points at the line the file has it on.
+    expect(checkChallengeFile("f.yml", "name: Old\ncategory: c\ntype: dynamic\nvalue: 500\nminimum: 50\nextra:\n  decay: 10\n  minimum: 80\nflags: [f]\n").spec?.extra).toMatchObject({ initial: 500, decay: 10, minimum: 80 });
+    const wrong = checkChallengeFile("g.yml", "name: Old\ncategory: c\ntype: dynamic\nvalue: 100\ndecay: 5\nminimum: 300\nflags: [f]\n");
+    expect(wrong.problems.filter((p) => p.severity === "error")).toEqual([{ file: "g.yml", line: 6, severity: "error", message: "extra.minimum: The minimum is more than the initial value." }]);
+    // Outside a dynamic challenge they mean nothing, as before.
+    expect(checkChallengeFile("h.yml", "name: S\ncategory: c\nvalue: 100\ndecay: 5\nflags: [f]\n").problems).toEqual([{ file: "h.yml", line: 4, severity: "warning", message: 'Unknown key "decay" is ignored.' }]);
   });
 });
 

@@ -1,6 +1,6 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
-import { isMap, LineCounter, parseDocument, type Document } from "yaml";
+import { isMap, isScalar, LineCounter, parseDocument, visit, type Document } from "yaml";
 import { z } from "zod";
 
 /**
@@ -39,7 +39,11 @@ const CTFD_KEYS = [
 export const EXTENSION_KEY = "flagship";
 
 const text = (max: number) => z.string().max(max);
-const count = z.number().int().min(0).max(1_000_000);
+/**
+ * A whole number, also when quoted (`value: "500"`): ctfcli sent such values to CTFd as they were
+ * and CTFd read them as numbers, so published repositories have them.
+ */
+const count = z.preprocess((v) => (typeof v === "string" && /^\s*\d{1,9}\s*$/.test(v) ? Number(v) : v), z.number().int().min(0).max(1_000_000));
 
 const ZFlag = z.union([
   z.string().min(1),
@@ -152,12 +156,22 @@ export interface Problem {
   severity: "error" | "warning";
 }
 
+/** A file a challenge hands out, as found on disk: its real path (links resolved) and size. */
+export interface LocalFile {
+  path: string;
+  size: number;
+  /** The line of its entry in the challenge file, to point at when the server would refuse it. */
+  line: number;
+}
+
 /** One challenge file, read and checked. `spec` is null when it has errors. */
 export interface LoadedChallenge {
   file: string;
   dir: string;
   spec: ChallengeSpec | null;
   problems: Problem[];
+  /** Each entry of `files` (as written) with the file it really is; read from there, never from the name. */
+  files: Map<string, LocalFile>;
 }
 
 /** The line (1-based) of the node at `keys` in the document, or of the nearest parent that exists. */
@@ -185,15 +199,59 @@ function deepest(issue: Issue): Issue[] {
   return best.map((i) => ({ ...i, path: [...issue.path, ...i.path] }));
 }
 
+const DYNAMIC_KEYS = ["initial", "decay", "minimum"] as const;
+const OLDER_DYNAMIC_KEYS = [...DYNAMIC_KEYS, "function"];
+
+/**
+ * Older ctfcli versions wrote a dynamic challenge's `decay` and `minimum` (and sometimes `initial`
+ * and `function`) at the top level, with `value` as the initial value, and sent them to CTFd as they were. Such a
+ * file is read as those versions read it: the keys move under `extra` (what `extra` itself says
+ * wins) and `value` becomes `extra.initial`. Answers the top-level keys it moved, in file order.
+ */
+function olderDynamicFields(data: Record<string, unknown>): string[] {
+  if (data.type !== "dynamic") return [];
+  const moved = Object.keys(data).filter((key) => OLDER_DYNAMIC_KEYS.includes(key));
+  if (moved.length === 0) return [];
+  const extra: Record<string, unknown> = data.extra && typeof data.extra === "object" && !Array.isArray(data.extra) ? { ...(data.extra as Record<string, unknown>) } : {};
+  for (const key of moved) {
+    extra[key] ??= data[key];
+    delete data[key];
+  }
+  if (data.value != null) extra.initial ??= data.value;
+  data.extra = extra;
+  return moved;
+}
+
 /** Parses and checks one challenge file's text. Pure: `file` only labels the problems. */
 export function checkChallengeFile(file: string, source: string): { spec: ChallengeSpec | null; problems: Problem[] } {
   const lines = new LineCounter();
-  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  // Keys given twice are read as ctfcli's YAML reader reads them (the later one wins), with a warning.
+  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
   const problems: Problem[] = [];
-  for (const error of doc.errors) problems.push({ file, line: error.linePos?.[0]?.line ?? 1, message: error.message.split("\n")[0]!, severity: "error" });
+  // Without prettyErrors the parser leaves linePos empty: the line comes from the error's offset.
+  for (const error of doc.errors) problems.push({ file, line: lines.linePos(error.pos[0]).line, message: error.message.split("\n")[0]!, severity: "error" });
   if (problems.length > 0) return { spec: null, problems };
+  visit(doc, {
+    Map(_key, map) {
+      const seen = new Map<unknown, number>();
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? pair.key.value : pair.key;
+        const line = isScalar(pair.key) && pair.key.range ? lines.linePos(pair.key.range[0]).line : 1;
+        const earlier = seen.get(key);
+        if (earlier !== undefined) problems.push({ file, line, message: `"${String(key)}" is given twice (first on line ${earlier}); the later one is used, as ctfcli reads it.`, severity: "warning" });
+        else seen.set(key, line);
+      }
+    },
+  });
   if (!isMap(doc.contents)) return { spec: null, problems: [{ file, line: 1, message: "A challenge file is a map of keys (name, category, value, flags...).", severity: "error" }] };
   const data = doc.toJS() as Record<string, unknown>;
+  const moved = olderDynamicFields(data);
+  if (moved.length > 0) {
+    const extra = data.extra as Record<string, unknown>;
+    const keys = extra.function === undefined ? DYNAMIC_KEYS : [...DYNAMIC_KEYS, "function"];
+    const form = `extra: {${keys.map((key) => `${key}: ${String(extra[key] ?? "...")}`).join(", ")}}`;
+    problems.push({ file, line: lineOf(doc, lines, [moved[0]!]), message: `${moved.join(", ").replace(/, ([^,]*)$/, " and $1")} at the top level is ctfcli's older form, read as it was; write ${form} instead.`, severity: "warning" });
+  }
   const known = new Set<string>([...CTFD_KEYS, EXTENSION_KEY]);
   for (const key of Object.keys(data)) {
     if (!known.has(key)) problems.push({ file, line: lineOf(doc, lines, [key]), message: `Unknown key "${key}" is ignored.`, severity: "warning" });
@@ -203,7 +261,9 @@ export function checkChallengeFile(file: string, source: string): { spec: Challe
   if (!parsed.success) {
     for (const issue of parsed.error.issues.flatMap(deepest)) {
       const where = issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
-      problems.push({ file, line: lineOf(doc, lines, issue.path), message: `${where}${issue.message}`, severity: "error" });
+      // A value moved from the older top-level form is pointed at where the file has it.
+      const at = issue.path[0] === "extra" && moved.includes(issue.path[1] as string) ? [issue.path[1]!] : issue.path;
+      problems.push({ file, line: lineOf(doc, lines, at), message: `${where}${issue.message}`, severity: "error" });
     }
     return { spec: null, problems };
   }
@@ -216,7 +276,11 @@ export function checkChallengeFile(file: string, source: string): { spec: Challe
 const FILE_NAMES = new Set(["challenge.yml", "challenge.yaml"]);
 const SKIPPED_DIRS = new Set(["node_modules", ".git"]);
 
-/** Every challenge file below `root`, in a stable order. */
+/**
+ * Every challenge file below `root`, in a stable order. A challenge file may be a link (it is
+ * checked where it leads, by `loadRepository`); linked folders are not followed, so a link can
+ * neither pull a folder from elsewhere into the repository nor walk the same folder twice.
+ */
 export async function findChallengeFiles(root: string): Promise<string[]> {
   const found: string[] = [];
   async function walk(dir: string): Promise<void> {
@@ -224,48 +288,80 @@ export async function findChallengeFiles(root: string): Promise<string[]> {
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       if (entry.isDirectory() && !SKIPPED_DIRS.has(entry.name)) await walk(path.join(dir, entry.name));
-      else if (entry.isFile() && FILE_NAMES.has(entry.name)) found.push(path.join(dir, entry.name));
+      else if ((entry.isFile() || entry.isSymbolicLink()) && FILE_NAMES.has(entry.name)) found.push(path.join(dir, entry.name));
     }
   }
   await walk(root);
   return found;
 }
 
+/** Whether `target` (a real path) is `root` itself or inside it. */
+function isInside(root: string, target: string): boolean {
+  return target === root || target.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
+}
+
+/** The real path of `target` with every link resolved, or null when it (or a link on the way) leads nowhere. */
+async function realPathOf(target: string): Promise<string | null> {
+  return realpath(target).catch(() => null);
+}
+
 /**
  * Loads every challenge below `root` and checks what one file cannot: names unique within a
  * category, listed files present, requirements naming a challenge of the repository (or an id).
+ *
+ * Every challenge file, handed-out file and build folder is resolved to its real path and must be
+ * inside the repository: a repository is reviewed (a pull request) and then synced, and a link
+ * such as `dist/notes.txt -> /etc/passwd` looks harmless in review but would publish the machine's
+ * file to players. Comparing the text of paths cannot see links, so real paths are compared.
  */
 export async function loadRepository(root: string): Promise<LoadedChallenge[]> {
-  const files = await findChallengeFiles(root);
+  const realRoot = await realpath(root);
+  const files = await findChallengeFiles(realRoot);
   const loaded: LoadedChallenge[] = [];
+  const sources = new Map<LoadedChallenge, string>();
   for (const file of files) {
-    const source = await readFile(file, "utf8");
     const label = path.relative(process.cwd(), file) || file;
+    const real = await realPathOf(file);
+    if (real === null || !isInside(realRoot, real)) {
+      const why = real === null ? "is a link that leads nowhere" : `is a link to ${real}, outside the repository; it is not read`;
+      loaded.push({ file: label, dir: path.dirname(file), spec: null, problems: [{ file: label, line: 1, message: `${path.basename(file)} ${why}.`, severity: "error" }], files: new Map() });
+      continue;
+    }
+    const source = await readFile(real, "utf8");
     const { spec, problems } = checkChallengeFile(label, source);
-    loaded.push({ file: label, dir: path.dirname(file), spec, problems });
+    const challenge: LoadedChallenge = { file: label, dir: path.dirname(file), spec, problems, files: new Map() };
+    loaded.push(challenge);
+    sources.set(challenge, source);
   }
   const seen = new Map<string, string>();
   const names = new Set(loaded.flatMap((c) => (c.spec ? [c.spec.name] : [])));
   for (const challenge of loaded) {
     const spec = challenge.spec;
     if (!spec) continue;
-    const source = await readFile(path.join(challenge.dir, path.basename(challenge.file)), "utf8");
     const lines = new LineCounter();
-    const doc = parseDocument(source, { lineCounter: lines });
+    const doc = parseDocument(sources.get(challenge)!, { lineCounter: lines });
     const key = `${spec.category}\u0000${spec.name}`;
     const other = seen.get(key);
     if (other) challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["name"]), message: `"${spec.name}" in "${spec.category}" is also defined in ${other}.`, severity: "error" });
     else seen.set(key, challenge.file);
+    const label = `"${spec.category}/${spec.name}"`;
     for (const [index, name] of (spec.files ?? []).entries()) {
+      const problem = (message: string) => challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["files", index]), message: `files: ${message}`, severity: "error" });
       const full = path.resolve(challenge.dir, name);
       if (!full.startsWith(path.resolve(challenge.dir) + path.sep)) {
-        challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["files", index]), message: `files: "${name}" is outside the challenge's folder.`, severity: "error" });
+        problem(`"${name}" is outside the challenge's folder.`);
         continue;
       }
-      try {
-        await readFile(full);
-      } catch {
-        challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["files", index]), message: `files: "${name}" does not exist.`, severity: "error" });
+      const real = await realPathOf(full);
+      const info = real === null ? null : await stat(real).catch(() => null);
+      if (real === null || !info) {
+        problem(`"${name}" does not exist.`);
+      } else if (!isInside(realRoot, real)) {
+        problem(`"${name}" of ${label} is a link to ${real}, outside the repository; it is not uploaded.`);
+      } else if (!info.isFile()) {
+        problem(`"${name}" is not a file.`);
+      } else {
+        challenge.files.set(name, { path: real, size: info.size, line: lineOf(doc, lines, ["files", index]) });
       }
     }
     const requirements = Array.isArray(spec.requirements) ? spec.requirements : (spec.requirements?.prerequisites ?? []);
@@ -278,12 +374,13 @@ export async function loadRepository(root: string): Promise<LoadedChallenge[]> {
     }
     const image = spec.image;
     if (image && isLocalImage(image)) {
-      const context = path.resolve(challenge.dir, image);
-      try {
-        await readFile(path.join(context, "Dockerfile"));
-      } catch {
-        challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["image"]), message: `image: no Dockerfile in "${image}".`, severity: "error" });
-      }
+      const problem = (message: string) => challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["image"]), message: `image: ${message}`, severity: "error" });
+      // The build sends the whole folder to Docker: it must be the repository's too.
+      const context = await realPathOf(path.resolve(challenge.dir, image));
+      const dockerfile = context === null ? null : await realPathOf(path.join(context, "Dockerfile"));
+      if (context !== null && !isInside(realRoot, context)) problem(`"${image}" of ${label} is ${context}, outside the repository; it is not built.`);
+      else if (dockerfile !== null && !isInside(realRoot, dockerfile)) problem(`the Dockerfile in "${image}" of ${label} is a link to ${dockerfile}, outside the repository; it is not built.`);
+      else if (dockerfile === null || !(await stat(dockerfile)).isFile()) problem(`no Dockerfile in "${image}".`);
     }
     if (challenge.problems.some((p) => p.severity === "error")) challenge.spec = null;
   }

@@ -33,6 +33,13 @@ describe("POST /files/upload", () => {
     expect((await upload("a.txt", "x")).statusCode).toBe(401);
   });
 
+  it("GET tells staff the largest upload accepted; players 403, anonymous 401", async () => {
+    const limits = await server.app.inject({ method: "GET", url: "/files/upload", headers: authHeader(staff) });
+    expect([limits.statusCode, limits.json()]).toEqual([200, { s: true, m: "", d: { max_bytes: 100 * 1024 * 1024 } }]);
+    expect((await server.app.inject({ method: "GET", url: "/files/upload", headers: authHeader(player) })).statusCode).toBe(403);
+    expect((await server.app.inject({ method: "GET", url: "/files/upload" })).statusCode).toBe(401);
+  });
+
   it("needs a name", async () => {
     const res = await server.app.inject({ method: "POST", url: "/files/upload", headers: authHeader(staff), payload: "x" });
     expect(res.statusCode).toBe(400);

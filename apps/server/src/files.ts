@@ -1,4 +1,4 @@
-import { openStoredFile, requireStaff, storeUpload } from "@flagship/api";
+import { MAX_UPLOAD_BYTES, openStoredFile, requireStaff, storeUpload } from "@flagship/api";
 import type { Services } from "@flagship/api";
 import { AppError } from "@flagship/shared";
 import type { FastifyInstance } from "fastify";
@@ -8,12 +8,25 @@ import { fail, failWith, ok } from "./rest/envelope.ts";
 /**
  * Challenge file storage: staff upload the raw bytes (`POST /files/upload?name=...`, any content
  * type, streamed to disk), players download them with a content-disposition attachment.
+ * `GET /files/upload` tells staff what an upload may be (`{max_bytes}`), so a tool can refuse an
+ * oversized file before it changes anything rather than halfway through its work.
  */
 export async function registerFileRoutes(app: FastifyInstance, services: Services, dataDir: string): Promise<void> {
   await app.register(async (scope) => {
     // The body is not parsed: the handler streams request.raw to storage with its own size limit.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser("*", (_request, _payload, done) => done(null));
+
+    scope.get("/files/upload", async (request, reply) => {
+      try {
+        await requireStaff(await contextFor(services, request));
+        return ok(reply, { max_bytes: MAX_UPLOAD_BYTES });
+      } catch (error) {
+        if (error instanceof AppError) return failWith(reply, error);
+        request.log.error({ err: error }, "upload limits failed");
+        return fail(reply, "server_error");
+      }
+    });
 
     scope.post("/files/upload", async (request, reply) => {
       try {

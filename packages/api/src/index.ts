@@ -37,6 +37,7 @@ export { giveFeedback } from "./challenges/give-feedback.ts";
 export { createCategory, updateCategory, deleteCategory } from "./challenges/manage-categories.ts";
 export { createChallenge, updateChallenge, deleteChallenge } from "./challenges/manage-challenges.ts";
 export { createFile, createUploadedFile, updateFile, deleteFile } from "./challenges/manage-files.ts";
+export { startChallengeSync, renewChallengeSync, endChallengeSync, SYNC_LEASE_SECONDS } from "./challenges/sync-lease.ts";
 export { exportEventArchive, importEventArchive, ARCHIVE_LIMITS, type ArchiveLimits } from "./port/event-archive.ts";
 export { importCtfd, CTFD_LIMITS, IMPORTED_PASSWORD, type CtfdLimits, type CtfdImportResult } from "./port/ctfd-import.ts";
 export { storeUpload, writeUpload, discardUpload, type WrittenUpload, openStoredFile, safeFileName, MAX_UPLOAD_BYTES } from "./challenges/file-storage.ts";

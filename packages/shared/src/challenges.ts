@@ -72,6 +72,8 @@ export const CHALLENGE_FIELDS = {
   post_score_explanation: z.string().max(100_000),
   attempt_limit: z.number().int().min(0).max(1_000_000).nullable(),
   tags: z.array(tag).max(50),
+  /** The repository a challenge sync made it from ("" when made otherwise). */
+  source: z.string().trim().max(500),
 };
 
 /** Flag metadata must suit the flag type (regexes are vetted here, before they are ever run). */
@@ -98,6 +100,7 @@ export const ZCreateChallengeInput = z
     tiebreaker: CHALLENGE_FIELDS.tiebreaker.default(true),
     post_score_explanation: CHALLENGE_FIELDS.post_score_explanation.default(""),
     attempt_limit: CHALLENGE_FIELDS.attempt_limit.default(null),
+    source: CHALLENGE_FIELDS.source.default(""),
     tags: CHALLENGE_FIELDS.tags.default([]),
     files: z.array(z.union([z.number().int().positive(), ZFileInput])).max(100).default([]),
     hints: z.array(ZHintFields).max(100).default([]),

@@ -103,6 +103,8 @@ export const ERRORS = {
   challenge_not_solved: def(403, "FORBIDDEN", "You need to solve this challenge first."),
   havent_solved_challenge: def(403, "FORBIDDEN", "You need to solve this challenge first."),
   hint_already_used: def(403, "FORBIDDEN", "Your team has already used this hint."),
+  sync_in_progress: def(409, "CONFLICT", "Another challenge sync is running. Try again once it has finished."),
+  sync_lease_lost: def(409, "CONFLICT", "This challenge sync's lease ran out and another sync may have started. Run the sync again."),
 
   // Challenge servers.
   challenge_server_disabled: def(403, "FORBIDDEN", "Challenge servers are disabled."),

@@ -22,6 +22,7 @@ function challenge(id: number, categoryId: number): CatalogChallenge {
     tiebreaker: true,
     postScoreExplanation: "",
     attemptLimit: null,
+    source: "",
     solveCount: 0,
     votesPositive: 0,
     votesNegative: 0,

@@ -37,6 +37,7 @@ export const catalogChallengeSelect = {
   tiebreaker: true,
   postScoreExplanation: true,
   attemptLimit: true,
+  source: true,
   solveCount: true,
   votesPositive: true,
   votesNegative: true,
@@ -85,6 +86,8 @@ export interface CatalogChallenge {
   tiebreaker: boolean;
   postScoreExplanation: string;
   attemptLimit: number | null;
+  /** The repository a challenge sync made it from; staff only. */
+  source: string;
   solveCount: number;
   votesPositive: number;
   votesNegative: number;
@@ -154,6 +157,7 @@ async function loadCatalog(db: Db, previous: Catalog | null): Promise<Catalog> {
       tiebreaker: row.tiebreaker,
       postScoreExplanation: row.postScoreExplanation,
       attemptLimit: row.attemptLimit,
+      source: row.source,
       solveCount: row.solveCount,
       votesPositive: row.votesPositive,
       votesNegative: row.votesNegative,

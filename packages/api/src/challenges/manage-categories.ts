@@ -1,9 +1,21 @@
-import type { Prisma } from "@flagship/db";
+import { isUniqueViolation, type Prisma } from "@flagship/db";
 import { AppError, parseInput, ZCategoryInput, ZIdInput, ZUpdateCategoryInput } from "@flagship/shared";
 import { changedFields, writeAudit } from "../audit/write-audit.ts";
 import type { StaffContext } from "../guards.ts";
 import { announceChallengeChanges, staffCategoryView } from "./changes.ts";
 import type { CategoryView } from "./views.ts";
+
+/**
+ * Names are unique (a database index): categories are found by name, by staff and by a challenge
+ * sync, and two of one name would split a category's challenges between them. Of two creations
+ * racing with one name, the index fails the second; it answers `unique` on the name.
+ */
+export const CATEGORY_NAME_TAKEN = "A category of this name exists already.";
+
+function nameTaken(error: unknown): never {
+  if (isUniqueViolation(error)) throw AppError.field("unique", "name", CATEGORY_NAME_TAKEN);
+  throw error;
+}
 
 export async function createCategory(ctx: StaffContext, input: unknown): Promise<CategoryView> {
   const data = parseInput(ZCategoryInput, input);
@@ -20,7 +32,7 @@ export async function createCategory(ctx: StaffContext, input: unknown): Promise
     });
     await writeAudit(tx, ctx.actor, "create_category", { id: created.id, name: created.name });
     return created;
-  });
+  }).catch(nameTaken);
   await announceChallengeChanges(ctx, []);
   return staffCategoryView(ctx, category.id);
 }
@@ -43,7 +55,7 @@ export async function updateCategory(ctx: StaffContext, id: number, input: unkno
     });
     const fields = Object.keys(data);
     await writeAudit(tx, ctx.actor, "update_category", { id, fields, changes: changedFields(found, updated, fields) });
-  });
+  }).catch(nameTaken);
   await announceChallengeChanges(ctx, []);
   return staffCategoryView(ctx, id);
 }

@@ -40,6 +40,7 @@ function scalarFields(data: Partial<CreateChallengeInput> | UpdateChallengeInput
     ...(data.tiebreaker !== undefined && { tiebreaker: data.tiebreaker }),
     ...(data.post_score_explanation !== undefined && { postScoreExplanation: data.post_score_explanation }),
     ...(data.attempt_limit !== undefined && { attemptLimit: data.attempt_limit === 0 ? null : data.attempt_limit }),
+    ...(data.source !== undefined && { source: data.source }),
   };
 }
 

@@ -38,6 +38,7 @@ export interface ChallengeView {
   /** Staff only. */
   flag_metadata?: JsonObject;
   attempt_limit?: number | null;
+  source?: string;
 }
 
 /** A locked challenge: enough to place its tile, nothing that gives it away. */
@@ -73,14 +74,38 @@ function votesOf(challenge: CatalogChallenge, state: PlayerState): Votes {
   return { positive: challenge.votesPositive, negative: challenge.votesNegative, self: state.votes.get(challenge.id) ?? null };
 }
 
-/** challenge_metadata without the challenge server's job name, which would reveal a locked challenge. */
-function stubMetadata(metadata: JsonObject): JsonObject {
-  if (!("cserv_name" in metadata)) return metadata;
-  const { cserv_name: _hidden, ...rest } = metadata;
-  return rest;
+/**
+ * What of a challenge is for staff only, even once players can read the challenge. ctfcli's
+ * challenge files have admin-only fields, and the sync stores them where staff edit them: the
+ * deploy target (`host`, such as ssh://root@10.0.0.5, and `protocol`) in challenge_metadata, and
+ * `topics` as tags of type "topic".
+ */
+const STAFF_ONLY_METADATA = ["host", "protocol"];
+const STAFF_ONLY_TAG_TYPE = "topic";
+
+/** challenge_metadata as players read it: the same object when nothing in it is staff-only. */
+function playerMetadata(metadata: JsonObject): JsonObject {
+  if (!STAFF_ONLY_METADATA.some((key) => key in metadata)) return metadata;
+  return Object.fromEntries(Object.entries(metadata).filter(([key]) => !STAFF_ONLY_METADATA.includes(key)));
 }
 
-/** The full view's fields that do not depend on who is looking. */
+function playerTags(tags: CatalogChallenge["tags"]): CatalogChallenge["tags"] {
+  return tags.some((tag) => tag.type === STAFF_ONLY_TAG_TYPE) ? tags.filter((tag) => tag.type !== STAFF_ONLY_TAG_TYPE) : tags;
+}
+
+/**
+ * The only challenge_metadata a locked stub carries: where its tile sits. Everything else
+ * (connection details, attribution, a job's name, a plugin's settings such as its choices) would
+ * tell about a challenge the team has not reached, so the stub names what it keeps rather than
+ * what it drops.
+ */
+const STUB_METADATA = ["x", "y"];
+
+function stubMetadata(metadata: JsonObject): JsonObject {
+  return Object.fromEntries(STUB_METADATA.filter((key) => key in metadata).map((key) => [key, metadata[key]!]));
+}
+
+/** The full view's fields that do not depend on the team, as players read them (staff's view adds the staff-only parts). */
 export function fixedFields(challenge: CatalogChallenge) {
   return {
     id: challenge.id,
@@ -89,7 +114,7 @@ export function fixedFields(challenge: CatalogChallenge) {
     name: challenge.name,
     description: challenge.description,
     challenge_type: challenge.challengeType,
-    challenge_metadata: challenge.challengeMetadata,
+    challenge_metadata: playerMetadata(challenge.challengeMetadata),
     flag_type: challenge.flagType,
     points_type: challenge.pointsType,
     author: challenge.author,
@@ -101,7 +126,7 @@ export function fixedFields(challenge: CatalogChallenge) {
     solve_count: challenge.solveCount,
     hidden: challenge.hidden,
     maintenance: challenge.maintenance,
-    tags: challenge.tags,
+    tags: playerTags(challenge.tags),
     tiebreaker: challenge.tiebreaker,
   };
 }
@@ -139,7 +164,8 @@ export function unlockedFor(challenge: CatalogChallenge, state: PlayerState): bo
 /**
  * The view of one challenge for a player (`staff` false) or for staff. Players get null for a
  * hidden challenge, a stub for a locked one; hint texts and the post-score explanation stay empty
- * until the team has used the hint or solved the challenge. Only staff get flag_metadata.
+ * until the team has used the hint or solved the challenge. Only staff get flag_metadata and the
+ * staff-only metadata and tags.
  */
 export function challengeView(challenge: CatalogChallenge, state: PlayerState, staff: boolean): AnyChallengeView | null {
   if (challenge.hidden && !staff) return null;
@@ -158,8 +184,11 @@ export function challengeView(challenge: CatalogChallenge, state: PlayerState, s
     post_score_explanation: solved || staff ? challenge.postScoreExplanation : "",
   };
   if (staff) {
+    view.challenge_metadata = challenge.challengeMetadata;
+    view.tags = challenge.tags;
     view.flag_metadata = challenge.flagMetadata;
     view.attempt_limit = challenge.attemptLimit;
+    view.source = challenge.source;
   }
   return view;
 }

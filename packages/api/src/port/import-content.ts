@@ -40,6 +40,14 @@ export async function writeCategories(tx: Tx, categories: readonly CategoryData[
   const tags: Prisma.TagCreateManyInput[] = [];
   const hints: Prisma.HintCreateManyInput[] = [];
   const files: Prisma.FileCreateManyInput[] = [];
+  // Category names are unique: an import that brings one the event has already is refused whole.
+  const taken = await tx.category.findMany({ where: { name: { in: categories.map((c) => c.name) } }, select: { name: true } });
+  if (taken.length > 0) throw AppError.field("unique", "name", `The event already has a category named "${taken[0]!.name}".`);
+  const names = new Set<string>();
+  for (const category of categories) {
+    if (names.has(category.name)) throw AppError.field("unique", "name", `Two categories are named "${category.name}".`);
+    names.add(category.name);
+  }
   for (const category of categories) {
     const created = await tx.category.create({
       data: {

@@ -3,6 +3,7 @@ import { adminRoutes } from "./admin.ts";
 import { announcementRoutes } from "./announcements.ts";
 import { authRoutes } from "./auth.ts";
 import { challengeServerRoutes } from "./challenge-servers.ts";
+import { challengeSyncRoutes } from "./challenge-sync.ts";
 import { challengeRoutes } from "./challenges.ts";
 import { configRoutes } from "./config.ts";
 import { hintRoutes } from "./hints.ts";
@@ -27,6 +28,7 @@ export function registerRestRoutes(rest: RestRoutes, options: { dataDir: string 
   teamRoutes(rest);
   memberRoutes(rest);
   challengeRoutes(rest, options);
+  challengeSyncRoutes(rest);
   hintRoutes(rest);
   challengeServerRoutes(rest);
 }

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "challenges" ADD COLUMN     "source" TEXT NOT NULL DEFAULT '';
