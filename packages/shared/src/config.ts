@@ -50,6 +50,8 @@ export const CONFIG_SCHEMA = {
   invite_required: bool,
   enable_flag_submission: bool,
   enable_login: bool,
+  /** Players may log in before the start (to form teams and read the rules), as upstream RACTF. */
+  enable_prelogin: bool,
   enable_registration: bool,
   enable_flag_submission_after_competition: bool,
   enable_view_challenges_after_competion: bool,
@@ -93,6 +95,7 @@ export const CONFIG_DEFAULTS: Config = {
   invite_required: false,
   enable_flag_submission: true,
   enable_login: true,
+  enable_prelogin: true,
   enable_registration: true,
   enable_flag_submission_after_competition: false,
   enable_view_challenges_after_competion: true,

@@ -6,7 +6,7 @@ export type BoardView = { hidden: true } | { hidden: false; frozenAt: Date | nul
 
 /**
  * What the caller may see of the scoreboard: nothing when it is switched off (staff excepted);
- * for players, the board frozen at scoreboard_freeze_time once that has passed, until the end.
+ * for players, the board frozen at scoreboard_freeze_time once that has passed, until staff reveal it.
  */
 export async function boardView(ctx: Context): Promise<BoardView> {
   const config = await ctx.config.all();

@@ -25,6 +25,7 @@ const GROUPS: { id: string; fields: [ConfigKey, Kind][] }[] = [
     fields: [
       ["enable_registration", "switch"],
       ["enable_login", "switch"],
+      ["enable_prelogin", "switch"],
       ["invite_required", "switch"],
       ["email_domain", "text"],
       ["email_regex", "text"],
