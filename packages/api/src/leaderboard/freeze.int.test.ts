@@ -94,6 +94,17 @@ describe("a frozen scoreboard", () => {
     expect((await caller.users.get({ id: late.members[0]!.id })).incorrect_solves).toBe(1);
   });
 
+  it("gives staff the players' board too, when asked for it", async () => {
+    const caller = callerFor(world, staff);
+    const players = shown(await caller.leaderboard.teams({ limit: 100, offset: 0, players: true })).results;
+    expect(players.find((t) => t.id === late.id)?.leaderboard_points).toBe(0);
+    const users = shown(await caller.leaderboard.users({ limit: 100, offset: 0, players: true })).results;
+    expect(users.find((u) => u.id === late.members[0]!.id)?.leaderboard_points).toBe(0);
+    expect(shown(await caller.leaderboard.graph({ players: true })).team?.filter((p) => p.team_id !== early.id)).toEqual([]);
+    const live = shown(await caller.leaderboard.teams({ limit: 100, offset: 0 })).results;
+    expect(live.find((t) => t.id === late.id)?.leaderboard_points).toBe(value(3) + 100);
+  });
+
   it("announces first bloods from before the freeze only", async () => {
     // Late's first blood of the fresh challenge came after the freeze: give a post time to arrive.
     await new Promise((resolve) => setTimeout(resolve, 300));

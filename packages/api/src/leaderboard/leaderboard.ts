@@ -16,15 +16,19 @@ export interface TeamRow {
   leaderboard_group_name: string | null;
 }
 
-/** Board filters: `group` narrows a board to one leaderboard group (division). */
+/**
+ * Board filters: `group` narrows a board to one leaderboard group (division); `players` gives staff
+ * the board players see (frozen while the freeze lasts) rather than the live one.
+ */
 export interface BoardFilter {
   group?: number | undefined;
+  players?: boolean | undefined;
 }
 
 export type Hidden = { hidden: true };
 
 async function board(ctx: Context, kind: BoardKind, filter: BoardFilter = {}): Promise<BoardEntry[] | null> {
-  const view = await boardView(ctx);
+  const view = await boardView(ctx, filter);
   if (view.hidden) return null;
   return groupBoard(await boardCache(ctx).get(ctx.db, kind, view.frozenAt), filter.group);
 }
@@ -64,8 +68,8 @@ function page<T>(entries: BoardEntry[], input: PageInput, map: (e: BoardEntry) =
   return found;
 }
 
-export async function userLeaderboard(ctx: Context, input: PageInput): Promise<Page<UserRow> | Hidden> {
-  const entries = await board(ctx, "user");
+export async function userLeaderboard(ctx: Context, input: PageInput, filter: BoardFilter = {}): Promise<Page<UserRow> | Hidden> {
+  const entries = await board(ctx, "user", { players: filter.players });
   if (!entries) return { hidden: true };
   return page(entries, input, (e) => ({ id: e.id, username: e.name, leaderboard_points: e.leaderboard_points }));
 }
@@ -92,7 +96,7 @@ const TOP = 10;
  * with a group, of the top 10 of that group (users by their team's group).
  */
 export async function leaderboardGraph(ctx: Context, filter: BoardFilter = {}): Promise<LeaderboardGraph | Hidden> {
-  const view = await boardView(ctx);
+  const view = await boardView(ctx, filter);
   if (view.hidden) return { hidden: true };
   const cache = boardCache(ctx);
   const topUsers = groupBoard(await cache.get(ctx.db, "user", view.frozenAt), filter.group).slice(0, TOP);

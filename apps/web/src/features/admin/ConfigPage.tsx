@@ -18,7 +18,7 @@ const GROUPS: { id: string; fields: [ConfigKey, Kind][] }[] = [
   { id: "event", fields: [["event_name", "text"], ["enable_maintenance_mode", "switch"], ["enable_force_admin_2fa", "switch"]] },
   {
     id: "dates",
-    fields: [["register_start_time", "time"], ["register_end_time", "time"], ["start_time", "time"], ["end_time", "time"], ["scoreboard_freeze_time", "time"]],
+    fields: [["register_start_time", "time"], ["register_end_time", "time"], ["start_time", "time"], ["end_time", "time"], ["scoreboard_freeze_time", "time"], ["event_timezone", "text"]],
   },
   {
     id: "registration",

@@ -9,6 +9,7 @@ import { Markdown } from "../../lib/Markdown.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { useStaffView } from "../../shell/viewAsPlayer.ts";
+import { useCountdown } from "../countdown/useCountdown.ts";
 import { DifficultyBadge } from "./DifficultyBadge.tsx";
 import { DialogTitle, FlagForm, type Solved, SolvedDialog } from "./FlagForm.tsx";
 import { HintList } from "./HintList.tsx";
@@ -51,7 +52,7 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
   const { t } = useTranslation();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const { me } = useAppData();
+  const { me, config } = useAppData();
   // Kept here, not in the form: the solve refreshes the listing, which swaps the form for the
   // solved panel while the dialog must stay open.
   const [solved, setSolved] = useState<Solved | null>(null);
@@ -68,6 +69,9 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
   };
   const staff = useStaffView();
   const hasTeam = me?.teamId !== null && me?.teamId !== undefined;
+  // After the end the flag form goes, unless flags are still taken (they no longer score): said either way.
+  const ended = useCountdown().flags?.competition_end === true;
+  const lateFlags = config?.enable_flag_submission_after_competition === true;
   const locked = !challenge.unlocked && !challenge.solved;
   return (
     <Stack gap="lg">
@@ -166,14 +170,25 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
       <div ref={answer}>
         {challenge.solved ? (
           <SolvedPanel challenge={challenge} />
+        ) : ended && !lateFlags ? (
+          <Alert color="gray" variant="light" title={t("challenges.ended_flags_title")} role="status" data-testid="event-over-flags">
+            {t("challenges.ended_flags_body")}
+          </Alert>
         ) : hasTeam ? (
-          <FlagForm
-            challenge={challenge}
-            onSolved={(result) => {
-              setSolved(result);
-              void queryClient.invalidateQueries({ queryKey: trpc.challenges.categories.queryKey() });
-            }}
-          />
+          <Stack gap="sm">
+            {ended && (
+              <Alert color="gray" variant="light" title={t("challenges.ended_late_title")} role="status" data-testid="event-over-late-flags">
+                {t("challenges.ended_late_body")}
+              </Alert>
+            )}
+            <FlagForm
+              challenge={challenge}
+              onSolved={(result) => {
+                setSolved(result);
+                void queryClient.invalidateQueries({ queryKey: trpc.challenges.categories.queryKey() });
+              }}
+            />
+          </Stack>
         ) : staff ? (
           <Text size="sm" c="dimmed" data-testid="staff-no-team">
             {t("challenges.staff_no_team")}

@@ -7,10 +7,16 @@ import { useCountdown } from "../countdown/useCountdown.ts";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
 import { useStaffView } from "../../shell/viewAsPlayer.ts";
+import { formatEventTime, sameZone } from "../moments/event-time.ts";
 
-/** 'Site Locked!' with the time left until the gate opens. */
-export function LockPage({ remaining }: { remaining: number }) {
-  const { t } = useTranslation();
+/**
+ * 'Site Locked!' with the time left until the gate opens, and when that is: in the player's own
+ * time and, when it differs, in the event's time zone.
+ */
+export function LockPage({ remaining, at }: { remaining: number; at: number }) {
+  const { t, i18n } = useTranslation();
+  const { config } = useAppData();
+  const zone = config?.event_timezone ?? "UTC";
   return (
     <Stack align="center" my={80} gap="md" ta="center" data-testid="lock-page">
       <ThemeIcon size={88} radius="xl" variant="light" color="gray">
@@ -23,6 +29,14 @@ export function LockPage({ remaining }: { remaining: number }) {
           {formatUnlockIn(remaining)}
         </Text>
       </Card>
+      <Stack gap={2} data-testid="lock-opens">
+        <Text fw={500}>{t("challenges.opens_at", { time: formatEventTime(i18n.language, at) })}</Text>
+        {!sameZone(at, zone) && (
+          <Text size="sm" c="dimmed">
+            {t("challenges.opens_at_event", { time: formatEventTime(i18n.language, at, zone) })}
+          </Text>
+        )}
+      </Stack>
     </Stack>
   );
 }
@@ -39,7 +53,7 @@ export function EventGate({ children }: { children: ReactNode }) {
   // Without the countdown the page still renders: the server enforces the gate on every call.
   if (failed) return <>{children}</>;
   if (loading || !flags) return <LoadingScreen />;
-  if (!staffView && !flags.countdown_timestamp && target?.kind === "start") return <LockPage remaining={target.remaining} />;
+  if (!staffView && !flags.countdown_timestamp && target?.kind === "start") return <LockPage remaining={target.remaining} at={target.at} />;
   return <>{children}</>;
 }
 
@@ -47,7 +61,7 @@ export function EventGate({ children }: { children: ReactNode }) {
 export function ChallengesUnavailable() {
   const { t } = useTranslation();
   const { target, flags } = useCountdown();
-  if (flags && !flags.countdown_timestamp && target?.kind === "start") return <LockPage remaining={target.remaining} />;
+  if (flags && !flags.countdown_timestamp && target?.kind === "start") return <LockPage remaining={target.remaining} at={target.at} />;
   return (
     <Stack align="center" my={80} gap="sm" ta="center">
       <Title order={2}>{t("challenges.ended")}</Title>
