@@ -141,6 +141,10 @@ test("frozen: the leaderboard, the projector, team and profile pages say since w
     await console.getByText("Players' board (frozen)").click();
     await expect(console.getByRole("row", { name: new RegExp(late.name) })).not.toContainText("300");
     await atBothWidths(console, "moment-frozen-staff-board");
+    // The projector shows the room what players see, even on a staff member's screen.
+    await console.goto("/largeLeaderboard");
+    await expect(console.getByTestId("projector-moment")).toContainText("Scoreboard frozen since");
+    await expect(console.getByTestId("projector-row").filter({ hasText: late.name })).not.toContainText("300");
   } finally {
     await staffContext.close();
   }

@@ -101,6 +101,9 @@ describe("a frozen scoreboard", () => {
     const users = shown(await caller.leaderboard.users({ limit: 100, offset: 0, players: true })).results;
     expect(users.find((u) => u.id === late.members[0]!.id)?.leaderboard_points).toBe(0);
     expect(shown(await caller.leaderboard.graph({ players: true })).team?.filter((p) => p.team_id !== early.id)).toEqual([]);
+    const bloods = shown(await caller.leaderboard.firstBloods({ limit: 20, players: true })).results;
+    expect(bloods.map((b) => b.challenge_id)).not.toContain(fresh);
+    expect(shown(await caller.leaderboard.firstBloods({ limit: 20 })).results.map((b) => b.challenge_id)).toContain(fresh);
     const live = shown(await caller.leaderboard.teams({ limit: 100, offset: 0 })).results;
     expect(live.find((t) => t.id === late.id)?.leaderboard_points).toBe(value(3) + 100);
   });

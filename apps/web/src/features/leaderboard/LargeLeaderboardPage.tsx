@@ -155,7 +155,7 @@ function ProjectorClock() {
 function FirstBloods() {
   const { t } = useTranslation();
   const trpc = useTRPC();
-  const { data } = useQuery(trpc.leaderboard.firstBloods.queryOptions({ limit: FIRST_BLOODS }, { refetchInterval: TIMINGS.leaderboardReloadMs }));
+  const { data } = useQuery(trpc.leaderboard.firstBloods.queryOptions({ limit: FIRST_BLOODS, players: true }, { refetchInterval: TIMINGS.leaderboardReloadMs }));
   if (!data || "hidden" in data) return null;
   return (
     <section className="projector-bloods" aria-labelledby="projector-bloods-title" data-testid="first-bloods">
@@ -224,11 +224,13 @@ export function LargeLeaderboardPage() {
   // graph takes the page's type and a phone's height, and the board does not scroll by itself.
   const phone = useMediaQuery("(max-width: 47.99em)", false, { getInitialValueInEffect: false });
   const teams = config?.enable_teams !== false;
-  const input = { limit: SHOWN, offset: 0 };
+  // The room sees what players see, even on a staff member's laptop: a frozen board stays frozen
+  // on the projector until the reveal.
+  const input = { limit: SHOWN, offset: 0, players: true };
   const refetchInterval = TIMINGS.leaderboardReloadMs;
   const teamBoard = useQuery(trpc.leaderboard.teams.queryOptions(input, { enabled: teams, refetchInterval }));
   const userBoard = useQuery(trpc.leaderboard.users.queryOptions(input, { enabled: !teams, refetchInterval }));
-  const graph = useQuery(trpc.leaderboard.graph.queryOptions(undefined, { refetchInterval }));
+  const graph = useQuery(trpc.leaderboard.graph.queryOptions({ players: true }, { refetchInterval }));
   const board = teams ? teamBoard.data : userBoard.data;
   const rows =
     board && !("hidden" in board)
