@@ -97,7 +97,7 @@ export const ERRORS = {
   team_required: def(403, "FORBIDDEN", "You can only submit flags if you are in a team."),
 
   // Scoreboard.
-  not_frozen: def(409, "CONFLICT", "The scoreboard is not frozen: there is nothing to reveal."),
+  not_frozen: def(409, "CONFLICT", "The scoreboard is not frozen."),
 
   // Challenges.
   flag_submission_disabled: def(403, "FORBIDDEN", "Flag submission is disabled."),

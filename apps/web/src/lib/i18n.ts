@@ -115,7 +115,6 @@ export const en = {
     hint_end: "Under ten minutes left: submit your flags!",
     loading: "Loading...",
     ended: "Event over",
-    ended_title: "The event ended {{time}}",
   },
   leaderboard: {
     title: "Leaderboard",

@@ -17,7 +17,6 @@ import {
   IconUsersGroup,
   type Icon,
 } from "@tabler/icons-react";
-import { offersSignUp } from "@flagship/shared";
 import { useTranslation } from "../lib/i18n.ts";
 import { ariaCurrent, currentEntry, EXACT_MATCH, useSectionOpen } from "./current-entry.ts";
 import { useCurrentEntryInView } from "./current-entry-in-view.ts";
@@ -84,7 +83,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   } else if (!loading) {
     // Only once the session is known: a signed-in player must not see 'Log in' flash on each load.
     if (config?.enable_login !== false) entries.push({ to: "/login", label: t("nav.login") });
-    if (config && offersSignUp(config as Parameters<typeof offersSignUp>[0], Date.now() / 1000)) entries.push({ to: "/register", label: t("nav.register") });
+    if (config?.enable_registration !== false) entries.push({ to: "/register", label: t("nav.register") });
   }
 
   const campaignIndex = entries.findIndex((e) => e.to === "/campaign");

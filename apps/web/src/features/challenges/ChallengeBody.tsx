@@ -23,6 +23,8 @@ import { UnlockHint } from "./UnlockHint.tsx";
 // The solved panel (its feedback form) loads once the team has solved the challenge.
 const SolvedPanel = deferred(() => import("./SolvedPanel.tsx").then((m) => m.SolvedPanel), <Loader size="sm" />);
 
+const EventOverFlags = deferred(() => import("./EventOverFlags.tsx").then((m) => m.EventOverFlags), null);
+
 const InstancePanel = deferred(() => import("../challenge-servers/InstancePanel.tsx").then((m) => m.InstancePanel), <Loader size="sm" />);
 
 /** Whether the challenge view shows the challenge-server card, as InstancePanel decides. */
@@ -167,28 +169,18 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
       <HintList challenge={challenge} canUse={hasTeam && !challenge.solved} />
 
       <Divider />
+      {ended && !challenge.solved && <EventOverFlags lateFlags={lateFlags} />}
       <div ref={answer}>
         {challenge.solved ? (
           <SolvedPanel challenge={challenge} />
-        ) : ended && !lateFlags ? (
-          <Alert color="gray" variant="light" title={t("challenges.ended_flags_title")} role="status" data-testid="event-over-flags">
-            {t("challenges.ended_flags_body")}
-          </Alert>
-        ) : hasTeam ? (
-          <Stack gap="sm">
-            {ended && (
-              <Alert color="gray" variant="light" title={t("challenges.ended_late_title")} role="status" data-testid="event-over-late-flags">
-                {t("challenges.ended_late_body")}
-              </Alert>
-            )}
-            <FlagForm
-              challenge={challenge}
-              onSolved={(result) => {
-                setSolved(result);
-                void queryClient.invalidateQueries({ queryKey: trpc.challenges.categories.queryKey() });
-              }}
-            />
-          </Stack>
+        ) : ended && !lateFlags ? null : hasTeam ? (
+          <FlagForm
+            challenge={challenge}
+            onSolved={(result) => {
+              setSolved(result);
+              void queryClient.invalidateQueries({ queryKey: trpc.challenges.categories.queryKey() });
+            }}
+          />
         ) : staff ? (
           <Text size="sm" c="dimmed" data-testid="staff-no-team">
             {t("challenges.staff_no_team")}

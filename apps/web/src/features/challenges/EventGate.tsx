@@ -7,16 +7,16 @@ import { useCountdown } from "../countdown/useCountdown.ts";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
 import { useStaffView } from "../../shell/viewAsPlayer.ts";
-import { formatEventTime, sameZone } from "../moments/event-time.ts";
+import { deferred } from "../../lib/deferred.tsx";
+
+const LockOpens = deferred(() => import("./LockOpens.tsx").then((m) => m.LockOpens), null);
 
 /**
  * 'Site Locked!' with the time left until the gate opens, and when that is: in the player's own
  * time and, when it differs, in the event's time zone.
  */
 export function LockPage({ remaining, at }: { remaining: number; at: number }) {
-  const { t, i18n } = useTranslation();
-  const { config } = useAppData();
-  const zone = config?.event_timezone ?? "UTC";
+  const { t } = useTranslation();
   return (
     <Stack align="center" my={80} gap="md" ta="center" data-testid="lock-page">
       <ThemeIcon size={88} radius="xl" variant="light" color="gray">
@@ -29,14 +29,7 @@ export function LockPage({ remaining, at }: { remaining: number; at: number }) {
           {formatUnlockIn(remaining)}
         </Text>
       </Card>
-      <Stack gap={2} data-testid="lock-opens">
-        <Text fw={500}>{t("challenges.opens_at", { time: formatEventTime(i18n.language, at) })}</Text>
-        {!sameZone(at, zone) && (
-          <Text size="sm" c="dimmed">
-            {t("challenges.opens_at_event", { time: formatEventTime(i18n.language, at, zone) })}
-          </Text>
-        )}
-      </Stack>
+      <LockOpens at={at} />
     </Stack>
   );
 }

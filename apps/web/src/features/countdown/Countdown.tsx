@@ -13,7 +13,7 @@ import { useCountdown } from "./useCountdown.ts";
  */
 export function Countdown({ labelled = false }: { labelled?: boolean }) {
   const { t } = useTranslation();
-  const { target, flags, showLoading, endedAt } = useCountdown();
+  const { target, flags, showLoading } = useCountdown();
   const synthwave = useSynthwave();
   if (showLoading) {
     return (
@@ -22,23 +22,13 @@ export function Countdown({ labelled = false }: { labelled?: boolean }) {
       </Text>
     );
   }
-  if (!target) {
-    // After the end the header says so rather than going quiet.
-    if (!flags?.competition_end || endedAt === null) return null;
-    return (
-      <Badge
-        variant="light"
-        color="gray"
-        size="lg"
-        role="status"
-        style={{ textTransform: "none" }}
-        title={t("countdown.ended_title", { time: new Date(endedAt * 1000).toLocaleString() })}
-        data-testid="event-over"
-      >
+  // After the end the header says so rather than going quiet.
+  if (!target)
+    return flags?.competition_end ? (
+      <Badge variant="light" color="gray" size="lg" role="status" tt="none" data-testid="event-over">
         {t("countdown.ended")}
       </Badge>
-    );
-  }
+    ) : null;
   const label = target.kind === "start" ? t("countdown.starts_in") : t("countdown.ends_in");
   const hint = countdownHint(target.remaining);
   const short = formatCountdownWords(target.remaining, (unit, count) => t(`countdown.short_${unit}`, { count }));
