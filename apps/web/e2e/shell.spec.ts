@@ -145,9 +145,11 @@ test("exactly one sidebar entry is marked on every page of its section", async (
 
   const player = (await seedTeam()).members[0]!;
   await signIn(page, player);
-  // The signed-in home is the challenges list: the address and the marked entry follow.
+  // The signed-in home is the event's home page, as for visitors, and Home stays marked.
   await page.goto("/");
-  await expect(page).toHaveURL(/\/campaign$/);
+  await expect(page.getByTestId("home-content")).toBeVisible();
+  await expectMarked("Home");
+  await page.goto("/campaign");
   await expectMarked("Challenges");
   const challenges = nav.getByRole("button", { name: "Challenges" });
   await expect(challenges).toHaveAttribute("aria-expanded", "true");

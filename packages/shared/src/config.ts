@@ -12,6 +12,22 @@ const provider = z
   .string()
   .transform((name) => (name === "basic" ? "basic_auth" : name))
   .pipe(z.enum(LOGIN_PROVIDERS, { error: `Use one of: ${LOGIN_PROVIDERS.join(", ")} (or basic).` }));
+/** An IANA time zone the runtime knows ("Europe/London"); the lock page shows the start in it. */
+const timeZone = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine(
+    (zone) => {
+      try {
+        new Intl.DateTimeFormat("en", { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: "Use a time zone name like Europe/London or UTC." },
+  );
 const hexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: "Use a colour like #1f6feb." });
 
 /** The theme builder's colours and sidebar style. */
@@ -41,6 +57,8 @@ export const CONFIG_SCHEMA = {
   start_time: time,
   end_time: time,
   scoreboard_freeze_time: time,
+  /** The event's own time zone: pages give its times in the player's zone and in this one. */
+  event_timezone: timeZone,
   enable_force_admin_2fa: bool,
   enable_maintenance_mode: bool,
   flag_prefix: z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/),
@@ -50,6 +68,8 @@ export const CONFIG_SCHEMA = {
   invite_required: bool,
   enable_flag_submission: bool,
   enable_login: bool,
+  /** Players may log in before the start (to form teams and read the rules), as upstream RACTF. */
+  enable_prelogin: bool,
   enable_registration: bool,
   enable_flag_submission_after_competition: bool,
   enable_view_challenges_after_competion: bool,
@@ -84,6 +104,7 @@ export const CONFIG_DEFAULTS: Config = {
   start_time: null,
   end_time: null,
   scoreboard_freeze_time: null,
+  event_timezone: "UTC",
   enable_force_admin_2fa: false,
   enable_maintenance_mode: false,
   flag_prefix: "flag",
@@ -93,6 +114,7 @@ export const CONFIG_DEFAULTS: Config = {
   invite_required: false,
   enable_flag_submission: true,
   enable_login: true,
+  enable_prelogin: true,
   enable_registration: true,
   enable_flag_submission_after_competition: false,
   enable_view_challenges_after_competion: true,

@@ -96,6 +96,9 @@ export const ERRORS = {
   cannot_leave_team_ownerless: def(403, "FORBIDDEN", "Transfer ownership before leaving: the team still has other members."),
   team_required: def(403, "FORBIDDEN", "You can only submit flags if you are in a team."),
 
+  // Scoreboard.
+  not_frozen: def(409, "CONFLICT", "The scoreboard is not frozen."),
+
   // Challenges.
   flag_submission_disabled: def(403, "FORBIDDEN", "Flag submission is disabled."),
   already_solved_challenge: def(403, "FORBIDDEN", "You have already solved this challenge!"),

@@ -2,6 +2,7 @@ export * from "./errors.ts";
 export * from "./config.ts";
 export * from "./config-keys.ts";
 export * from "./event-gates.ts";
+export * from "./sign-up.ts";
 export * from "./validation.ts";
 export * from "./constants.ts";
 export * from "./pagination.ts";

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   CONFIG_DEFAULTS,
+  offersSignUp,
   difficultyLabel,
   entitySlug,
   eventGates,
@@ -78,6 +79,13 @@ describe("eventGates", () => {
     const gates = eventGates({ ...base, start_time: 200, end_time: 300, register_start_time: 50, register_end_time: 250 }, 100);
     expect(gates).toEqual({ registrationOpen: true, started: false, ended: false });
     expect(eventGates({ ...base, end_time: 300 }, 300).ended).toBe(true);
+  });
+  it("offers sign-up while registration is open, and after the end only when kept open on purpose", () => {
+    expect(offersSignUp({ ...base, enable_registration: true }, 100)).toBe(true);
+    expect(offersSignUp({ ...base, enable_registration: false }, 100)).toBe(false);
+    expect(offersSignUp({ ...base, register_start_time: 200 }, 100)).toBe(false);
+    expect(offersSignUp({ ...base, end_time: 50 }, 100)).toBe(false);
+    expect(offersSignUp({ ...base, end_time: 50, register_end_time: 500 }, 100)).toBe(true);
   });
 });
 

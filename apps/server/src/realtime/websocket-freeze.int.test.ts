@@ -1,5 +1,5 @@
 import { type AppEvent } from "@flagship/api";
-import { createCategory, createChallenge, createTeamWith, createUser, type TestTeam, type TestUser } from "@flagship/api/testing";
+import { callerFor, createCategory, createChallenge, createTeamWith, createUser, type TestTeam, type TestUser } from "@flagship/api/testing";
 import { challengeValue } from "@flagship/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestServer, type TestServer } from "../testing.ts";
@@ -86,5 +86,28 @@ describe("the websocket while the scoreboard is frozen", () => {
     // The staff member's socket, on the team's channel and staff's, gets the solve once.
     expect(staffSocket.events.filter((e) => e.event_code === 1 && e.team === late.id)).toHaveLength(1);
     for (const socket of [anonymous, thirdSocket, lateSocket, staffSocket]) socket.close();
+  });
+
+  it("keeps later solves hidden after the end, and tells every open page of config changes and the reveal", async () => {
+    const anonymous = await openSocket(wsUrl);
+    const thirdSocket = await openSocket(wsUrl);
+    const staffSocket = await openSocket(wsUrl);
+    await authenticate(thirdSocket, third.members[0]!.token, { teamId: third.id });
+    await authenticate(staffSocket, staff.token, { staff: true });
+
+    expect((await server.api("POST", "/config/end_time/", { token: staff.token, body: { value: Math.floor(Date.now() / 1000) - 1 } })).body.s).toBe(true);
+    for (const socket of [anonymous, thirdSocket, staffSocket]) expect(await socket.waitFor((e) => e.event_code === 9)).toEqual({ event_code: 9, keys: ["end_time"] });
+    expect((await server.api("POST", "/config/enable_flag_submission_after_competition/", { token: staff.token, body: { value: true } })).body.s).toBe(true);
+    await submit(third);
+    await thirdSocket.waitFor((e) => e.event_code === 1 && e.team === third.id);
+    // A staff-only key is named to staff's sockets only.
+    expect((await server.api("POST", "/config/sharing_wrong_flag_window/", { token: staff.token, body: { value: 30 } })).body.s).toBe(true);
+    expect(await staffSocket.waitFor((e) => e.event_code === 9 && (e.keys as string[]).includes("sharing_wrong_flag_window"))).toBeTruthy();
+
+    const reveal = await callerFor(server.world, staff).leaderboard.reveal();
+    expect(reveal.revealed_at).toBeGreaterThan(0);
+    for (const socket of [anonymous, thirdSocket, staffSocket]) await socket.waitFor((e) => e.event_code === 9 && (e.keys as string[]).includes("scoreboard_freeze_time"));
+    expect(anonymous.events.filter((e) => (e.event_code === 1 && e.team === third.id) || (e.event_code === 9 && (e.keys as string[]).includes("sharing_wrong_flag_window")))).toEqual([]);
+    for (const socket of [anonymous, thirdSocket, staffSocket]) socket.close();
   });
 });

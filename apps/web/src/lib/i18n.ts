@@ -93,6 +93,7 @@ export const en = {
     check: "Pre-Event Check",
     jobs: "Challenge Servers",
     leaderboard_groups: "Leaderboard Groups",
+    scoreboard: "Scoreboard",
   },
   realtime: {
     lost: "Lost connection. Reconnecting in {{seconds}}s...",
@@ -113,6 +114,7 @@ export const en = {
     hint_start: "The event starts in under ten minutes. Get ready!",
     hint_end: "Under ten minutes left: submit your flags!",
     loading: "Loading...",
+    ended: "Event over",
   },
   leaderboard: {
     title: "Leaderboard",

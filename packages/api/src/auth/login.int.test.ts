@@ -32,7 +32,7 @@ describe("login", () => {
     await expect(loginAs("nobody-here")).rejects.toMatchObject({ cause: { code: "incorrect_username_or_password" } });
   });
 
-  it("refuses players when login is off or the event has not started, but never staff", async () => {
+  it("refuses players when login is off, or before the start with login before it off, but never staff", async () => {
     const player = await createUser(world);
     const staff = await createUser(world, { isStaff: true });
     await setConfig("enable_login", false);
@@ -40,9 +40,15 @@ describe("login", () => {
     await expect(loginAs(staff.username)).resolves.toHaveProperty("token");
     await setConfig("enable_login", true);
     await setConfig("start_time", Math.floor(Date.now() / 1000) + 3600);
+    // Login before the start is on by default: players sign in to form teams and read the rules.
+    await expect(loginAs(player.username)).resolves.toHaveProperty("token");
+    await setConfig("enable_prelogin", false);
     await expect(loginAs(player.username)).rejects.toMatchObject({ cause: { code: "login_not_open" } });
     await expect(loginAs(staff.username)).resolves.toHaveProperty("token");
+    await setConfig("start_time", Math.floor(Date.now() / 1000) - 1);
+    await expect(loginAs(player.username)).resolves.toHaveProperty("token");
     await setConfig("start_time", null);
+    await setConfig("enable_prelogin", true);
   });
 
   it("requires a verified email from players only", async () => {

@@ -65,13 +65,13 @@ async function rehash(ctx: Context, userId: number, verified: string, password: 
 }
 
 /**
- * The gates after the password: login switched off or the event not started (never for staff),
- * then an unverified email (never for staff).
+ * The gates after the password: login switched off, or the event not started while login before
+ * the start (`enable_prelogin`) is off (never for staff), then an unverified email (never for staff).
  */
 export async function assertMayLogIn(ctx: Context, user: Pick<LoginUser, "isStaff" | "emailVerified">): Promise<void> {
   if (user.isStaff) return;
   const config = await ctx.config.all();
-  if (!config.enable_login || !eventGates(config, ctx.now()).started) throw loginError("login_not_open");
+  if (!config.enable_login || !(config.enable_prelogin || eventGates(config, ctx.now()).started)) throw loginError("login_not_open");
   if (!user.emailVerified) throw loginError("email_verification_required");
 }
 

@@ -1,7 +1,21 @@
-import { AppError, CONFIG_SCHEMA, type Config, type ConfigKey, isConfigKey, parseInput, readLenient, scheduleProblems, TIME_CONFIG_KEYS, validationError } from "@flagship/shared";
+import {
+  AppError,
+  CONFIG_SCHEMA,
+  type Config,
+  type ConfigKey,
+  isConfigKey,
+  parseInput,
+  readLenient,
+  scheduleProblems,
+  STAFF_ONLY_CONFIG_KEYS,
+  TIME_CONFIG_KEYS,
+  validationError,
+} from "@flagship/shared";
 import { Prisma } from "@flagship/db";
 import { z } from "zod";
 import { writeAudit } from "../audit/write-audit.ts";
+import type { Context } from "../context.ts";
+import { EVENT_CODES } from "../events/publisher.ts";
 import type { StaffContext } from "../guards.ts";
 
 /**
@@ -30,9 +44,24 @@ export async function setConfigValue(ctx: StaffContext, key: string, value: unkn
     await tx.config.upsert({ where: { key }, create: { key, value: json }, update: { value: json } });
     await writeAudit(tx, ctx.actor, "set_config", { key, old_value: old, new_value: stored });
   });
-  ctx.config.invalidate();
-  await ctx.events.publish({ kind: "internal", name: "config_changed", data: { key } });
+  await publishConfigChange(ctx, [key]);
   return stored;
+}
+
+/**
+ * After a committed config write: every copy drops its cached config (and what is built on it),
+ * and every open page hears which public keys changed (event 9), so countdowns, the lock page, the
+ * projector and the freeze notices follow a moved schedule or a revealed board without a reload.
+ * Staff-only keys are named to staff sockets only.
+ */
+export async function publishConfigChange(ctx: Pick<Context, "config" | "events">, keys: readonly string[]): Promise<void> {
+  ctx.config.invalidate();
+  for (const key of keys) await ctx.events.publish({ kind: "internal", name: "config_changed", data: { key } });
+  const staffOnly = (key: string) => isConfigKey(key) && STAFF_ONLY_CONFIG_KEYS.has(key);
+  const shown = keys.filter((key) => !staffOnly(key));
+  const hidden = keys.filter(staffOnly);
+  if (shown.length > 0) await ctx.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: EVENT_CODES.configUpdate, keys: shown } });
+  if (hidden.length > 0) await ctx.events.publish({ kind: "socket", audience: { staff: true }, payload: { event_code: EVENT_CODES.configUpdate, keys: hidden } });
 }
 
 /** Config keys are path segments and table keys: long enough for any real name, short enough to list. */
@@ -64,8 +93,7 @@ export async function setConfigValues(ctx: StaffContext, input: unknown): Promis
       await writeAudit(tx, ctx.actor, "set_config", { key, old_value: old[key], new_value: patch[key] });
     }
   });
-  ctx.config.invalidate();
-  for (const key of keys) await ctx.events.publish({ kind: "internal", name: "config_changed", data: { key } });
+  await publishConfigChange(ctx, keys);
   return patch;
 }
 

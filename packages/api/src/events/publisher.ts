@@ -13,6 +13,11 @@ export const EVENT_CODES = {
   scoreUpdate: 7,
   /** Staff only: a suspected flag-sharing incident was recorded. */
   sharingSuspected: 8,
+  /**
+   * Flagship's own, like 8: config keys staff changed `{keys}` (public keys to everyone, staff-only
+   * ones to staff), so open pages re-read the config: a moved schedule, a revealed board.
+   */
+  configUpdate: 9,
 } as const;
 
 /** A team's and a user's wrong flags in all, after one of them was recorded. */

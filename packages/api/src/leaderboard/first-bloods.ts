@@ -3,7 +3,8 @@ import type { Context } from "../context.ts";
 import type { Hidden } from "./leaderboard.ts";
 import { boardView } from "./view.ts";
 
-export const ZFirstBloodsInput = z.object({ limit: z.number().int().min(1).max(20).default(5) });
+/** `players`: staff ask for what players see (the projector in a room, whoever is signed in). */
+export const ZFirstBloodsInput = z.object({ limit: z.number().int().min(1).max(20).default(5), players: z.boolean().optional() });
 export type FirstBloodsInput = z.infer<typeof ZFirstBloodsInput>;
 
 export interface FirstBlood {
@@ -20,7 +21,7 @@ export interface FirstBlood {
  * players neither hidden challenges nor teams and players kept off the board.
  */
 export async function latestFirstBloods(ctx: Context, input: FirstBloodsInput): Promise<{ results: FirstBlood[] } | Hidden> {
-  const view = await boardView(ctx);
+  const view = await boardView(ctx, input);
   if (view.hidden) return { hidden: true };
   const listed = view.staff ? {} : view.teams ? { team: { isVisible: true } } : { user: { isVisible: true, isActive: true, isStaff: false } };
   const solves = await ctx.db.solve.findMany({

@@ -15,7 +15,7 @@ import { ctftimeFeed } from "./leaderboard.ts";
  * what the challenge was worth at the freeze. Wrong flags are activity too: early's, before the
  * freeze, shows; late's, after it, does not. First bloods go to a local receiver standing in for
  * the Discord webhook: early's is posted, late's (after the freeze) is not. Staff see it all live;
- * at the end everyone does.
+ * the end of the event changes nothing, and once staff reveal the board everyone sees it all.
  */
 
 const DECAY = { flag: "flag{right}", decay_constant: 0.5, min_points: 100 };
@@ -92,6 +92,20 @@ describe("a frozen scoreboard", () => {
     expect(await caller.stats.stats()).toMatchObject({ correct_solve_count: 4, solve_count: 6 });
     expect((await caller.teams.get({ id: late.id })).incorrect_solves).toBe(1);
     expect((await caller.users.get({ id: late.members[0]!.id })).incorrect_solves).toBe(1);
+  });
+
+  it("gives staff the players' board too, when asked for it", async () => {
+    const caller = callerFor(world, staff);
+    const players = shown(await caller.leaderboard.teams({ limit: 100, offset: 0, players: true })).results;
+    expect(players.find((t) => t.id === late.id)?.leaderboard_points).toBe(0);
+    const users = shown(await caller.leaderboard.users({ limit: 100, offset: 0, players: true })).results;
+    expect(users.find((u) => u.id === late.members[0]!.id)?.leaderboard_points).toBe(0);
+    expect(shown(await caller.leaderboard.graph({ players: true })).team?.filter((p) => p.team_id !== early.id)).toEqual([]);
+    const bloods = shown(await caller.leaderboard.firstBloods({ limit: 20, players: true })).results;
+    expect(bloods.map((b) => b.challenge_id)).not.toContain(fresh);
+    expect(shown(await caller.leaderboard.firstBloods({ limit: 20 })).results.map((b) => b.challenge_id)).toContain(fresh);
+    const live = shown(await caller.leaderboard.teams({ limit: 100, offset: 0 })).results;
+    expect(live.find((t) => t.id === late.id)?.leaderboard_points).toBe(value(3) + 100);
   });
 
   it("announces first bloods from before the freeze only", async () => {
@@ -268,8 +282,37 @@ describe("a frozen scoreboard", () => {
     expect(cache.snapshot(world.services.db, at)).not.toBe(second);
   });
 
-  it("shows everything once the event is over", async () => {
+  it("stays frozen after the end: boards, graph, CTFtime feed, statistics and listing", async () => {
     await callerFor(world, staff).config.set({ key: "end_time", value: Math.floor(Date.now() / 1000) - 1 });
+    for (const { who, caller, ctx } of readers()) {
+      const board = shown(await caller.leaderboard.teams({ limit: 100, offset: 0 })).results;
+      expect({ who, late: board.find((t) => t.id === late.id)?.leaderboard_points, early: board.find((t) => t.id === early.id)?.leaderboard_points }).toEqual({
+        who,
+        late: 0,
+        early: value(1),
+      });
+      expect({ who, graph: shown(await caller.leaderboard.graph()).team?.filter((p) => p.team_id !== early.id) }).toEqual({ who, graph: [] });
+      const feed = await ctftimeFeed(ctx);
+      if (!("standings" in feed)) throw new Error("no feed");
+      expect({ who, late: feed.standings.find((t) => t.team === late.name)?.score }).toEqual({ who, late: 0 });
+      expect({ who, solves: (await caller.stats.stats()).correct_solve_count }).toEqual({ who, solves: 1 });
+      expect({ who, late: (await caller.teams.get({ id: late.id })).leaderboard_points }).toEqual({ who, late: 0 });
+    }
+    expect(await callerFor(world, third.members[0]!).challenges.get({ id: decay })).toMatchObject({ solve_count: 1, current_score: value(1) });
+  });
+
+  it("is revealed by staff with one audited action, not by players, and only once", async () => {
+    const player = callerFor(world, third.members[0]!);
+    await expect(player.leaderboard.reveal()).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const freezeAt = await callerFor(world, staff).config.get({ key: "scoreboard_freeze_time" });
+    await callerFor(world, staff).leaderboard.reveal();
+    const entry = await world.services.db.auditLog.findFirst({ where: { action: "reveal_scoreboard", userId: staff.id } });
+    expect(entry?.extra).toEqual({ key: "scoreboard_freeze_time", old_value: freezeAt, new_value: null });
+    await expect(callerFor(world, staff).leaderboard.reveal()).rejects.toMatchObject({ cause: { code: "not_frozen" } });
+    expect(await world.services.db.auditLog.count({ where: { action: "reveal_scoreboard", userId: staff.id } })).toBe(1);
+  });
+
+  it("shows everything once revealed", async () => {
     for (const { who, caller } of readers()) {
       const lateView = await caller.teams.get({ id: late.id });
       expect({ who, points: lateView.leaderboard_points, incorrect: lateView.incorrect_solves }).toEqual({ who, points: value(3) + 100, incorrect: 1 });

@@ -1,5 +1,5 @@
 import type { Db } from "@flagship/db";
-import { challengeValue, type Config, eventGates, solveWorth } from "@flagship/shared";
+import { challengeValue, type Config, solveWorth } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { hasStaffPowers } from "../guards.ts";
 import { boardCache } from "./board.ts";
@@ -7,10 +7,12 @@ import { boardCache } from "./board.ts";
 /**
  * # The scoreboard freeze
  *
- * Once `scoreboard_freeze_time` has passed and until the event ends, players and anonymous
- * visitors see the event as it stood at the freeze on every path, plus their own team's later
- * solves, each worth what its challenge was worth at the freeze. Other teams' later solves, and
- * the decay they cause, show nowhere until the end; staff see everything live. Other teams' wrong
+ * Once `scoreboard_freeze_time` has passed, players and anonymous visitors see the event as it
+ * stood at the freeze on every path, plus their own team's later solves, each worth what its
+ * challenge was worth at the freeze. Other teams' later solves, and the decay they cause, show
+ * nowhere until staff reveal the final board (reveal-board.ts clears the freeze time): the end of
+ * the event does not lift the freeze, as in CTFd, so the winners are announced at the prize-giving
+ * rather than by the clock. Staff see everything live. Other teams' wrong
  * flags after the freeze are not counted either (team, member and public statistics), and a first
  * blood after it is not announced to the webhook (challenges/submit-flag.ts).
  *
@@ -54,10 +56,10 @@ export interface FreezeSnapshot {
 
 const NONE: FrozenTotals = { points: 0, leaderboardPoints: 0, last: null };
 
-/** When the scoreboard froze, while it is frozen (the freeze time passed, the event not over); else null. */
-export function freezeTime(config: Config, now: number): Date | null {
+/** When the scoreboard froze, while it is frozen (the freeze time passed and staff have not revealed the board); else null. */
+export function freezeTime(config: Pick<Config, "scoreboard_freeze_time">, now: number): Date | null {
   const freeze = config.scoreboard_freeze_time;
-  return freeze !== null && freeze <= now && !eventGates(config, now).ended ? new Date(freeze * 1000) : null;
+  return freeze !== null && freeze <= now ? new Date(freeze * 1000) : null;
 }
 
 /** A caller's frozen view: the snapshot, and the team whose own later solves they see. */

@@ -16,15 +16,19 @@ export interface TeamRow {
   leaderboard_group_name: string | null;
 }
 
-/** Board filters: `group` narrows a board to one leaderboard group (division). */
+/**
+ * Board filters: `group` narrows a board to one leaderboard group (division); `players` gives staff
+ * the board players see (frozen while the freeze lasts) rather than the live one.
+ */
 export interface BoardFilter {
   group?: number | undefined;
+  players?: boolean | undefined;
 }
 
 export type Hidden = { hidden: true };
 
 async function board(ctx: Context, kind: BoardKind, filter: BoardFilter = {}): Promise<BoardEntry[] | null> {
-  const view = await boardView(ctx);
+  const view = await boardView(ctx, filter);
   if (view.hidden) return null;
   return groupBoard(await boardCache(ctx).get(ctx.db, kind, view.frozenAt), filter.group);
 }
@@ -64,8 +68,8 @@ function page<T>(entries: BoardEntry[], input: PageInput, map: (e: BoardEntry) =
   return found;
 }
 
-export async function userLeaderboard(ctx: Context, input: PageInput): Promise<Page<UserRow> | Hidden> {
-  const entries = await board(ctx, "user");
+export async function userLeaderboard(ctx: Context, input: PageInput, filter: BoardFilter = {}): Promise<Page<UserRow> | Hidden> {
+  const entries = await board(ctx, "user", { players: filter.players });
   if (!entries) return { hidden: true };
   return page(entries, input, (e) => ({ id: e.id, username: e.name, leaderboard_points: e.leaderboard_points }));
 }
@@ -129,7 +133,7 @@ async function solveWorthFor(ctx: Context, frozenAt: Date | null): Promise<(s: {
  * team's group). A frozen board's graph holds the solves up to the freeze only.
  */
 export async function leaderboardGraph(ctx: Context, filter: BoardFilter = {}): Promise<LeaderboardGraph | Hidden> {
-  const view = await boardView(ctx);
+  const view = await boardView(ctx, filter);
   if (view.hidden) return { hidden: true };
   const cache = boardCache(ctx);
   const until = view.frozenAt ? { timestamp: { lte: view.frozenAt } } : {};

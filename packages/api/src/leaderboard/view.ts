@@ -6,11 +6,13 @@ export type BoardView = { hidden: true } | { hidden: false; frozenAt: Date | nul
 
 /**
  * What the caller may see of the scoreboard: nothing when it is switched off (staff excepted);
- * for players, the board frozen at scoreboard_freeze_time once that has passed, until the end.
+ * for players, the board frozen at scoreboard_freeze_time once that has passed, until staff reveal it.
  */
-export async function boardView(ctx: Context): Promise<BoardView> {
+export async function boardView(ctx: Context, options: { players?: boolean | undefined } = {}): Promise<BoardView> {
   const config = await ctx.config.all();
   const staff = await hasStaffPowers(ctx);
   if (!config.enable_scoreboard && !staff) return { hidden: true };
-  return { hidden: false, frozenAt: staff ? null : freezeTime(config, ctx.now()), teams: config.enable_teams, staff };
+  // Staff may ask for the players' board (`players`), to see what the room sees while frozen.
+  const live = staff && !options.players;
+  return { hidden: false, frozenAt: live ? null : freezeTime(config, ctx.now()), teams: config.enable_teams, staff };
 }

@@ -76,6 +76,28 @@ describe("POST /auth/login/ and /auth/logout/", () => {
     expect((await server.api("POST", "/auth/logout/")).status).toBe(401);
   });
 
+  it("lets players log in before the start while enable_prelogin is on (the default), else login_not_open", async () => {
+    const user = await createUser(server.world);
+    const login = () => server.api("POST", "/auth/login/", { body: { username: user.username, password: TEST_PASSWORD } });
+    expect((await server.api("GET", "/config/enable_prelogin/")).body.d).toBe(true);
+    await server.api("POST", "/config/start_time/", { token: staff.token, body: { value: Math.floor(Date.now() / 1000) + 3600 } });
+    try {
+      const early = await login();
+      expect(early.status).toBe(200);
+      // Signed in before the start: a team can be formed, the challenges stay locked.
+      const team = await server.api("POST", "/team/create/", { token: early.body.d.token, body: { name: `early-${user.id}`, password: "a long team password" } });
+      expect(team.status).toBe(201);
+      expect((await server.api("GET", "/challenges/categories/", { token: early.body.d.token })).status).toBe(403);
+      await server.api("POST", "/config/enable_prelogin/", { token: staff.token, body: { value: false } });
+      expect((await login()).body).toEqual({ s: false, m: "login_not_open", d: { reason: "login_not_open" } });
+      expect((await server.api("POST", "/auth/login/", { body: { username: staff.username, password: TEST_PASSWORD } })).status).toBe(200);
+    } finally {
+      await server.api("POST", "/config/start_time/", { token: staff.token, body: { value: null } });
+      await server.api("POST", "/config/enable_prelogin/", { token: staff.token, body: { value: true } });
+    }
+    expect((await login()).status).toBe(200);
+  });
+
   it("answers email_verification_required for an unverified player", async () => {
     const user = await createUser(server.world);
     await server.world.services.db.user.update({ where: { id: user.id }, data: { emailVerified: false } });

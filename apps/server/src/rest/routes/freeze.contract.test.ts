@@ -108,8 +108,16 @@ describe("a frozen scoreboard over REST", () => {
     expect((await get("/team/self/", early.members[0]!.token)).leaderboard_points).toBe(value(1));
   });
 
-  it("shows everything once the event is over", async () => {
+  it("stays frozen after the end, until staff clear the freeze at the prize-giving", async () => {
     expect((await server.api("POST", "/config/end_time/", { token: staff.token, body: { value: Math.floor(Date.now() / 1000) - 1 } })).body.s).toBe(true);
+    for (const { who, token } of readers()) {
+      expect({ who, late: (await get(`/team/${late.id}/`, token)).leaderboard_points }).toEqual({ who, late: 0 });
+      expect({ who, teams: (await get("/leaderboard/graph/", token)).team.map((p: any) => p.team_name) }).toEqual({ who, teams: [early.name] });
+      const feed = await get("/leaderboard/ctftime/", token);
+      expect({ who, late: feed.standings.find((t: any) => t.team === late.name)?.score }).toEqual({ who, late: 0 });
+      expect({ who, correct: (await get("/stats/stats/", token)).correct_solve_count }).toEqual({ who, correct: 1 });
+    }
+    expect((await server.api("POST", "/config/scoreboard_freeze_time/", { token: staff.token, body: { value: null } })).body.s).toBe(true);
     for (const { who, token } of readers()) {
       expect({ who, late: (await get(`/team/${late.id}/`, token)).leaderboard_points }).toEqual({ who, late: value(3) + 100 });
       expect({ who, correct: (await get("/stats/stats/", token)).correct_solve_count }).toEqual({ who, correct: 4 });

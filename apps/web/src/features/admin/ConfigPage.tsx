@@ -18,13 +18,14 @@ const GROUPS: { id: string; fields: [ConfigKey, Kind][] }[] = [
   { id: "event", fields: [["event_name", "text"], ["enable_maintenance_mode", "switch"], ["enable_force_admin_2fa", "switch"]] },
   {
     id: "dates",
-    fields: [["register_start_time", "time"], ["register_end_time", "time"], ["start_time", "time"], ["end_time", "time"], ["scoreboard_freeze_time", "time"]],
+    fields: [["register_start_time", "time"], ["register_end_time", "time"], ["start_time", "time"], ["end_time", "time"], ["scoreboard_freeze_time", "time"], ["event_timezone", "text"]],
   },
   {
     id: "registration",
     fields: [
       ["enable_registration", "switch"],
       ["enable_login", "switch"],
+      ["enable_prelogin", "switch"],
       ["invite_required", "switch"],
       ["email_domain", "text"],
       ["email_regex", "text"],

@@ -16,6 +16,7 @@ const InvitesPage = deferred(() => import("./InvitesPage.tsx").then((m) => m.Inv
 const MembersPage = deferred(() => import("./MembersPage.tsx").then((m) => m.MembersPage));
 const StatisticsPage = deferred(() => import("./StatisticsPage.tsx").then((m) => m.StatisticsPage));
 const TeamsPage = deferred(() => import("./TeamsPage.tsx").then((m) => m.TeamsPage));
+const ScoreboardAdminPage = deferred(() => import("../moments/ScoreboardAdminPage.tsx").then((m) => m.ScoreboardAdminPage));
 const SharingPage = deferred(() => import("../sharing/SharingPage.tsx").then((m) => m.SharingPage));
 
 export interface AdminEntry {
@@ -52,6 +53,7 @@ export const ADMIN_PAGES: AdminEntry[] = [
   { page: "config", label: "admin.config", group: "event", component: ConfigPage },
   { page: "check", label: "admin.check", group: "event", component: CheckPage },
   { page: "announcements", label: "admin.announcements", group: "event", component: AnnouncementsPage },
+  { page: "scoreboard", label: "admin.scoreboard", group: "event", component: ScoreboardAdminPage },
   { page: "statistics", label: "admin.statistics", group: "event", component: StatisticsPage },
   { page: "leaderboard-groups", label: "admin.leaderboard_groups", group: "event", component: LeaderboardGroupsAdmin },
   { page: "members", label: "admin.members", group: "people", component: MembersPage },

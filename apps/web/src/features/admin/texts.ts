@@ -54,8 +54,10 @@ export const adminTexts = {
       start_time: "Event starts",
       end_time: "Event ends",
       scoreboard_freeze_time: "Scoreboard freezes",
+      event_timezone: "Event time zone",
       enable_registration: "Registration",
       enable_login: "Login",
+      enable_prelogin: "Login before the start",
       invite_required: "Invite code required",
       email_domain: "Allowed email domain",
       email_regex: "Allowed email pattern",
@@ -89,6 +91,8 @@ export const adminTexts = {
       email_domain: "Only addresses at this domain may register. Empty allows any.",
       email_regex: "A regular expression addresses must match. Empty allows any.",
       team_size: "0 means no limit.",
+      event_timezone: "Where the event is held, as a zone name (Europe/London, America/New_York, UTC). Players see times in their own zone and in this one.",
+      enable_prelogin: "Players sign in, form teams and read the pages before the start; challenges stay locked until it.",
       flag_prefix: "Flags look like prefix{...}.",
       firstblood_webhook: "Called with each first blood (Discord-compatible). Empty turns it off.",
       sharing_wrong_flag_window: "Two teams sending the same wrong flag within this many seconds is listed as suspected sharing. 0 turns it off.",
@@ -274,6 +278,7 @@ export const adminTexts = {
     /** Readable names of the logged actions; an action without one is spelled out from its name. */
     actions: {
       set_config: "Changed a setting",
+      reveal_scoreboard: "Revealed the final scoreboard",
       create_announcement: "Posted an announcement",
       create_page: "Created a page",
       create_category: "Created a category",

@@ -9,6 +9,7 @@ import { Markdown } from "../../lib/Markdown.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { useStaffView } from "../../shell/viewAsPlayer.ts";
+import { useCountdown } from "../countdown/useCountdown.ts";
 import { DifficultyBadge } from "./DifficultyBadge.tsx";
 import { DialogTitle, FlagForm, type Solved, SolvedDialog } from "./FlagForm.tsx";
 import { HintList } from "./HintList.tsx";
@@ -21,6 +22,8 @@ import { UnlockHint } from "./UnlockHint.tsx";
 // add one): a challenge without one carries neither it nor its tooltip's positioning library.
 // The solved panel (its feedback form) loads once the team has solved the challenge.
 const SolvedPanel = deferred(() => import("./SolvedPanel.tsx").then((m) => m.SolvedPanel), <Loader size="sm" />);
+
+const EventOverFlags = deferred(() => import("./EventOverFlags.tsx").then((m) => m.EventOverFlags), null);
 
 const InstancePanel = deferred(() => import("../challenge-servers/InstancePanel.tsx").then((m) => m.InstancePanel), <Loader size="sm" />);
 
@@ -51,7 +54,7 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
   const { t } = useTranslation();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const { me } = useAppData();
+  const { me, config } = useAppData();
   // Kept here, not in the form: the solve refreshes the listing, which swaps the form for the
   // solved panel while the dialog must stay open.
   const [solved, setSolved] = useState<Solved | null>(null);
@@ -68,6 +71,9 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
   };
   const staff = useStaffView();
   const hasTeam = me?.teamId !== null && me?.teamId !== undefined;
+  // After the end the flag form goes, unless flags are still taken (they no longer score): said either way.
+  const ended = useCountdown().flags?.competition_end === true;
+  const lateFlags = config?.enable_flag_submission_after_competition === true;
   const locked = !challenge.unlocked && !challenge.solved;
   return (
     <Stack gap="lg">
@@ -163,10 +169,11 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
       <HintList challenge={challenge} canUse={hasTeam && !challenge.solved} />
 
       <Divider />
+      {ended && !challenge.solved && <EventOverFlags lateFlags={lateFlags} />}
       <div ref={answer}>
         {challenge.solved ? (
           <SolvedPanel challenge={challenge} />
-        ) : hasTeam ? (
+        ) : ended && !lateFlags ? null : hasTeam ? (
           <FlagForm
             challenge={challenge}
             onSolved={(result) => {

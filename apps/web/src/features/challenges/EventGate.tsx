@@ -7,9 +7,15 @@ import { useCountdown } from "../countdown/useCountdown.ts";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
 import { useStaffView } from "../../shell/viewAsPlayer.ts";
+import { deferred } from "../../lib/deferred.tsx";
 
-/** 'Site Locked!' with the time left until the gate opens. */
-export function LockPage({ remaining }: { remaining: number }) {
+const LockOpens = deferred(() => import("./LockOpens.tsx").then((m) => m.LockOpens), null);
+
+/**
+ * 'Site Locked!' with the time left until the gate opens, and when that is: in the player's own
+ * time and, when it differs, in the event's time zone.
+ */
+export function LockPage({ remaining, at }: { remaining: number; at: number }) {
   const { t } = useTranslation();
   return (
     <Stack align="center" my={80} gap="md" ta="center" data-testid="lock-page">
@@ -23,6 +29,7 @@ export function LockPage({ remaining }: { remaining: number }) {
           {formatUnlockIn(remaining)}
         </Text>
       </Card>
+      <LockOpens at={at} />
     </Stack>
   );
 }
@@ -39,7 +46,7 @@ export function EventGate({ children }: { children: ReactNode }) {
   // Without the countdown the page still renders: the server enforces the gate on every call.
   if (failed) return <>{children}</>;
   if (loading || !flags) return <LoadingScreen />;
-  if (!staffView && !flags.countdown_timestamp && target?.kind === "start") return <LockPage remaining={target.remaining} />;
+  if (!staffView && !flags.countdown_timestamp && target?.kind === "start") return <LockPage remaining={target.remaining} at={target.at} />;
   return <>{children}</>;
 }
 
@@ -47,7 +54,7 @@ export function EventGate({ children }: { children: ReactNode }) {
 export function ChallengesUnavailable() {
   const { t } = useTranslation();
   const { target, flags } = useCountdown();
-  if (flags && !flags.countdown_timestamp && target?.kind === "start") return <LockPage remaining={target.remaining} />;
+  if (flags && !flags.countdown_timestamp && target?.kind === "start") return <LockPage remaining={target.remaining} at={target.at} />;
   return (
     <Stack align="center" my={80} gap="sm" ta="center">
       <Title order={2}>{t("challenges.ended")}</Title>

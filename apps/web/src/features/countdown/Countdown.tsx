@@ -8,12 +8,12 @@ import { useCountdown } from "./useCountdown.ts";
 
 /**
  * The header countdown in words ("8 h 59 m", "2 d 4 h"; seconds only in the last hour) to the
- * start, then to the end; nothing when past or unset. Its label ('Ends in') is always shown: beside
+ * start, then to the end; "Event over" once the end has passed; nothing when unset. Its label ('Ends in') is always shown: beside
  * the time where there is room, above it in small type on a phone's header.
  */
 export function Countdown({ labelled = false }: { labelled?: boolean }) {
   const { t } = useTranslation();
-  const { target, showLoading } = useCountdown();
+  const { target, flags, showLoading } = useCountdown();
   const synthwave = useSynthwave();
   if (showLoading) {
     return (
@@ -22,7 +22,13 @@ export function Countdown({ labelled = false }: { labelled?: boolean }) {
       </Text>
     );
   }
-  if (!target) return null;
+  // After the end the header says so rather than going quiet.
+  if (!target)
+    return flags?.competition_end ? (
+      <Badge variant="light" color="gray" size="lg" role="status" tt="none" data-testid="event-over">
+        {t("countdown.ended")}
+      </Badge>
+    ) : null;
   const label = target.kind === "start" ? t("countdown.starts_in") : t("countdown.ends_in");
   const hint = countdownHint(target.remaining);
   const short = formatCountdownWords(target.remaining, (unit, count) => t(`countdown.short_${unit}`, { count }));

@@ -34,5 +34,5 @@ export function useCountdown() {
 
   const target = data ? countdownTarget(data, Math.floor(now)) : null;
   const showLoading = zeroSince !== null && Date.now() - zeroSince >= TIMINGS.countdownZeroLoadingMs && Date.now() - zeroSince < 10_000;
-  return { target, flags, showLoading, failed: isError && !data };
+  return { target, flags, showLoading, failed: isError && !data, now };
 }

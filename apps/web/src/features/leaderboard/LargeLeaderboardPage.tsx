@@ -7,6 +7,8 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useCountdown } from "../countdown/useCountdown.ts";
 import { useAppData } from "../../shell/useAppData.ts";
+import "../moments/texts.ts";
+import { useEventMoment } from "../moments/useEventMoment.ts";
 import { formatClock, MIN_ROW, rowHeight } from "./clock.ts";
 import { ScoreGraph, toSeries } from "./ScoreGraph.tsx";
 import "./texts.ts";
@@ -129,14 +131,14 @@ function useGraphHeight(phone: boolean) {
 /** The time left to the start or the end in large figures; the time of day when neither is set. */
 function ProjectorClock() {
   const { t } = useTranslation();
-  const { target } = useCountdown();
+  const { target, flags } = useCountdown();
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
     if (target) return;
     const timer = setInterval(() => setNow(new Date()), 1000);
     return () => clearInterval(timer);
   }, [target]);
-  const label = target ? t(target.kind === "start" ? "countdown.starts_in" : "countdown.ends_in") : t("projector.time_now");
+  const label = target ? t(target.kind === "start" ? "countdown.starts_in" : "countdown.ends_in") : flags?.competition_end ? t("countdown.ended") : t("projector.time_now");
   const value = target ? formatClock(target.remaining) : now.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   return (
     <div className="projector-clock" role="timer" aria-label={`${label} ${value}`} data-testid="projector-clock">
@@ -153,7 +155,7 @@ function ProjectorClock() {
 function FirstBloods() {
   const { t } = useTranslation();
   const trpc = useTRPC();
-  const { data } = useQuery(trpc.leaderboard.firstBloods.queryOptions({ limit: FIRST_BLOODS }, { refetchInterval: TIMINGS.leaderboardReloadMs }));
+  const { data } = useQuery(trpc.leaderboard.firstBloods.queryOptions({ limit: FIRST_BLOODS, players: true }, { refetchInterval: TIMINGS.leaderboardReloadMs }));
   if (!data || "hidden" in data) return null;
   return (
     <section className="projector-bloods" aria-labelledby="projector-bloods-title" data-testid="first-bloods">
@@ -186,6 +188,29 @@ function FirstBloods() {
 }
 
 /**
+ * The room's line under the title: since when the board is frozen (and, once the event is over,
+ * that the final board comes at the prize-giving), or that these are the final results.
+ */
+function ProjectorMoment() {
+  const { t, i18n } = useTranslation();
+  const moment = useEventMoment();
+  if (!moment) return null;
+  let text: string | null = null;
+  if (moment.frozenAt) {
+    const time = new Date(moment.frozenAt * 1000).toLocaleTimeString(i18n.language, { hour: "2-digit", minute: "2-digit" });
+    text = moment.phase === "ended" ? t("projector.frozen_ended", { time }) : t("projector.frozen", { time });
+  } else if (moment.phase === "ended") {
+    text = t("moments.final_board");
+  }
+  if (!text) return null;
+  return (
+    <p className="projector-moment" role="status" data-frozen={moment.frozenAt !== null} data-testid="projector-moment">
+      {text}
+    </p>
+  );
+}
+
+/**
  * A full-screen board for a projector: the event's name and a large clock, the board (rows sized
  * to how many there are, scrolling by itself when they do not fit), the graph of the top ten and
  * the latest first bloods, kept live by websocket events and a periodic refresh.
@@ -199,11 +224,13 @@ export function LargeLeaderboardPage() {
   // graph takes the page's type and a phone's height, and the board does not scroll by itself.
   const phone = useMediaQuery("(max-width: 47.99em)", false, { getInitialValueInEffect: false });
   const teams = config?.enable_teams !== false;
-  const input = { limit: SHOWN, offset: 0 };
+  // The room sees what players see, even on a staff member's laptop: a frozen board stays frozen
+  // on the projector until the reveal.
+  const input = { limit: SHOWN, offset: 0, players: true };
   const refetchInterval = TIMINGS.leaderboardReloadMs;
   const teamBoard = useQuery(trpc.leaderboard.teams.queryOptions(input, { enabled: teams, refetchInterval }));
   const userBoard = useQuery(trpc.leaderboard.users.queryOptions(input, { enabled: !teams, refetchInterval }));
-  const graph = useQuery(trpc.leaderboard.graph.queryOptions(undefined, { refetchInterval }));
+  const graph = useQuery(trpc.leaderboard.graph.queryOptions({ players: true }, { refetchInterval }));
   const board = teams ? teamBoard.data : userBoard.data;
   const rows =
     board && !("hidden" in board)
@@ -229,6 +256,7 @@ export function LargeLeaderboardPage() {
         </Title>
         <ProjectorClock />
       </Group>
+      <ProjectorMoment />
       {/* Board and graph side by side on a wide screen, one above the other full width on a narrow one. */}
       <div className="projector-body" data-graph={series.length > 0}>
         <div ref={boardRefs} className="projector-board" data-autoscroll={overflows} data-testid="projector-board">

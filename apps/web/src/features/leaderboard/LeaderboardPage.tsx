@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, Skeleton, Stack, Tabs, Text, Title } from "@mantine/core";
+import { Alert, Button, Card, Group, SegmentedControl, Skeleton, Stack, Tabs, Text, Title } from "@mantine/core";
 import { TIMINGS } from "@flagship/shared";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useLocation, useNavigate } from "@tanstack/react-router";
@@ -7,6 +7,10 @@ import { useTranslation } from "../../lib/i18n.ts";
 import "../groups/texts.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
+import { useStaffView, useViewAsPlayer } from "../../shell/viewAsPlayer.ts";
+import { FreezeNotice } from "../moments/FreezeNotice.tsx";
+import "../moments/texts.ts";
+import { useEventMoment } from "../moments/useEventMoment.ts";
 import { BoardTable } from "./BoardTable.tsx";
 import { ScoreGraph, toSeries } from "./ScoreGraph.tsx";
 
@@ -18,17 +22,21 @@ function useReload() {
   return data?.leaderboardReload ? TIMINGS.leaderboardReloadMs : false;
 }
 
-/** A board: teams or users; `group` narrows the team board and its graph to one division. */
-function Board({ kind, group }: { kind: "team" | "user"; group?: number }) {
+/**
+ * A board: teams or users; `group` narrows the team board and its graph to one division; `players`
+ * asks staff's board as players see it (frozen while the freeze lasts).
+ */
+function Board({ kind, group, players }: { kind: "team" | "user"; group?: number; players: boolean }) {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const { config } = useAppData();
   const [limit, setLimit] = useState(PAGE);
   const refetchInterval = useReload();
-  const input = { limit, offset: 0, ...(group !== undefined && { group }) };
+  const filter = { ...(group !== undefined && { group }), ...(players && { players }) };
+  const input = { limit, offset: 0, ...filter };
   const teams = useQuery(trpc.leaderboard.teams.queryOptions(input, { enabled: kind === "team", placeholderData: keepPreviousData, refetchInterval }));
-  const users = useQuery(trpc.leaderboard.users.queryOptions(input, { enabled: kind === "user", placeholderData: keepPreviousData, refetchInterval }));
-  const graph = useQuery(trpc.leaderboard.graph.queryOptions(group === undefined ? undefined : { group }, { refetchInterval }));
+  const users = useQuery(trpc.leaderboard.users.queryOptions({ limit, offset: 0, ...(players && { players }) }, { enabled: kind === "user", placeholderData: keepPreviousData, refetchInterval }));
+  const graph = useQuery(trpc.leaderboard.graph.queryOptions(Object.keys(filter).length === 0 ? undefined : filter, { refetchInterval }));
   const query = kind === "team" ? teams : users;
 
   if (query.isPending) return <Skeleton h={320} />;
@@ -78,14 +86,37 @@ export function LeaderboardPage() {
   const boards = (groups.data?.results ?? []).filter((g) => g.has_own_leaderboard);
   const known = hash === "user" || boards.some((g) => `group-${g.id}` === hash);
   const tab = teams ? (known ? hash : "team") : "user";
+  const staffView = useStaffView();
+  const moment = useEventMoment();
+  const [board, setBoard] = useState<"live" | "players">("live");
+  const preview = useViewAsPlayer();
+  // Staff choose between the live board and the frozen one players see (a player preview shows the
+  // latter); everyone else only has theirs.
+  const frozen = moment?.frozenAt !== null && moment?.frozenAt !== undefined;
+  const players = frozen && (preview || (staffView && board === "players"));
+  const final = moment?.phase === "ended" && !moment.frozenAt;
   return (
     <Stack maw={1100} mx="auto" gap="md">
       <Group justify="space-between">
-        <Title order={1}>{t("nav.leaderboard")}</Title>
+        <Title order={1}>{final ? t("moments.final_board") : t("nav.leaderboard")}</Title>
         <Text c="dimmed" size="sm">
           {config?.event_name}
         </Text>
       </Group>
+      <FreezeNotice staffView={staffView && !players} />
+      {staffView && moment?.frozenAt ? (
+        <SegmentedControl
+          value={board}
+          onChange={(value) => setBoard(value as "live" | "players")}
+          aria-label={t("moments.staff_board_label")}
+          data={[
+            { value: "live", label: t("moments.staff_board_live") },
+            { value: "players", label: t("moments.staff_board_players") },
+          ]}
+          data-testid="staff-board-choice"
+          style={{ alignSelf: "flex-start" }}
+        />
+      ) : null}
       {teams ? (
         <Tabs value={tab} onChange={(value) => void navigate({ to: ".", hash: value ?? "team", replace: true })} keepMounted={false}>
           <Tabs.List mb="md">
@@ -98,19 +129,19 @@ export function LeaderboardPage() {
             ))}
           </Tabs.List>
           <Tabs.Panel value="team">
-            <Board kind="team" />
+            <Board kind="team" players={players} />
           </Tabs.Panel>
           <Tabs.Panel value="user">
-            <Board kind="user" />
+            <Board kind="user" players={players} />
           </Tabs.Panel>
           {boards.map((g) => (
             <Tabs.Panel key={g.id} value={`group-${g.id}`}>
-              <Board kind="team" group={g.id} />
+              <Board kind="team" group={g.id} players={players} />
             </Tabs.Panel>
           ))}
         </Tabs>
       ) : (
-        <Board kind="user" />
+        <Board kind="user" players={players} />
       )}
     </Stack>
   );

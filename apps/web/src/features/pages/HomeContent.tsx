@@ -1,5 +1,5 @@
 import { Button, Card, Group, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
-import { countdownTarget } from "@flagship/shared";
+import { countdownTarget, eventGates, offersSignUp } from "@flagship/shared";
 import { Link } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import { formatDuration } from "../../lib/duration.ts";
@@ -22,8 +22,14 @@ export interface HomeEvent {
   event_name?: string;
   start_time?: number | null;
   end_time?: number | null;
+  register_start_time?: number | null;
+  register_end_time?: number | null;
   enable_registration?: boolean;
+  enable_login?: boolean;
 }
+
+/** Who reads the home page: a visitor, or a signed-in player with or without a team. */
+export type HomeReader = { signedIn: false } | { signedIn: true; hasTeam: boolean };
 
 function formatWhen(language: string, seconds: number): string {
   return new Intl.DateTimeFormat(language, { year: "numeric", month: "long", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(
@@ -44,7 +50,7 @@ export function defaultHome(t: T, event: HomeEvent): string {
 }
 
 /** Staff's home page markdown, its fields filled and its blocks drawn. */
-export function HomeContent({ content, event, categories }: { content: string; event: HomeEvent; categories: HomeCategoryView[] }) {
+export function HomeContent({ content, event, categories, reader = { signedIn: false } }: { content: string; event: HomeEvent; categories: HomeCategoryView[]; reader?: HomeReader }) {
   const { t, i18n } = useTranslation();
   const when = (seconds: number | null | undefined) => (seconds === null || seconds === undefined ? t("home.not_set") : formatWhen(i18n.language, seconds));
   const values = { event_name: event.event_name ?? "Flagship CTF", start: when(event.start_time), end: when(event.end_time) };
@@ -54,21 +60,21 @@ export function HomeContent({ content, event, categories }: { content: string; e
         segment.kind === "markdown" ? (
           <Markdown key={i}>{fillFields(segment.text, values)}</Markdown>
         ) : (
-          <HomeBlockView key={i} block={segment.block} event={event} categories={categories} />
+          <HomeBlockView key={i} block={segment.block} event={event} categories={categories} reader={reader} />
         ),
       )}
     </Stack>
   );
 }
 
-function HomeBlockView({ block, event, categories }: { block: HomeBlock; event: HomeEvent; categories: HomeCategoryView[] }) {
+function HomeBlockView({ block, event, categories, reader }: { block: HomeBlock; event: HomeEvent; categories: HomeCategoryView[]; reader: HomeReader }) {
   switch (block) {
     case "countdown":
       return <EventCountdown start={event.start_time ?? null} end={event.end_time ?? null} />;
     case "categories":
       return <CategoryCards categories={categories} />;
     case "actions":
-      return <Actions registration={event.enable_registration !== false} />;
+      return <Actions event={event} reader={reader} />;
   }
 }
 
@@ -93,15 +99,30 @@ function EventCountdown({ start, end }: { start: number | null; end: number | nu
   );
 }
 
-function Actions({ registration }: { registration: boolean }) {
+/**
+ * How to take part, for who is reading: a player goes to the challenges (or, before the start, to
+ * their team); a visitor signs up while registration is open (offersSignUp), else logs in.
+ */
+function Actions({ event, reader }: { event: HomeEvent; reader: HomeReader }) {
   const { t } = useTranslation();
+  const now = Math.floor(Date.now() / 1000);
+  const times = { start_time: event.start_time ?? null, end_time: event.end_time ?? null, register_start_time: event.register_start_time ?? null, register_end_time: event.register_end_time ?? null };
+  const gates = eventGates(times, now);
+  let primary: { to: string; label: string } | null;
+  if (reader.signedIn) {
+    primary = gates.started ? { to: "/campaign", label: t("home.to_challenges") } : reader.hasTeam ? { to: "/team/me", label: t("home.to_team") } : { to: "/welcome", label: t("home.find_team") };
+  } else {
+    primary = offersSignUp({ ...times, enable_registration: event.enable_registration }, now) ? { to: "/register", label: t("home.sign_up") } : event.enable_login !== false ? { to: "/login", label: t("home.log_in") } : null;
+  }
   return (
-    <Group>
-      <Button component={Link} to={registration ? "/register" : "/login"} size="md">
-        {registration ? t("home.sign_up") : t("home.log_in")}
-      </Button>
+    <Group data-testid="home-actions">
+      {primary && (
+        <Button component={Link} to={primary.to} size="md">
+          {primary.label}
+        </Button>
+      )}
       <Button component={Link} to="/leaderboard" variant="default" size="md">
-        {t("home.leaderboard")}
+        {gates.ended ? t("home.final_board") : t("home.leaderboard")}
       </Button>
     </Group>
   );

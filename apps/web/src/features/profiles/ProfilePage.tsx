@@ -10,6 +10,8 @@ import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { SomethingWentWrong } from "../../shell/ErrorScreen.tsx";
 import { NotFoundPage } from "../../shell/NotFound.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
+import { FreezeNotice } from "../moments/FreezeNotice.tsx";
+import { useStaffView } from "../../shell/viewAsPlayer.ts";
 import { errorText } from "../teams/forms.ts";
 import { StatTile } from "../teams/TeamPage.tsx";
 import type { MemberData } from "../teams/types.ts";
@@ -80,9 +82,11 @@ function ProfileView({ user }: { user: MemberData }) {
     [s, user.username, startTime, endTime],
   );
   const teams = config?.enable_teams !== false;
+  const staffView = useStaffView();
 
   return (
     <Stack maw={1100} mx="auto" gap="lg" py="sm">
+      <FreezeNotice staffView={staffView} />
       <Card withBorder padding="lg" radius="md">
         <Group align="flex-start" gap="lg">
           <NameAvatar name={user.username} size={88} />

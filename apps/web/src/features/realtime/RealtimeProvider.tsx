@@ -89,6 +89,12 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         case 7:
           void refreshLive();
           break;
+        case 9:
+          // Staff changed the config (a moved schedule, a revealed board...): every view may
+          // depend on it, so all of it is read again; spread over a second and a half so a full
+          // event's browsers do not all ask in the same instant.
+          window.setTimeout(() => void queryClient.invalidateQueries(), Math.random() * 1500);
+          break;
         case 8:
           // Staff only: suspected flag sharing.
           void queryClient.invalidateQueries({ predicate: (q) => { const key = q.queryKey[0] as unknown[] | undefined; return key?.[0] === "admin" && key[1] === "sharing"; } });

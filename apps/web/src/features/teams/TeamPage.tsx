@@ -10,6 +10,7 @@ import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { NotFoundPage } from "../../shell/NotFound.tsx";
 import { SomethingWentWrong } from "../../shell/ErrorScreen.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
+import { FreezeNotice } from "../moments/FreezeNotice.tsx";
 import { useStaffView } from "../../shell/viewAsPlayer.ts";
 import { NameAvatar } from "../profiles/Avatar.tsx";
 import { ChartCard, ChartsFailed } from "../profiles/ChartCard.tsx";
@@ -101,9 +102,11 @@ function TeamView({ team, ownId, own }: { team: TeamData; ownId: number | null; 
     [s, team.name, startTime, endTime],
   );
   const shares = useCallback((scheme: "light" | "dark") => memberPie(s?.members ?? [], scheme), [s]);
+  const staffView = useStaffView();
 
   return (
     <Stack maw={1100} mx="auto" gap="lg" py="sm">
+      <FreezeNotice staffView={staffView} />
       <Card withBorder padding="lg" radius="md">
         <Group align="flex-start" gap="lg">
           <NameAvatar name={team.name} size={72} />
