@@ -93,6 +93,8 @@ export const en = {
     check: "Pre-Event Check",
     jobs: "Challenge Servers",
     leaderboard_groups: "Leaderboard Groups",
+    theme: "Theme",
+    projector: "Projector Board",
   },
   realtime: {
     lost: "Lost connection. Reconnecting in {{seconds}}s...",
@@ -115,6 +117,7 @@ export const en = {
     loading: "Loading...",
   },
   leaderboard: {
+    projector_link: "Projector view",
     title: "Leaderboard",
     teams: "Teams",
     users: "Users",
