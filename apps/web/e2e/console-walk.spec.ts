@@ -48,3 +48,15 @@ test("the theme builder and the projector board are in the console, and the lead
   await page.getByRole("link", { name: "Projector view" }).click();
   await expect(page).toHaveURL(/\/largeLeaderboard$/);
 });
+
+test("the browser tab names the page and the event", async ({ page, request }) => {
+  await signIn(page, await seedUser({ isStaff: true }));
+  const eventName = ((await (await request.get("/api/v2/config/")).json()) as { d: { event_name: string } }).d.event_name;
+  await page.goto("/leaderboard");
+  await expect(page).toHaveTitle(`Leaderboard · ${eventName}`);
+  // In-app navigation renames it once the new page's heading is drawn.
+  await page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: "Teams", exact: true }).first().click();
+  await expect(page).toHaveTitle(`Teams · ${eventName}`);
+  await page.goto("/admin/check");
+  await expect(page).toHaveTitle(`Pre-Event Check · ${eventName}`);
+});

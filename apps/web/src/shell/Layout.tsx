@@ -25,6 +25,7 @@ import { runtime } from "../lib/runtime.ts";
 import { Notices } from "./Notices.tsx";
 import "./notices-texts.ts";
 import { RouteFocus } from "./RouteFocus.tsx";
+import { DocumentTitle } from "./DocumentTitle.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { EventTheme } from "../features/theming/EventTheme.tsx";
 import { useLogoSrc } from "../features/theming/logo-src.ts";
@@ -142,6 +143,7 @@ export function Layout() {
   return (
     <RealtimeProvider>
       <SessionWatcher />
+      <DocumentTitle />
       <EventTheme />
       <FakeTerminal />
       {BARE_PAGES.has(pathname) ? <Outlet /> : <Shell />}
