@@ -92,6 +92,7 @@ export const challengeTexts = {
     attempt_limit: "Your team has used all its attempts for this challenge.",
     correct_title: "Flag correct!",
     correct_body: "Nice work: your team scored {{points}} points.",
+    correct_body_hints: "Nice work: your team scored {{points}} points ({{score}} for the challenge, less {{penalty}} for hints).",
     explanation: "Explanation",
     rate_prompt: "Did you enjoy this challenge?",
     rate_up: "I liked it",
