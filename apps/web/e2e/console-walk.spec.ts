@@ -1,6 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import { expectAccessible } from "./support/axe.ts";
-import { seedUser, setConfig, signIn } from "./support/db.ts";
+import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
+import { seedUser, setConfig, signIn, unique } from "./support/db.ts";
 
 /** The console as the walk found it: the pre-event check says what is wrong with the event, the theme builder and the projector board are in the console. */
 
@@ -59,4 +60,17 @@ test("the browser tab names the page and the event", async ({ page, request }) =
   await expect(page).toHaveTitle(`Teams · ${eventName}`);
   await page.goto("/admin/check");
   await expect(page).toHaveTitle(`Pre-Event Check · ${eventName}`);
+});
+
+test("a player opening a challenge whose server no worker runs is told it is not available yet, not that something failed", async ({ page, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const category = await seedCategory(request, staff, { name: unique("Servers "), contained_type: "jeopardy" });
+  const challenge = await seedChallenge(request, staff, { category: category.id, name: unique("Relay "), score: 100, flag_metadata: { flag: "flag{x}" }, challenge_metadata: { cserv_name: unique("relay-") } });
+  const team = await seedTeam();
+  await signIn(page, team.members[0]!);
+  await page.goto(`/campaign/${category.slug}/${challenge.slug}`);
+  const notice = page.getByTestId("instance-unavailable");
+  await expect(notice).toContainText("This challenge's server is not available yet.");
+  await expect(page.getByText(/Failed to request instance|Challenge servers are disabled/)).toHaveCount(0);
+  await expectAccessible(page);
 });

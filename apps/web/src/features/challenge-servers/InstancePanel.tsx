@@ -5,7 +5,7 @@ import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
-import { useTRPC } from "../../lib/trpc.ts";
+import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import type { ChallengeView } from "../challenges/types.ts";
 import { deferred } from "../../lib/deferred.tsx";
@@ -90,6 +90,19 @@ function Instance({ name }: { name: string }) {
         <Loader size="xs" />
         <Text size="sm">{t("cserv.starting")}</Text>
       </Group>
+    );
+  }
+  if (instance.isError && errorCode(instance.error) === "challenge_server_disabled") {
+    // No worker runs (or the tier is off): not the player's fault nor a failure to retry at once.
+    return (
+      <Alert color="gray" variant="light" role="status" data-testid="instance-unavailable">
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{t("cserv.not_available")}</Text>
+          <Button size="xs" variant="default" onClick={() => void instance.refetch()}>
+            {t("cserv.check_again")}
+          </Button>
+        </Stack>
+      </Alert>
     );
   }
   if (instance.isError) {
