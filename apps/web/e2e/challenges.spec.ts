@@ -46,7 +46,8 @@ test("jeopardy: a player uses a hint, submits a wrong then a right flag, and rat
   await page.goto("/campaign");
   const card = page.getByTestId(`category-${category.id}`);
   await expect(card.getByTestId("solved-count")).toHaveText("0 of 2 solved");
-  await expect(card.getByText("Not started")).toBeVisible();
+  // Said of the team's progress, not of the event (which "not started" read like).
+  await expect(card.getByText("None solved yet")).toBeVisible();
   await shoot(page, "campaign-light");
   await card.click();
 

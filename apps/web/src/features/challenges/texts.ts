@@ -9,7 +9,7 @@ export const challengeTexts = {
     solved_count: "{{solved}} of {{total}} solved",
     points_of: "{{earned}} / {{available}} pts",
     state_finished: "Finished",
-    state_none: "Not started",
+    state_none: "None solved yet",
     state_some: "In progress",
     back_to_categories: "All categories",
     team_needed_action: "Create or join a team",
