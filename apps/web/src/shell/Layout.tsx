@@ -25,7 +25,6 @@ import { runtime } from "../lib/runtime.ts";
 import { Notices } from "./Notices.tsx";
 import "./notices-texts.ts";
 import { RouteFocus } from "./RouteFocus.tsx";
-import { DocumentTitle } from "./DocumentTitle.tsx";
 import { Sidebar } from "./Sidebar.tsx";
 import { EventTheme } from "../features/theming/EventTheme.tsx";
 import { useLogoSrc } from "../features/theming/logo-src.ts";
@@ -37,6 +36,8 @@ import { Copyright } from "../features/pages/Copyright.tsx";
 import { setViewAsPlayer, useViewAsPlayer } from "./viewAsPlayer.ts";
 
 // The terminal easter egg loads with its first use of the page, not with the app.
+// The tab's title is not needed for the first paint: it loads after it, off every page's first load.
+const DocumentTitle = deferred(() => import("./DocumentTitle.tsx").then((m) => m.DocumentTitle), null);
 const FakeTerminal = deferred(() => import("../features/terminal/FakeTerminal.tsx").then((m) => m.FakeTerminal), null);
 
 /**

@@ -92,24 +92,13 @@ function Instance({ name }: { name: string }) {
       </Group>
     );
   }
-  if (instance.isError && errorCode(instance.error) === "challenge_server_disabled") {
-    // No worker runs (or the tier is off): not the player's fault nor a failure to retry at once.
-    return (
-      <Alert color="gray" variant="light" role="status" data-testid="instance-unavailable">
-        <Stack gap="xs" align="flex-start">
-          <Text size="sm">{t("cserv.not_available")}</Text>
-          <Button size="xs" variant="default" onClick={() => void instance.refetch()}>
-            {t("cserv.check_again")}
-          </Button>
-        </Stack>
-      </Alert>
-    );
-  }
   if (instance.isError) {
+    // No worker runs (or the tier is off): not a failure of the player's, a server not there yet.
+    const unavailable = errorCode(instance.error) === "challenge_server_disabled";
     return (
-      <Alert color="red" variant="light" role="alert">
+      <Alert color={unavailable ? "gray" : "red"} variant="light" role={unavailable ? "status" : "alert"} data-testid={unavailable ? "instance-unavailable" : undefined}>
         <Stack gap="xs" align="flex-start">
-          <Text size="sm">{t("cserv.request_failed", { reason: reasonOf(instance.error) })}</Text>
+          <Text size="sm">{unavailable ? t("cserv.not_available") : t("cserv.request_failed", { reason: reasonOf(instance.error) })}</Text>
           <Button size="xs" variant="default" onClick={() => void instance.refetch()}>
             {t("cserv.retry")}
           </Button>
