@@ -156,8 +156,10 @@ test("staff remove a challenge and a category; errors on the server are shown be
   await expect(edit.getByText(/RE2 syntax/).first()).toBeVisible();
   await expect(page.getByTestId("editor-error")).toContainText("Error saving challenge:");
   await expect(page).toHaveURL(/#edit$/);
-  // The optimistic update is gone again: the challenge still has its old score.
+  // The optimistic update is gone again: the challenge still has its old score. Leaving the
+  // unsaved edit asks first.
   await edit.getByRole("link", { name: "Stop editing" }).click();
+  await page.getByRole("dialog", { name: "Leave without saving?" }).getByRole("button", { name: "Leave without saving" }).click();
   await expect(page.getByTestId("challenge-points")).toHaveText("50 points");
   await page.getByTestId("edit-challenge").click();
 

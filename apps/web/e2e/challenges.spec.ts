@@ -46,7 +46,8 @@ test("jeopardy: a player uses a hint, submits a wrong then a right flag, and rat
   await page.goto("/campaign");
   const card = page.getByTestId(`category-${category.id}`);
   await expect(card.getByTestId("solved-count")).toHaveText("0 of 2 solved");
-  await expect(card.getByText("Not started")).toBeVisible();
+  // Said of the team's progress, not of the event (which "not started" read like).
+  await expect(card.getByText("None solved yet")).toBeVisible();
   await shoot(page, "campaign-light");
   await card.click();
 
@@ -94,6 +95,8 @@ test("jeopardy: a player uses a hint, submits a wrong then a right flag, and rat
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("heading", { name: "Flag correct!" })).toBeVisible();
   await expect(dialog).toContainText("The session cookie was not signed.");
+  // What the team scored: the challenge's 200 less the 25 its hint cost.
+  await expect(dialog).toContainText("your team scored 175 points (200 for the challenge, less 25 for hints).");
   await shoot(page, "solved-dialog");
   await dialog.getByRole("button", { name: "I liked it" }).click();
   await expect(dialog.getByTestId("rating")).toHaveText("100% liked");

@@ -25,7 +25,7 @@ test("a fresh event's home page comes from its settings; staff write their own u
 }) => {
   await removePages("");
   const staff = await seedUser({ isStaff: true });
-  const category = await seedCategory(request, staff, { name: unique("Forensics "), contained_type: "jeopardy", description: "Files that tell stories." });
+  const category = await seedCategory(request, staff, { name: unique("Forensics "), contained_type: "jeopardy", description: "Files that **tell** [stories](https://example.test)." });
   await seedChallenge(request, staff, { category: category.id, name: unique("Carved "), score: 100, flag_metadata: { flag: "flag{x}" } });
   const name = await eventName();
   // Over the new year, and over: the footer names both years, and no lock page stands in front.
@@ -46,6 +46,8 @@ test("a fresh event's home page comes from its settings; staff write their own u
     const card = guest.getByTestId("home-categories").getByRole("link", { name: new RegExp(category.name) });
     await expect(card).toHaveAttribute("href", `/campaign/${category.id}`);
     await expect(card).toContainText("1 challenge");
+    // The description's Markdown is read as words, not shown as asterisks and brackets.
+    await expect(card).toContainText("Files that tell stories.");
     await expect(guest.getByTestId("footer-copyright")).toHaveText(`© 2025 - 2026 ${name}`);
     await expectAccessible(guest);
     await screenshots(guest, "home-default");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { durationParts, eventYears, pickerValue, scheduleProblems, secondsFromPicker } from "./event-time.ts";
+import { durationParts, eventYears, pickerValue, scheduleProblems, secondsFromPicker, typedPickerTime } from "./event-time.ts";
 
 const unset = { start_time: null, end_time: null, register_start_time: null, register_end_time: null, scoreboard_freeze_time: null };
 
@@ -16,6 +16,17 @@ describe("event time pickers", () => {
     expect(secondsFromPicker("")).toBeNull();
     expect(pickerValue(null)).toBeNull();
     for (const text of ["2031-02-30 10:00:00", "2031-13-01 10:00:00", "2031-01-01 24:00:00", "tomorrow"]) expect(secondsFromPicker(text)).toBeNull();
+  });
+
+  it("saves the hour and minutes typed, an hour alone on the hour, and refuses minutes without an hour", () => {
+    const today = new Date(2031, 2, 9, 15, 0);
+    expect(typedPickerTime("2031-04-01 08:00:00", "18", "30", today)).toEqual({ value: "2031-04-01 18:30:00" });
+    expect(typedPickerTime("2031-04-01 08:00:00", "17", "", today)).toEqual({ value: "2031-04-01 17:00:00" });
+    expect(typedPickerTime(null, "18", "", today)).toEqual({ value: "2031-03-09 18:00:00" });
+    expect(typedPickerTime(null, "9", "5", today)).toEqual({ value: "2031-03-09 09:05:00" });
+    expect(typedPickerTime("2031-04-01 08:00:00", "", "30", today)).toEqual({ missing: "hours" });
+    expect(typedPickerTime("2031-04-01 08:00:00", "", "", today)).toEqual({ value: "2031-04-01 08:00:00" });
+    expect(typedPickerTime(null, "", "", today)).toEqual({ value: null });
   });
 
   it("splits a span into days, hours and minutes", () => {

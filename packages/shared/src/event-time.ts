@@ -66,3 +66,24 @@ export function eventYears(start: number | null, end: number | null, now: number
   const last = end !== null ? year(end) : first;
   return first === last ? String(first) : `${Math.min(first, last)} - ${Math.max(first, last)}`;
 }
+
+/** What a picker's typed hour and minute fields make of its value: a new value, or the field still missing. */
+export type TypedPickerTime = { value: string | null } | { missing: "hours" };
+
+/**
+ * The picker value its typed fields say, so what the field shows is what is saved: an hour alone
+ * means on the hour (17 is 17:00), minutes without an hour are refused (which hour is anyone's
+ * guess), and a time typed before any day is picked falls on `today`. Both fields empty keep `current`.
+ */
+export function typedPickerTime(current: string | null, hours: string, minutes: string, today: Date): TypedPickerTime {
+  const h = hours.trim();
+  const m = minutes.trim();
+  if (h === "" && m === "") return { value: current };
+  if (h === "") return { missing: "hours" };
+  const hour = Number(h);
+  const minute = m === "" ? 0 : Number(m);
+  if (!Number.isInteger(hour) || hour < 0 || hour > 23 || !Number.isInteger(minute) || minute < 0 || minute > 59) return { value: current };
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const day = current?.slice(0, 10) ?? `${today.getFullYear()}-${pad(today.getMonth() + 1)}-${pad(today.getDate())}`;
+  return { value: `${day} ${pad(hour)}:${pad(minute)}:00` };
+}

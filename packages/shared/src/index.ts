@@ -31,3 +31,4 @@ export * from "./setup.ts";
 export * from "./difficulty.ts";
 export * from "./unlock-picks.ts";
 export * from "./flag-hash.ts";
+export * from "./markdown-summary.ts";

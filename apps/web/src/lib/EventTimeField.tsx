@@ -1,7 +1,6 @@
 import { Group, Input, Skeleton, Stack, Text } from "@mantine/core";
-import { useMediaQuery } from "@mantine/hooks";
 import { pickerValue, secondsFromPicker } from "@flagship/shared";
-import { lazy, type ReactNode, Suspense } from "react";
+import { lazy, type ReactNode, Suspense, useId } from "react";
 import { formatDuration } from "./duration.ts";
 import { useTranslation } from "./i18n.ts";
 import "./event-time-texts.ts";
@@ -46,8 +45,8 @@ function formatInstant(language: string, seconds: number, timeZone?: string): st
  */
 export function EventTimeField({ label, description, value, onChange, error, required = false, spanStart, "data-testid": testId }: EventTimeFieldProps) {
   const { t, i18n } = useTranslation();
-  // On a phone the calendar opens as a dialog, which has the room a popover lacks.
-  const phone = useMediaQuery("(max-width: 36em)");
+  // The popover's dialog is named by the field's button (its target): both take this id.
+  const id = useId();
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const language = i18n.language;
   const span = value !== null && spanStart !== null && spanStart !== undefined && value > spanStart ? value - spanStart : null;
@@ -59,13 +58,16 @@ export function EventTimeField({ label, description, value, onChange, error, req
           description={description}
           placeholder={t("event_time.placeholder")}
           value={pickerValue(value)}
-          onChange={(picked) => onChange(secondsFromPicker(picked as string | null))}
+          onChange={(picked) => onChange(secondsFromPicker(picked))}
+          missingHourError={t("event_time.missing_hour")}
           valueFormat="YYYY-MM-DD HH:mm"
           clearable={!required}
           required={required}
           error={error}
-          dropdownType={phone ? "modal" : "popover"}
-          modalProps={{ title: label }}
+          // A popover on a phone too (the calendar fits 320 px): Mantine's modal brings a second
+          // banner landmark (its <header>) beside the app's.
+          id={id}
+          popoverProps={{ id }}
           clearButtonProps={{ "aria-label": t("event_time.clear", { label }) }}
           timePickerProps={{ hoursInputLabel: t("event_time.hours"), minutesInputLabel: t("event_time.minutes"), withDropdown: false }}
           submitButtonProps={{ "aria-label": t("event_time.choose") }}

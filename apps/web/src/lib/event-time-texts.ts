@@ -17,6 +17,7 @@ export const eventTimeTexts = {
     hours: "Hours",
     minutes: "Minutes",
     choose: "Use this time",
+    missing_hour: "Type the hour too.",
     next_month: "Next month",
     previous_month: "Previous month",
     next_year: "Next year",

@@ -94,6 +94,8 @@ export const en = {
     jobs: "Challenge Servers",
     leaderboard_groups: "Leaderboard Groups",
     scoreboard: "Scoreboard",
+    theme: "Theme",
+    projector: "Projector Board",
   },
   realtime: {
     lost: "Lost connection. Reconnecting in {{seconds}}s...",
@@ -117,6 +119,7 @@ export const en = {
     ended: "Event over",
   },
   leaderboard: {
+    projector_link: "Projector view",
     title: "Leaderboard",
     teams: "Teams",
     users: "Users",

@@ -36,6 +36,8 @@ import { Copyright } from "../features/pages/Copyright.tsx";
 import { setViewAsPlayer, useViewAsPlayer } from "./viewAsPlayer.ts";
 
 // The terminal easter egg loads with its first use of the page, not with the app.
+// The tab's title is not needed for the first paint: it loads after it, off every page's first load.
+const DocumentTitle = deferred(() => import("./DocumentTitle.tsx").then((m) => m.DocumentTitle), null);
 const FakeTerminal = deferred(() => import("../features/terminal/FakeTerminal.tsx").then((m) => m.FakeTerminal), null);
 
 /**
@@ -142,6 +144,7 @@ export function Layout() {
   return (
     <RealtimeProvider>
       <SessionWatcher />
+      <DocumentTitle />
       <EventTheme />
       <FakeTerminal />
       {BARE_PAGES.has(pathname) ? <Outlet /> : <Shell />}

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { router, staffProcedure } from "../trpc.ts";
 import { auditLogPage, listAuditLog } from "./audit-log.ts";
-import { selfCheck } from "./self-check.ts";
+import { checkEvent, selfCheck } from "./self-check.ts";
 import { disqualifyTeam, listSharingIncidents } from "../challenges/flag-sharing.ts";
 
 export const adminRouter = router({
@@ -20,6 +20,8 @@ export const adminRouter = router({
     )
     .query(({ ctx, input }) => auditLogPage(ctx, { limit: input.limit, offset: input.cursor ?? 0, action: input.action, actor: input.actor })),
   selfCheck: staffProcedure.query(({ ctx }) => selfCheck(ctx)),
+  /** The pre-event check's problems of the event as a whole (nothing to play, the schedule, workers, the accent). */
+  eventCheck: staffProcedure.query(({ ctx }) => checkEvent(ctx)),
   /** Suspected flag sharing, newest first (cursor is the offset). */
   sharing: staffProcedure
     .input(z.object({ limit: z.number().int().optional(), cursor: z.number().int().nullish() }))

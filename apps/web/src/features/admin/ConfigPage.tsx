@@ -3,6 +3,7 @@ import { type Config, type ConfigKey, type EventSchedule, LOGIN_PROVIDERS, sched
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "../../lib/i18n.ts";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
+import { useLeaveGuard } from "../../lib/leave-guard.tsx";
 import { EventSpanFields, EventTimeField } from "../../lib/EventTimeField.tsx";
 import { IntegerInput } from "../../lib/IntegerInput.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
@@ -125,6 +126,8 @@ function ConfigForm({ config }: { config: Partial<Config> }) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.config.list.queryKey() }),
   });
   const { form } = server;
+  // Leaving the page (a link, the back button, closing the tab) with unsaved changes asks first.
+  const leaveGuard = useLeaveGuard(form.isDirty());
 
   const field = (key: ConfigKey, kind: Kind) => {
     const label = settingLabel(t, key) ?? key;
@@ -163,6 +166,7 @@ function ConfigForm({ config }: { config: Partial<Config> }) {
 
   return (
     <ServerFormBox server={server}>
+      {leaveGuard.prompt}
       <Stack gap="md" className="fs-config-form">
         {GROUPS.map((group) => (
           <Card key={group.id} withBorder radius="md" padding="lg" component="section" aria-labelledby={`config-${group.id}`}>

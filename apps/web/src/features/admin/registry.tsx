@@ -15,6 +15,8 @@ const ConfigPage = deferred(() => import("./ConfigPage.tsx").then((m) => m.Confi
 const InvitesPage = deferred(() => import("./InvitesPage.tsx").then((m) => m.InvitesPage));
 const MembersPage = deferred(() => import("./MembersPage.tsx").then((m) => m.MembersPage));
 const StatisticsPage = deferred(() => import("./StatisticsPage.tsx").then((m) => m.StatisticsPage));
+const ThemePage = deferred(() => import("./ThemePage.tsx").then((m) => m.ThemePage));
+const ProjectorPage = deferred(() => import("./ProjectorPage.tsx").then((m) => m.ProjectorPage));
 const TeamsPage = deferred(() => import("./TeamsPage.tsx").then((m) => m.TeamsPage));
 const ScoreboardAdminPage = deferred(() => import("../moments/ScoreboardAdminPage.tsx").then((m) => m.ScoreboardAdminPage));
 const SharingPage = deferred(() => import("../sharing/SharingPage.tsx").then((m) => m.SharingPage));
@@ -56,6 +58,8 @@ export const ADMIN_PAGES: AdminEntry[] = [
   { page: "scoreboard", label: "admin.scoreboard", group: "event", component: ScoreboardAdminPage },
   { page: "statistics", label: "admin.statistics", group: "event", component: StatisticsPage },
   { page: "leaderboard-groups", label: "admin.leaderboard_groups", group: "event", component: LeaderboardGroupsAdmin },
+  { page: "theme", label: "admin.theme", group: "event", component: ThemePage },
+  { page: "projector", label: "admin.projector", group: "event", component: ProjectorPage },
   { page: "members", label: "admin.members", group: "people", component: MembersPage },
   { page: "teams", label: "admin.teams", group: "people", component: TeamsPage },
   { page: "invites", label: "admin.invites", group: "people", component: InvitesPage },

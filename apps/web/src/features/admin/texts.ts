@@ -324,6 +324,14 @@ export const adminTexts = {
     maintenance: "Maintenance",
     locked: "Locked",
   },
+  theme_page: {
+    intro: "The event's colours, sidebar style and logo. You see changes at once; players see them once saved.",
+  },
+  projector_page: {
+    intro: "The leaderboard for a big screen at the venue.",
+    body: "The projector board shows the top teams, the score graph and the latest first bloods in large type, fills the screen without the app around it, and scrolls by itself. Open it in the browser that drives the projector and make it full screen.",
+    open: "Open the projector board",
+  },
   check: {
     intro: "Problems with the event's pages and challenges that would trouble players. Fix them before the event starts.",
     all_passed_title: "All checks passed",
@@ -331,6 +339,24 @@ export const adminTexts = {
     pages_title: "Pages",
     challenges_title: "Challenges",
     challenges_passed: "Every challenge passed.",
+    no_challenges_to_check: "There are no challenges to check yet.",
+    event_title: "Event",
+    event: {
+      no_categories: "There are no categories: players would find nothing to play. Create a category, then its challenges.",
+      no_challenges: "There are no challenges yet: players would find nothing to solve.",
+      start_past: "The event's start is already past: players can play as soon as they sign in. Set the start you mean, or clear it.",
+      end_before_start: "The event ends before it starts: nobody could play. Set an end after the start.",
+      jobs_without_worker:
+        "Challenges have server jobs, but no worker is running: players opening them are told the server is not available yet. Start a worker (see the operator's guide) before the event.",
+      accent_contrast: "The accent colour reads at only {{ratio}}:1 against white (4.5:1 is needed): buttons and the sidebar's current entry would be hard to read. Pick a darker accent.",
+    },
+    fix_event: {
+      new_category: "New category",
+      challenges: "Challenge overview",
+      schedule: "Set the schedule",
+      jobs: "Challenge server jobs",
+      theme: "Change the theme",
+    },
     write_page: "Write it",
     pages: {
       terms_missing: "Players can sign up, but there are no terms of use: the footer's Terms link says the page is not set. Write a page at /terms (sign-up then asks players to accept it).",

@@ -3,9 +3,10 @@ import { Accordion, Alert, Button, Card, Group, NumberInput, Paper, SimpleGrid, 
 import { notifications } from "@mantine/notifications";
 import { useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
+import { useLeaveGuard } from "../../lib/leave-guard.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { errorText, fieldErrors } from "../auth/errors.ts";
 import { editorRenderer, registeredChallengeTypes } from "../challenges/registry.tsx";
@@ -70,13 +71,8 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
   const setMetadata = (patch: Record<string, unknown>) => set("challenge_metadata", patchJsonText(draft.challenge_metadata, patch));
   const flagMetadata = parseJsonObject(draft.flag_metadata);
   const setFlagMetadata = (patch: Record<string, unknown>) => set("flag_metadata", patchJsonText(draft.flag_metadata, patch));
-  // Leaving the page (reload, closing the tab) with unsaved changes asks first.
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [dirty]);
+  // Leaving the editor (a link, Stop editing, the back button, closing the tab) with unsaved changes asks first.
+  const leaveGuard = useLeaveGuard(dirty);
   const listKey = trpc.challenges.categories.queryKey();
   const allCategories = queryClient.getQueryData(listKey) ?? [];
   const unlockOptions = allCategories.flatMap((c) => c.challenges.filter(isFull).filter((ch) => ch.id !== challenge?.id).map((ch) => ({ id: ch.id, name: ch.name, category: c.name })));
@@ -114,6 +110,7 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
         await queryClient.invalidateQueries({ queryKey: listKey });
         setSavedDraft(JSON.stringify(draft));
         // The toast follows the navigation: once it shows, the page it belongs to is in place.
+        leaveGuard.release();
         await navigate({ to: `/campaign/${category.slug}/${keyOf(created)}` });
         notifications.show({ color: "green", message: t("editor.challenge_saved") });
         return;
@@ -134,7 +131,10 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
       setSavedDraft(JSON.stringify(next));
       // Back to the editor at the challenge's address, which a new name changes; otherwise the
       // editor is where we are, and a visitor who already left (Stop editing) is not pulled back.
-      if (keyOf(updated) !== keyOf(challenge)) await navigate({ to: `/campaign/${category.slug}/${keyOf(updated)}`, hash: "edit" });
+      if (keyOf(updated) !== keyOf(challenge)) {
+        leaveGuard.release();
+        await navigate({ to: `/campaign/${category.slug}/${keyOf(updated)}`, hash: "edit" });
+      }
       notifications.show({ color: "green", message: t("editor.challenge_saved") });
     } catch (error) {
       queryClient.setQueryData(listKey, previous);
@@ -173,6 +173,7 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
     queryClient.setQueryData(listKey, (old) => old?.map((c) => (c.id !== category.id ? c : { ...c, challenges: c.challenges.filter((ch) => ch.id !== challenge.id) })));
     try {
       await client.challenges.delete.mutate({ id: challenge.id });
+      leaveGuard.release();
       await navigate({ to: `/campaign/${category.slug}` });
       notifications.show({ color: "green", message: t("editor.challenge_removed") });
       void queryClient.invalidateQueries({ queryKey: listKey });
@@ -187,6 +188,7 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
   const monospace = { input: { fontFamily: "var(--mantine-font-family-monospace)" } };
   return (
     <form onSubmit={(e) => void save(e)} noValidate aria-label={title}>
+      {leaveGuard.prompt}
       <Stack gap="lg">
         <Group justify="space-between" wrap="wrap">
           <Title order={1} size="h2" style={{ wordBreak: "break-word" }}>

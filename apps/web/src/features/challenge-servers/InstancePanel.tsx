@@ -5,7 +5,7 @@ import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
-import { useTRPC } from "../../lib/trpc.ts";
+import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import type { ChallengeView } from "../challenges/types.ts";
 import { deferred } from "../../lib/deferred.tsx";
@@ -93,10 +93,12 @@ function Instance({ name }: { name: string }) {
     );
   }
   if (instance.isError) {
+    // No worker runs (or the tier is off): not a failure of the player's, a server not there yet.
+    const unavailable = errorCode(instance.error) === "challenge_server_disabled";
     return (
-      <Alert color="red" variant="light" role="alert">
+      <Alert color={unavailable ? "gray" : "red"} variant="light" role={unavailable ? "status" : "alert"} data-testid={unavailable ? "instance-unavailable" : undefined}>
         <Stack gap="xs" align="flex-start">
-          <Text size="sm">{t("cserv.request_failed", { reason: reasonOf(instance.error) })}</Text>
+          <Text size="sm">{unavailable ? t("cserv.not_available") : t("cserv.request_failed", { reason: reasonOf(instance.error) })}</Text>
           <Button size="xs" variant="default" onClick={() => void instance.refetch()}>
             {t("cserv.retry")}
           </Button>

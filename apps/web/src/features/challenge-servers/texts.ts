@@ -16,6 +16,7 @@ export const challengeServerTexts = {
     reset_done: "Your instance was reset.",
     request_failed: "Failed to request instance: {{reason}}",
     retry: "Try again",
+    not_available: "This challenge's server is not available yet.",
     job: "Job {{name}}",
     add_job: "Add challenge server job",
     edit_job: "Edit job",

@@ -17,7 +17,10 @@ type Value = string | [number, number] | null;
 
 export interface Solved {
   explanation: string;
+  /** The challenge's points at the solve. */
   points: number;
+  /** What the team's hints on it cost, taken off those points. */
+  penalty: number;
 }
 
 /**
@@ -42,7 +45,7 @@ export function FlagForm({ challenge, onSolved }: { challenge: ChallengeView; on
         if (result.m === "correct_flag") {
           refocus.current = false;
           setOutcome(null);
-          onSolved({ explanation: result.d.explanation, points: challenge.current_score });
+          onSolved({ explanation: result.d.explanation, points: challenge.current_score, penalty: challenge.hints.filter((h) => h.used).reduce((sum, h) => sum + h.penalty, 0) });
         } else {
           setOutcome({ kind: result.m === "attempt_limit_reached" ? "limit" : "incorrect" });
         }
@@ -120,7 +123,11 @@ export function SolvedDialog({ challenge, solved, onClose }: { challenge: Challe
             <FlagIcon size={40} />
           </ThemeIcon>
           <DialogTitle>{t("challenges.correct_title")}</DialogTitle>
-          <Text c="dimmed">{t("challenges.correct_body", { points: solved.points })}</Text>
+          <Text c="dimmed">
+            {solved.penalty > 0
+              ? t("challenges.correct_body_hints", { points: Math.max(0, solved.points - solved.penalty), score: solved.points, penalty: solved.penalty })
+              : t("challenges.correct_body", { points: solved.points })}
+          </Text>
           {solved.explanation && (
             <Alert variant="light" title={t("challenges.explanation")} w="100%" ta="left">
               <Markdown>{solved.explanation}</Markdown>

@@ -1,6 +1,7 @@
 import { Alert, Anchor, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
 import "@mantine/core/styles/Progress.css";
 import { LockIcon } from "./icons.tsx";
+import { markdownSummary } from "@flagship/shared";
 import { Link, Navigate, useParams } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import { useHash, useStaffEditing } from "../authoring/editing.ts";
@@ -34,23 +35,6 @@ function WithCategories({ children }: { children: (categories: CategoryView[]) =
     return <PageFailedScreen error={query.error} reset={() => void query.refetch()} />;
   }
   return <>{children(query.data)}</>;
-}
-
-/**
- * Markdown reduced to plain text for a card's summary. Not rendered as markdown there: the card is
- * itself a link, and links inside a link are invalid, so a link keeps only its text.
- */
-function plainText(markdown: string): string {
-  return markdown
-    .replace(/```[^\n]*\n?/g, "")
-    .replace(/<[^>]*>/g, "")
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replace(/^\s{0,3}(?:#{1,6}\s+|>\s?|[-*+]\s+|\d+[.)]\s+)/gm, "")
-    .replace(/^\s{0,3}(?:[-*_]\s*){3,}$/gm, "")
-    .replace(/`([^`]*)`/g, "$1")
-    .replace(/(^|[^\w*~])(\*\*|__|\*|_|~~)(?=\S)(.+?)(?<=\S)\2(?![\w*~])/g, "$1$3")
-    .replace(/\s+/g, " ")
-    .trim();
 }
 
 type ProgressState = "finished" | "none" | "some";
@@ -129,7 +113,7 @@ export function CampaignPage() {
                       </Group>
                       {category.description && (
                         <Text size="sm" c="dimmed" lineClamp={3}>
-                          {plainText(category.description)}
+                          {markdownSummary(category.description)}
                         </Text>
                       )}
                       <Stack gap={6} mt="auto">

@@ -1,7 +1,7 @@
-import { Alert, Button, Card, Group, SegmentedControl, Skeleton, Stack, Tabs, Text, Title } from "@mantine/core";
+import { Alert, Anchor, Button, Card, Group, SegmentedControl, Skeleton, Stack, Tabs, Text, Title } from "@mantine/core";
 import { TIMINGS } from "@flagship/shared";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useLocation, useNavigate } from "@tanstack/react-router";
+import { Link, useLocation, useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import "../groups/texts.ts";
@@ -99,9 +99,15 @@ export function LeaderboardPage() {
     <Stack maw={1100} mx="auto" gap="md">
       <Group justify="space-between">
         <Title order={1}>{final ? t("moments.final_board") : t("nav.leaderboard")}</Title>
-        <Text c="dimmed" size="sm">
-          {config?.event_name}
-        </Text>
+        <Group gap="md">
+          <Text c="dimmed" size="sm">
+            {config?.event_name}
+          </Text>
+          {/* The same board for a big screen, without the app around it. */}
+          <Anchor component={Link} to="/largeLeaderboard" size="sm">
+            {t("leaderboard.projector_link")}
+          </Anchor>
+        </Group>
       </Group>
       <FreezeNotice staffView={staffView && !players} />
       {staffView && moment?.frozenAt ? (

@@ -1,5 +1,5 @@
 import { Button, Card, Group, Paper, SimpleGrid, Stack, Text } from "@mantine/core";
-import { countdownTarget, eventGates, offersSignUp } from "@flagship/shared";
+import { countdownTarget, eventGates, markdownSummary, offersSignUp } from "@flagship/shared";
 import { Link } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import { formatDuration } from "../../lib/duration.ts";
@@ -149,7 +149,7 @@ function CategoryCards({ categories }: { categories: HomeCategoryView[] }) {
             </Text>
             {category.description && (
               <Text size="sm" c="dimmed" mt={4} lineClamp={3}>
-                {category.description}
+                {markdownSummary(category.description)}
               </Text>
             )}
             <Text size="sm" mt="sm" fw={500} c="var(--mantine-color-anchor)">
