@@ -30,3 +30,4 @@ export * from "./setup.ts";
 export * from "./difficulty.ts";
 export * from "./unlock-picks.ts";
 export * from "./flag-hash.ts";
+export * from "./moderation.ts";

@@ -69,6 +69,7 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
         // Staff testing a hidden challenge must not take first blood from the first real team.
         firstBloodAllowed: !challenge.hidden,
         ip: ctx.ip,
+        flag: text,
         attemptLimit: limit,
       };
       const result = await solveInBatch(
@@ -152,7 +153,7 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
  * after the freeze is news for its own team and staff only, worth what the challenge was worth at
  * the freeze as far as the team sees, and the decay it causes for staff only (leaderboard/freeze.ts).
  */
-async function publishSolve(
+export async function publishSolve(
   ctx: Context,
   challenge: CatalogChallenge,
   outcome: SolveOutcome,

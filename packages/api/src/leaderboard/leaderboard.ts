@@ -86,6 +86,8 @@ export interface LeaderboardGraph {
 }
 
 const TOP = 10;
+/** The score records the graph draws: solves, and awards staff gave or took (moderation/awards.ts). */
+const GRAPH_REASONS = ["solve", "award"];
 
 /**
  * One point per scoring solve of the top 10 users and teams (its value when solved), oldest first;
@@ -98,7 +100,7 @@ export async function leaderboardGraph(ctx: Context, filter: BoardFilter = {}): 
   const topUsers = groupBoard(await cache.get(ctx.db, "user", view.frozenAt), filter.group).slice(0, TOP);
   const until = view.frozenAt ? { lte: view.frozenAt } : undefined;
   const userRecords = await ctx.db.scoreRecord.findMany({
-    where: { userId: { in: topUsers.map((u) => u.id) }, leaderboard: true, reason: "solve", ...(until && { timestamp: until }) },
+    where: { userId: { in: topUsers.map((u) => u.id) }, leaderboard: true, reason: { in: GRAPH_REASONS }, ...(until && { timestamp: until }) },
     select: { userId: true, points: true, timestamp: true },
     orderBy: [{ timestamp: "asc" }, { id: "asc" }],
   });
@@ -109,7 +111,7 @@ export async function leaderboardGraph(ctx: Context, filter: BoardFilter = {}): 
   if (view.teams) {
     const topTeams = groupBoard(await cache.get(ctx.db, "team", view.frozenAt), filter.group).slice(0, TOP);
     const teamRecords = await ctx.db.scoreRecord.findMany({
-      where: { teamId: { in: topTeams.map((t) => t.id) }, leaderboard: true, reason: "solve", ...(until && { timestamp: until }) },
+      where: { teamId: { in: topTeams.map((t) => t.id) }, leaderboard: true, reason: { in: GRAPH_REASONS }, ...(until && { timestamp: until }) },
       select: { teamId: true, points: true, timestamp: true },
       orderBy: [{ timestamp: "asc" }, { id: "asc" }],
     });
