@@ -121,6 +121,9 @@ export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFl
         team_name: team.teamName ?? "",
       },
     });
+    // Staff watching the submissions log hear of every wrong flag (the team's own event above reaches
+    // its members only); the text stays in the database, for staff to read through the log.
+    await ctx.events.publish({ kind: "socket", audience: { staff: true }, payload: { event_code: EVENT_CODES.submission, team: teamId, challenge_id: challenge.id } });
     await detectSharing(ctx, { challenge, teamId, userId: actor.id, flag: text });
     return { m: "incorrect_flag", d: { correct: false } };
   }

@@ -13,6 +13,8 @@ export const EVENT_CODES = {
   scoreUpdate: 7,
   /** Staff only: a suspected flag-sharing incident was recorded. */
   sharingSuspected: 8,
+  /** Staff only: a wrong flag was recorded (the submissions log refreshes; it carries no flag text). */
+  submission: 9,
 } as const;
 
 /** A team's and a user's wrong flags in all, after one of them was recorded. */

@@ -16,6 +16,7 @@ const InvitesPage = deferred(() => import("./InvitesPage.tsx").then((m) => m.Inv
 const MembersPage = deferred(() => import("./MembersPage.tsx").then((m) => m.MembersPage));
 const StatisticsPage = deferred(() => import("./StatisticsPage.tsx").then((m) => m.StatisticsPage));
 const TeamsPage = deferred(() => import("./TeamsPage.tsx").then((m) => m.TeamsPage));
+const SubmissionsPage = deferred(() => import("../moderation/SubmissionsPage.tsx").then((m) => m.SubmissionsPage));
 const SharingPage = deferred(() => import("../sharing/SharingPage.tsx").then((m) => m.SharingPage));
 
 export interface AdminEntry {
@@ -62,6 +63,7 @@ export const ADMIN_PAGES: AdminEntry[] = [
   { page: "allChallenges", label: "admin.allChallenges", group: "content", component: ChallengeOverviewPage },
   { page: "port", label: "admin.port", group: "content", component: PortPage },
   { page: "jobs", label: "admin.jobs", group: "challenge_servers", component: JobsPage },
+  { page: "submissions", label: "admin.submissions", group: "integrity", component: SubmissionsPage },
   { page: "audit_log", label: "admin.audit_log", group: "integrity", component: AuditLogPage },
   { page: "sharing", label: "sharing.page", group: "integrity", component: SharingPage },
 ];

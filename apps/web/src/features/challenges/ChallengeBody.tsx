@@ -16,6 +16,8 @@ import { LockIcon } from "./icons.tsx";
 import { Rating } from "./Rating.tsx";
 import type { ChallengeView } from "./types.ts";
 import { UnlockHint } from "./UnlockHint.tsx";
+// Staff only, and in a chunk of its own: players' challenge pages load none of it.
+const ChallengeStaffTools = deferred(() => import("../moderation/ChallengeStaffTools.tsx").then((m) => m.ChallengeStaffTools));
 
 // The challenge-server card loads only for a challenge that has a server (or for staff, who can
 // add one): a challenge without one carries neither it nor its tooltip's positioning library.
@@ -161,6 +163,8 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
       {showsInstancePanel(challenge, me?.isStaff === true) && <InstancePanel challenge={challenge} />}
 
       <HintList challenge={challenge} canUse={hasTeam && !challenge.solved} />
+
+      {staff && <ChallengeStaffTools challengeId={challenge.id} challengeName={challenge.name} />}
 
       <Divider />
       <div ref={answer}>
