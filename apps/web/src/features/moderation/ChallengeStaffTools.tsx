@@ -46,7 +46,7 @@ function TestFlag({ challengeId }: { challengeId: number }) {
           {t("moderation.test_flag_help")}
         </Text>
         <Group align="flex-end" gap="xs" wrap="nowrap">
-          <TextInput label={t("moderation.flag_to_test")} ff="monospace" style={{ flex: 1 }} autoComplete="off" {...server.form.getInputProps("flag")} onChange={(e) => server.form.setFieldValue("flag", e.currentTarget.value)} />
+          <TextInput label={t("moderation.flag_to_test")} styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }} style={{ flex: 1 }} autoComplete="off" {...server.form.getInputProps("flag")} onChange={(e) => server.form.setFieldValue("flag", e.currentTarget.value)} />
           <Button type="submit" variant="default" loading={server.pending}>
             {t("moderation.test")}
           </Button>

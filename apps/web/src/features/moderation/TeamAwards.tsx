@@ -80,7 +80,7 @@ export function TeamAwards({ teamId }: { teamId: number }) {
                   </Badge>
                 ) : (
                   staff && (
-                    <Button size="xs" variant="subtle" color="red" onClick={() => remove.mutate({ id: a.id })} loading={remove.isPending && remove.variables?.id === a.id} aria-label={t("moderation.remove_award", { reason: a.reason })}>
+                    <Button size="xs" variant="subtle" color="red" style={{ flexShrink: 0 }} onClick={() => remove.mutate({ id: a.id })} loading={remove.isPending && remove.variables?.id === a.id} aria-label={t("moderation.remove_award", { reason: a.reason })}>
                       {t("moderation.remove")}
                     </Button>
                   )
