@@ -153,19 +153,19 @@ export function SubmissionsPage() {
                           </Badge>
                         </Table.Td>
                         <Table.Td data-label={t("moderation.team")}>
-                          <Anchor component="button" type="button" size="sm" onClick={() => setTeam({ id: s.team, name: s.team_name })} aria-label={t("moderation.filter_team", { name: s.team_name })}>
+                          <Anchor component="button" type="button" size="sm" ta="left" onClick={() => setTeam({ id: s.team, name: s.team_name })} aria-label={t("moderation.filter_team", { name: s.team_name })}>
                             {s.team_name}
                           </Anchor>
                         </Table.Td>
                         <Table.Td data-label={t("moderation.player")}>
-                          <Anchor component="button" type="button" size="sm" onClick={() => setUser({ id: s.user, name: s.username })} aria-label={t("moderation.filter_player", { name: s.username })}>
+                          <Anchor component="button" type="button" size="sm" ta="left" onClick={() => setUser({ id: s.user, name: s.username })} aria-label={t("moderation.filter_player", { name: s.username })}>
                             {s.username}
                           </Anchor>
                         </Table.Td>
                         <Table.Td data-label={t("moderation.challenge")}>{s.challenge_name}</Table.Td>
-                        <Table.Td maw={320} data-label={t("moderation.flag")}>
+                        <Table.Td data-label={t("moderation.flag")}>
                           {s.flag !== null ? (
-                            <Text size="sm" ff="monospace" style={{ overflowWrap: "anywhere" }}>
+                            <Text size="sm" ff="monospace" maw={320} style={{ overflowWrap: "anywhere" }}>
                               {s.flag}
                             </Text>
                           ) : (

@@ -30,7 +30,7 @@ export function TeamAwards({ teamId }: { teamId: number }) {
     submit: (values) => client.moderation.giveAward.mutate({ team: teamId, points: Number(values.points), reason: values.reason }),
     success: t("moderation.awarded"),
     onSuccess: async () => {
-      give.form.reset();
+      give.form.setValues({ points: 0, reason: "" });
       await refresh();
     },
   });
