@@ -1,5 +1,6 @@
 import { challengeValue } from "@flagship/shared";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppEvent, EVENT_CODES } from "../events/publisher.ts";
 import { ctftimeFeed } from "../leaderboard/leaderboard.ts";
 import { callerFor, contextFor, createCategory, createChallenge, createTeamWith, createTestWorld, createUser, type TestTeam, type TestUser, type TestWorld } from "../testing/index.ts";
 
@@ -82,6 +83,17 @@ describe("the submissions log", () => {
     await expect(player.moderation.submissionsCsv({})).rejects.toMatchObject({ code: "FORBIDDEN" });
     await expect(callerFor(world, null).moderation.submissions({})).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     await expect(staffCaller().moderation.submissions({ limit: 5000 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+
+  it("tells staff sockets of each wrong flag as it is recorded, without its text", async () => {
+    const challenge = (await createChallenge(world, category)).id;
+    const seen: AppEvent[] = [];
+    const stop = world.services.events.subscribe((event) => seen.push(event));
+    await submit(beta, challenge, "flag{secret-guess}");
+    stop();
+    const news = seen.filter((e) => e.kind === "socket" && e.payload.event_code === EVENT_CODES.submission);
+    expect(news).toEqual([{ kind: "socket", audience: { staff: true }, payload: { event_code: EVENT_CODES.submission, team: beta.id, challenge_id: challenge } }]);
+    expect(JSON.stringify(seen)).not.toContain("flag{secret-guess}");
   });
 });
 

@@ -153,7 +153,7 @@ function StatsView({ stats }: { stats: FullStats }) {
       <Title order={2} size="h4">
         {t("stats_admin.per_challenge")}
       </Title>
-      {challenges.length === 0 ? (
+      {perChallenge.isPending ? null : challenges.length === 0 ? (
         <Text c="dimmed">{t("stats_admin.no_challenges")}</Text>
       ) : (
         <StackedTable minWidth={480}>
