@@ -142,8 +142,8 @@ export async function listAwards(ctx: Context, input: unknown): Promise<AwardVie
     where: {
       ...(team !== undefined && { teamId: team }),
       ...(user !== undefined && { userId: user }),
-      ...(!staff && { removedAt: null }),
-      ...(frozenAt && { createdAt: { lte: frozenAt } }),
+      // While frozen, as the totals stood at the freeze: given by then, and not removed by then.
+      ...(!staff && (frozenAt ? { createdAt: { lte: frozenAt }, OR: [{ removedAt: null }, { removedAt: { gt: frozenAt } }] } : { removedAt: null })),
     },
     select: awardSelect,
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],

@@ -272,9 +272,12 @@ describe("under the scoreboard freeze", () => {
     while (Date.now() <= freeze * 1000 + 20) await new Promise((resolve) => setTimeout(resolve, 25));
     await staffCaller().config.set({ key: "scoreboard_freeze_time", value: freeze });
 
+    // An award from before the freeze taken back after it still counts for players until the reveal.
+    const earlier = (await staffCaller().moderation.awards({ team: gamma.id })).find((a) => a.removed_at === null)!;
+    await staffCaller().moderation.removeAward({ id: earlier.id });
     await staffCaller().moderation.giveAward({ team: gamma.id, points: 1000, reason: "After the freeze" });
     await staffCaller().moderation.markSolved({ team: gamma.id, challenge, first_blood: true });
-    expect(await seen(staffCaller())).toBe(atFreeze! + 1300);
+    expect(await seen(staffCaller())).toBe(atFreeze! + 1300 - earlier.points);
     for (const caller of [anonymous, other]) {
       expect(await seen(caller)).toBe(atFreeze);
       expect(await caller.moderation.awards({ team: gamma.id })).toHaveLength(awardsAtFreeze);
