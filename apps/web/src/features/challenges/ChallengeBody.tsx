@@ -16,15 +16,14 @@ import { LockIcon } from "./icons.tsx";
 import { Rating } from "./Rating.tsx";
 import type { ChallengeView } from "./types.ts";
 import { UnlockHint } from "./UnlockHint.tsx";
-// Staff only, and in a chunk of its own: players' challenge pages load none of it.
-const ChallengeStaffTools = deferred(() => import("../moderation/ChallengeStaffTools.tsx").then((m) => m.ChallengeStaffTools));
 
 // The challenge-server card loads only for a challenge that has a server (or for staff, who can
 // add one): a challenge without one carries neither it nor its tooltip's positioning library.
 // The solved panel (its feedback form) loads once the team has solved the challenge.
 const SolvedPanel = deferred(() => import("./SolvedPanel.tsx").then((m) => m.SolvedPanel), <Loader size="sm" />);
 
-const InstancePanel = deferred(() => import("../challenge-servers/InstancePanel.tsx").then((m) => m.InstancePanel), <Loader size="sm" />);
+// With the staff tools for staff (moderation/ChallengePanels.tsx): neither is in the page's first load.
+const InstancePanel = deferred(() => import("../moderation/ChallengePanels.tsx").then((m) => m.ChallengePanels), <Loader size="sm" />);
 
 /** Whether the challenge view shows the challenge-server card, as InstancePanel decides. */
 function showsInstancePanel(challenge: ChallengeView, isStaff: boolean): boolean {
@@ -163,8 +162,6 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
       {showsInstancePanel(challenge, me?.isStaff === true) && <InstancePanel challenge={challenge} />}
 
       <HintList challenge={challenge} canUse={hasTeam && !challenge.solved} />
-
-      {staff && <ChallengeStaffTools challengeId={challenge.id} challengeName={challenge.name} />}
 
       <Divider />
       <div ref={answer}>

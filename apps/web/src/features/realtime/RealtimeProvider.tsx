@@ -96,7 +96,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
           break;
         case 9:
           // Staff only: a wrong flag; the submissions log shows it (solves refresh it as live data).
-          void queryClient.invalidateQueries({ predicate: (q) => { const key = q.queryKey[0] as unknown[] | undefined; return key?.[0] === "moderation" && key[1] === "submissions"; } });
+          void queryClient.invalidateQueries({ queryKey: [["moderation", "submissions"]] });
           break;
       }
     };
