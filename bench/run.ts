@@ -10,7 +10,7 @@
 // scenario's costliest statements.
 //
 // For work on one hot path (not for BENCHMARKS.md): BENCH_ONLY=listing,wrong,... runs only the
-// named scenarios (listing, wrong, self, team, board, board-solves, mixed, burst, fanout, soak,
+// named scenarios (listing, wrong, self, team, board, board-solves, submissions, mixed, burst, fanout, soak,
 // stampede, sockets, lighthouse) and prints their figures without writing BENCHMARKS.md; BENCH_SEED_DIR=folder keeps
 // the seeded database there and reuses it on later runs (seeded once, with the solves of earlier
 // runs on top); BENCH_CPU_PROF=folder has each server process write a V8 CPU profile there.
@@ -29,6 +29,7 @@ import { benchMixed, benchSoak, type SoakResult } from "./scenarios/mixed.ts";
 import { benchTenfold, PER_REQUEST, type ScaleRow } from "./scenarios/scale.ts";
 import { benchSocketsAtScale, socketsSection } from "./scenarios/sockets.ts";
 import { benchStampede, stampedeSection } from "./scenarios/stampede.ts";
+import { benchSubmissionsLog } from "./scenarios/submissions.ts";
 import { benchFirstLoad, firstLoadSection } from "./scenarios/first-load.ts";
 import { benchLighthouse, lighthouseSection } from "./scenarios/lighthouse.ts";
 
@@ -36,7 +37,7 @@ const SOAK = process.env.BENCH_SOAK === "1";
 const TENFOLD = process.env.BENCH_10X === "1";
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((s) => s.trim())) : null;
 const SEED_DIR = process.env.BENCH_SEED_DIR ? path.resolve(process.env.BENCH_SEED_DIR) : undefined;
-const SCENARIOS = ["listing", "wrong", "self", "team", "board", "board-solves", "mixed", "burst", "fanout", "soak", "stampede", "sockets", "lighthouse"];
+const SCENARIOS = ["listing", "wrong", "self", "team", "board", "board-solves", "submissions", "mixed", "burst", "fanout", "soak", "stampede", "sockets", "lighthouse"];
 
 /** The memory allocator the server copies run on (scripts/server-flags.mjs). */
 function allocator(): string {
@@ -122,6 +123,11 @@ async function measureSeeded(database: Database, report: Report): Promise<void> 
     if (runs("fanout")) {
       console.log("Measuring websocket fan-out...");
       report.fanout = await benchFanout(server, database.db);
+    }
+    // Last of the seeded event's scenarios: it adds 100,000 wrong flags the others should not see.
+    if (runs("submissions")) {
+      console.log("Measuring the staff submissions log...");
+      report.measurements.push(await benchSubmissionsLog(server, game, database.db));
     }
     if (runs("soak")) {
       console.log("Soaking the mixed workload for 10 minutes...");

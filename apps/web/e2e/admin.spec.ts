@@ -607,6 +607,7 @@ test("statistics: the numbers, the charts and the per-challenge table", async ({
   const staff = await asStaff(page);
   const category = await seedCategory(request, staff, { name: unique("Stats "), contained_type: "jeopardy" });
   const challenge = await seedChallenge(request, staff, { category: category.id, name: unique("Counted "), score: 100, flag_metadata: { flag: "flag{x}" } });
+  const untried = await seedChallenge(request, staff, { category: category.id, name: unique("Untried "), score: 100, flag_metadata: { flag: "flag{y}" } });
   const team = await seedTeam(1);
   const player = team.members[0]!;
   for (const flag of ["flag{no}", "flag{nope}", "flag{x}"]) {
@@ -616,7 +617,12 @@ test("statistics: the numbers, the charts and the per-challenge table", async ({
   await expect(page.getByRole("heading", { level: 1, name: "Statistics" })).toBeVisible();
   await expect(page.getByTestId("stat-numbers")).toContainText("Users");
   const row = page.getByTestId("stats-table").locator("tr").filter({ hasText: challenge.name });
-  await expect(row).toContainText("33.33%");
+  // One solve and two wrong flags; the solve rate is the share of all teams (other tests' too) that solved it.
+  await expect(row.locator("td").nth(1)).toHaveText("1");
+  await expect(row.locator("td").nth(2)).toHaveText("2");
+  await expect(row.locator("td").nth(3)).toHaveText(/^(?!0\.00%)\d+\.\d\d%$/);
+  // A challenge nobody has tried is listed too.
+  await expect(page.getByTestId("stats-table").locator("tr").filter({ hasText: untried.name }).locator("td").nth(3)).toHaveText("0.00%");
   await expect(page.getByRole("img", { name: "Submissions per challenge" })).toBeVisible();
   await expectAccessible(page);
   await expectTableFitsPhone(page, page.getByTestId("stats-table"));

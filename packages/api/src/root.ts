@@ -9,6 +9,7 @@ import { accountRouter } from "./members/account-router.ts";
 import { configRouter } from "./config/router.ts";
 import { leaderboardRouter } from "./leaderboard/router.ts";
 import { usersRouter } from "./members/public-router.ts";
+import { moderationRouter } from "./moderation/router.ts";
 import { pagesRouter } from "./pages/router.ts";
 import { portRouter } from "./port/router.ts";
 import { setupRouter } from "./setup/router.ts";
@@ -27,6 +28,7 @@ export const appRouter = router({
   config: configRouter,
   leaderboard: leaderboardRouter,
   mail: mailRouter,
+  moderation: moderationRouter,
   pages: pagesRouter,
   port: portRouter,
   setup: setupRouter,

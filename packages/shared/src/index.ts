@@ -32,3 +32,4 @@ export * from "./difficulty.ts";
 export * from "./unlock-picks.ts";
 export * from "./flag-hash.ts";
 export * from "./markdown-summary.ts";
+export * from "./moderation.ts";

@@ -88,6 +88,7 @@ export const en = {
     members: "Members",
     teams: "Teams",
     audit_log: "Audit Log",
+    submissions: "Submissions",
     allChallenges: "Challenge Overview",
     port: "Import/Export",
     check: "Pre-Event Check",

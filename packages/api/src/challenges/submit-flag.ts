@@ -82,6 +82,7 @@ async function judgeFlag(ctx: Context, input: unknown): Promise<SubmitFlagResult
         // Staff testing a hidden challenge must not take first blood from the first real team.
         firstBloodAllowed: !challenge.hidden,
         ip: ctx.ip,
+        flag: text,
         attemptLimit: limit,
       };
       const result = await solveInBatch(
@@ -133,6 +134,9 @@ async function judgeFlag(ctx: Context, input: unknown): Promise<SubmitFlagResult
         team_name: team.teamName ?? "",
       },
     });
+    // Staff watching the submissions log hear of every wrong flag (the team's own event above reaches
+    // its members only); the text stays in the database, for staff to read through the log.
+    await ctx.events.publish({ kind: "socket", audience: { staff: true }, payload: { event_code: EVENT_CODES.submission, team: teamId, challenge_id: challenge.id } });
     await detectSharing(ctx, { challenge, teamId, userId: actor.id, flag: text });
     return { m: "incorrect_flag", d: { correct: false } };
   }
@@ -166,7 +170,7 @@ async function judgeFlag(ctx: Context, input: unknown): Promise<SubmitFlagResult
  * after the freeze is news for its own team and staff only, worth what the challenge was worth at
  * the freeze as far as the team sees, and the decay it causes for staff only (leaderboard/freeze.ts).
  */
-async function publishSolve(
+export async function publishSolve(
   ctx: Context,
   challenge: CatalogChallenge,
   outcome: SolveOutcome,

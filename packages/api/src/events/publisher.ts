@@ -18,6 +18,8 @@ export const EVENT_CODES = {
    * ones to staff), so open pages re-read the config: a moved schedule, a revealed board.
    */
   configUpdate: 9,
+  /** Staff only, Flagship's own: a wrong flag was recorded (the submissions log refreshes; it carries no flag text). */
+  submission: 10,
 } as const;
 
 /** A team's and a user's wrong flags in all, after one of them was recorded. */

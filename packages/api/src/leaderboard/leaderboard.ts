@@ -92,6 +92,10 @@ export interface LeaderboardGraph {
 }
 
 const TOP = 10;
+/** Solves and awards (moderation/awards.ts) drawn together, oldest first; a stable sort keeps each kind's own order. */
+function inTimeOrder<T extends { timestamp: Date }>(points: T[]): T[] {
+  return points.sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
+}
 
 /**
  * Series per version of a board (of a group): a board is replaced whenever a total on it moves (a
@@ -147,8 +151,16 @@ export async function leaderboardGraph(ctx: Context, filter: BoardFilter = {}): 
         select: GRAPH_SOLVE_SELECT,
         orderBy: [{ timestamp: "asc" }, { id: "asc" }],
       });
+      const awards = await ctx.db.scoreRecord.findMany({
+        where: { userId: { in: top.map((u) => u.id) }, leaderboard: true, reason: "award", ...until },
+        select: { userId: true, points: true, timestamp: true },
+      });
       const names = new Map(top.map((u) => [u.id, u.name]));
-      return solves.map((s) => ({ points: worth(s), timestamp: s.timestamp.toISOString(), user_name: names.get(s.userId) ?? "", user_id: s.userId }));
+      const points = [
+        ...solves.map((s) => ({ userId: s.userId, points: worth(s), timestamp: s.timestamp })),
+        ...awards.map((a) => ({ userId: a.userId!, points: a.points, timestamp: a.timestamp })),
+      ];
+      return inTimeOrder(points).map((p) => ({ points: p.points, timestamp: p.timestamp.toISOString(), user_name: names.get(p.userId) ?? "", user_id: p.userId }));
     }),
   };
   if (view.teams) {
@@ -163,9 +175,18 @@ export async function leaderboardGraph(ctx: Context, filter: BoardFilter = {}): 
         select: { ...GRAPH_SOLVE_SELECT, user: { select: { teamId: true } } },
         orderBy: [{ timestamp: "asc" }, { id: "asc" }],
       });
-      return solves.map((s) => {
-        const team = top.get(s.user.teamId!)!;
-        return { points: worth(s), timestamp: s.timestamp.toISOString(), team_name: team.name, team_id: team.id, leaderboard_group_name: team.group_name };
+      // Awards to the team, and to its players while in it (moderation/awards.ts records both with the team).
+      const awards = await ctx.db.scoreRecord.findMany({
+        where: { teamId: { in: [...top.keys()] }, leaderboard: true, reason: "award", ...until },
+        select: { teamId: true, points: true, timestamp: true },
+      });
+      const points = [
+        ...solves.map((s) => ({ teamId: s.user.teamId!, points: worth(s), timestamp: s.timestamp })),
+        ...awards.map((a) => ({ teamId: a.teamId!, points: a.points, timestamp: a.timestamp })),
+      ];
+      return inTimeOrder(points).map((p) => {
+        const team = top.get(p.teamId)!;
+        return { points: p.points, timestamp: p.timestamp.toISOString(), team_name: team.name, team_id: team.id, leaderboard_group_name: team.group_name };
       });
     });
   }

@@ -19,6 +19,10 @@ export interface SolveInput {
   ip?: string | null;
   /** When the solve happened, if not now (a solve carried over by an import). */
   at?: Date;
+  /** The flag as sent, kept for the staff submissions log. */
+  flag?: string | null;
+  /** The staff member marking the challenge solved for the team (no flag sent). */
+  markedById?: number | null;
 }
 
 export interface SolveOutcome {
@@ -244,6 +248,8 @@ export async function recordSolvesIn(tx: Prisma.TransactionClient, entries: Solv
         tiebreaker: challenges.get(e.challengeId)!.tiebreaker,
         timestamp: at(i),
         ip: e.ip ?? null,
+        flag: e.flag ?? null,
+        markedById: e.markedById ?? null,
       };
     }),
     select: { id: true, teamId: true, challengeId: true },

@@ -7,8 +7,6 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { ChartCard } from "../profiles/ChartCard.tsx";
 import { NARROW_CHART } from "../profiles/chartOptions.ts";
-import { isFull } from "../challenges/types.ts";
-import { useCategories } from "../challenges/useCategories.ts";
 import { AdminPage, QueryState } from "./AdminPage.tsx";
 import { StackedTable } from "./StackedTable.tsx";
 import type { FullStats } from "./types.ts";
@@ -37,18 +35,15 @@ export function StatisticsPage() {
 
 function StatsView({ stats }: { stats: FullStats }) {
   const { t } = useTranslation();
-  const categories = useCategories();
-  const names = useMemo(() => {
-    const map = new Map<string, string>();
-    for (const category of categories.data ?? []) for (const c of category.challenges.filter(isFull)) map.set(String(c.id), c.name);
-    return map;
-  }, [categories.data]);
+  const trpc = useTRPC();
+  // Every challenge, untried ones too; the solve rate is the share of teams that solved it.
+  const perChallenge = useQuery(trpc.moderation.challengeStats.queryOptions(undefined, { staleTime: 0 }));
   const challenges = useMemo(
     () =>
-      Object.entries(stats.challenges)
-        .map(([id, c]) => ({ id, name: names.get(id) ?? `#${id}`, ...c, rate: percentOf(c.correct, c.correct + c.incorrect) }))
+      (perChallenge.data?.challenges ?? [])
+        .map((c) => ({ id: String(c.id), name: c.name, correct: c.solves, incorrect: c.incorrect, rate: c.solve_rate }))
         .sort((a, b) => b.correct + b.incorrect - (a.correct + a.incorrect)),
-    [stats.challenges, names],
+    [perChallenge.data],
   );
   const distribution = useMemo(() => pointDistribution(stats.team_point_distribution), [stats.team_point_distribution]);
 
@@ -158,8 +153,8 @@ function StatsView({ stats }: { stats: FullStats }) {
       <Title order={2} size="h4">
         {t("stats_admin.per_challenge")}
       </Title>
-      {challenges.length === 0 ? (
-        <Text c="dimmed">{t("stats_admin.no_attempts")}</Text>
+      {perChallenge.isPending ? null : challenges.length === 0 ? (
+        <Text c="dimmed">{t("stats_admin.no_challenges")}</Text>
       ) : (
         <StackedTable minWidth={480}>
           <Table striped verticalSpacing="xs" data-testid="stats-table">

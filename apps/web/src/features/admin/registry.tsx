@@ -19,6 +19,7 @@ const ThemePage = deferred(() => import("./ThemePage.tsx").then((m) => m.ThemePa
 const ProjectorPage = deferred(() => import("./ProjectorPage.tsx").then((m) => m.ProjectorPage));
 const TeamsPage = deferred(() => import("./TeamsPage.tsx").then((m) => m.TeamsPage));
 const ScoreboardAdminPage = deferred(() => import("../moments/ScoreboardAdminPage.tsx").then((m) => m.ScoreboardAdminPage));
+const SubmissionsPage = deferred(() => import("../moderation/SubmissionsPage.tsx").then((m) => m.SubmissionsPage));
 const SharingPage = deferred(() => import("../sharing/SharingPage.tsx").then((m) => m.SharingPage));
 
 export interface AdminEntry {
@@ -68,6 +69,7 @@ export const ADMIN_PAGES: AdminEntry[] = [
   { page: "allChallenges", label: "admin.allChallenges", group: "content", component: ChallengeOverviewPage },
   { page: "port", label: "admin.port", group: "content", component: PortPage },
   { page: "jobs", label: "admin.jobs", group: "challenge_servers", component: JobsPage },
+  { page: "submissions", label: "admin.submissions", group: "integrity", component: SubmissionsPage },
   { page: "audit_log", label: "admin.audit_log", group: "integrity", component: AuditLogPage },
   { page: "sharing", label: "sharing.page", group: "integrity", component: SharingPage },
 ];

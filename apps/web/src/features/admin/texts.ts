@@ -391,6 +391,8 @@ export const adminTexts = {
     correct: "Correct",
     incorrect: "Incorrect",
     solve_rate: "Solve rate",
+    solve_rate_help: "Share of teams that solved it",
+    no_challenges: "No challenges yet.",
     points: "Points",
     per_challenge: "Per challenge",
     charts: "Charts",

@@ -25,7 +25,8 @@ const SolvedPanel = deferred(() => import("./SolvedPanel.tsx").then((m) => m.Sol
 
 const EventOverFlags = deferred(() => import("./EventOverFlags.tsx").then((m) => m.EventOverFlags), null);
 
-const InstancePanel = deferred(() => import("../challenge-servers/InstancePanel.tsx").then((m) => m.InstancePanel), <Loader size="sm" />);
+// With the staff tools for staff (moderation/ChallengePanels.tsx): neither is in the page's first load.
+const InstancePanel = deferred(() => import("../moderation/ChallengePanels.tsx").then((m) => m.ChallengePanels), <Loader size="sm" />);
 
 /** Whether the challenge view shows the challenge-server card, as InstancePanel decides. */
 function showsInstancePanel(challenge: ChallengeView, isStaff: boolean): boolean {

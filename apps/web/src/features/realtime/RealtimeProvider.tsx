@@ -24,7 +24,7 @@ export function useRealtimeState(): RealtimeValue {
 const ALL_ON: NotificationPreferences = { all_solves: true, flag_reject: true, hint_used: true, team_join: true };
 
 /** Queries whose data an event may have changed; account and config queries are left alone. */
-const LIVE_ROOTS = new Set(["leaderboard", "challenges", "categories", "hints", "teams", "users", "members", "profiles", "stats", "scoring", "game"]);
+const LIVE_ROOTS = new Set(["leaderboard", "challenges", "categories", "hints", "teams", "users", "members", "profiles", "stats", "scoring", "game", "moderation"]);
 
 /**
  * Keeps one websocket open for the app: refreshes what events change, pops up notices the user
@@ -99,6 +99,10 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
           // Staff only: suspected flag sharing.
           void queryClient.invalidateQueries({ predicate: (q) => { const key = q.queryKey[0] as unknown[] | undefined; return key?.[0] === "admin" && key[1] === "sharing"; } });
           popup(t("sharing.live_title"), t(e.kind === "same_wrong_flag" ? "sharing.live_same_wrong_flag" : "sharing.live_team_flag", { team: e.team_name, other: e.other_team_name, challenge: e.challenge_name }), "red");
+          break;
+        case 10:
+          // Staff only: a wrong flag; the submissions log shows it (solves refresh it as live data).
+          void queryClient.invalidateQueries({ queryKey: [["moderation", "submissions"]] });
           break;
       }
     };

@@ -18,6 +18,7 @@ import { attemptsPie, categoryBars, memberPie, scoreLine } from "../profiles/cha
 import { SocialLinks } from "../profiles/SocialLinks.tsx";
 import { errorText } from "./forms.ts";
 import { TeamSettingsCards } from "./TeamSettingsCards.tsx";
+import { deferred } from "../../lib/deferred.tsx";
 import type { TeamData } from "./types.ts";
 
 export function StatTile({ label, value }: { label: string; value: number | string }) {
@@ -34,6 +35,9 @@ export function StatTile({ label, value }: { label: string; value: number | stri
 }
 
 /** /team/{team}: members, solves and charts; 'me' is the caller's own team, else a team's id or name. */
+// Awards load after the page (the staff form with them): most teams have none to show.
+const TeamAwards = deferred(() => import("../moderation/TeamAwards.tsx").then((m) => m.TeamAwards), null);
+
 export function TeamPage() {
   const { team: param } = useParams({ from: "/team/$team" });
   const ref = parseProfileParam(param);
@@ -139,6 +143,7 @@ function TeamView({ team, ownId, own }: { team: TeamData; ownId: number | null; 
         <StatTile label={t("teams.incorrect")} value={team.incorrect_solves} />
       </SimpleGrid>
 
+      <TeamAwards teamId={team.id} />
       <Tabs defaultValue="members" keepMounted={false} variant="outline" radius="md" loop activateTabWithKeyboard>
         <Tabs.List>
           <Tabs.Tab value="members">{t("teams.members")}</Tabs.Tab>

@@ -1,0 +1,94 @@
+import { expect, type Page, test } from "@playwright/test";
+import { expectNoAxeViolations } from "./support/axe.ts";
+import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
+import { database, seedUser, signIn, unique } from "./support/db.ts";
+
+/** Screenshots and axe at desktop and phone widths; the phone's once the navigation drawer has closed. */
+async function checkBoth(page: Page, name: string) {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: `test-results/${name}-desktop.png`, fullPage: true });
+  await expectNoAxeViolations(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(600);
+  await page.screenshot({ path: `test-results/${name}-phone.png`, fullPage: true });
+  await expectNoAxeViolations(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+test("staff watch a wrong flag arrive live, award points and see them on the board, mark a challenge solved, and test a flag without a trace", async ({ page, request }) => {
+  test.setTimeout(180_000);
+  const staff = await seedUser({ isStaff: true });
+  const [alpha, bravo] = [await seedTeam(), await seedTeam()];
+  const category = await seedCategory(request, staff, { name: unique("Moderated "), contained_type: "jeopardy", description: "" });
+  const challenge = await seedChallenge(request, staff, { category: category.id, name: unique("Broken checker "), score: 100, flag_type: "plaintext", flag_metadata: { flag: "flag{right}" } });
+  const guess = unique("flag{guess-");
+
+  // The submissions log, open while a wrong flag arrives.
+  await signIn(page, staff);
+  await page.goto("/admin/submissions");
+  await expect(page.getByRole("heading", { level: 1, name: "Submissions" })).toBeVisible();
+  const sent = await request.post("/api/v2/challenges/submit_flag/", { headers: { authorization: `Token ${bravo.members[0]!.token}` }, data: { challenge: challenge.id, flag: guess } });
+  expect(((await sent.json()) as { m: string }).m).toBe("incorrect_flag");
+  const row = page.getByTestId("submission").filter({ hasText: guess });
+  await expect(row).toHaveCount(1);
+  await expect(row.getByText("Wrong", { exact: true })).toBeVisible();
+  await expect(row.getByText(bravo.name, { exact: true })).toBeVisible();
+  await expect(row.getByText(challenge.name, { exact: true })).toBeVisible();
+  // Narrowed to the team by its name in the table, then to right flags only: none yet.
+  await row.getByRole("button", { name: `Show only ${bravo.name}` }).click();
+  await expect(page.getByRole("button", { name: `Clear filter: ${bravo.name}` })).toBeVisible();
+  await expect(page.getByTestId("submission")).toHaveCount(1);
+  await checkBoth(page, "moderation-submissions");
+  await page.getByText("Right", { exact: true }).click();
+  await expect(page.getByText("No flag has been sent yet that matches these filters.")).toBeVisible();
+  await page.getByText("All", { exact: true }).click();
+  await page.getByRole("button", { name: `Clear filter: ${bravo.name}` }).click();
+
+  // An award on Alpha's page: listed with its reason, and on the board.
+  await page.goto(`/team/${alpha.id}`);
+  const awards = page.getByTestId("team-awards");
+  await expect(awards.getByText("No awards or penalties.")).toBeVisible();
+  await awards.getByRole("textbox", { name: "Points" }).fill("150");
+  await awards.getByRole("textbox", { name: "Reason" }).fill("Bug bounty: found the scoreboard XSS");
+  await awards.getByRole("button", { name: "Save award" }).click();
+  await expect(page.getByText("Award saved.")).toBeVisible();
+  await expect(awards.getByTestId("award").filter({ hasText: "Bug bounty: found the scoreboard XSS" })).toContainText("+150");
+  await checkBoth(page, "moderation-team-awards");
+  const audit = await database().query("SELECT 1 FROM audit_log WHERE action = 'give_award' AND (extra->>'team')::int = $1", [alpha.id]);
+  expect(audit.rowCount).toBe(1);
+  await page.goto("/leaderboard");
+  await expect(page.getByRole("row").filter({ hasText: alpha.name })).toContainText("150");
+
+  // The challenge's staff tools: a flag tried leaves no trace; then Bravo is marked solved.
+  await page.goto(`/campaign/${category.slug}/${challenge.slug}`);
+  const tools = page.getByTestId("challenge-staff-tools");
+  await expect(tools).toBeVisible();
+  await tools.getByRole("textbox", { name: "Flag" }).fill("flag{right}");
+  await tools.getByRole("button", { name: "Test", exact: true }).click();
+  await expect(tools.getByTestId("test-flag-result")).toHaveText("Right: this flag solves the challenge.");
+  await tools.getByRole("textbox", { name: "Flag" }).fill("flag{not-it}");
+  await tools.getByRole("button", { name: "Test", exact: true }).click();
+  await expect(tools.getByTestId("test-flag-result")).toHaveText("Wrong: this flag does not solve the challenge.");
+  const traces = await database().query(
+    "SELECT (SELECT count(*) FROM solves WHERE challenge_id = $1)::int AS solves, (SELECT count(*) FROM incorrect_attempts WHERE challenge_id = $1)::int AS attempts",
+    [challenge.id],
+  );
+  expect(traces.rows[0]).toEqual({ solves: 0, attempts: 1 });
+  await checkBoth(page, "moderation-staff-tools");
+
+  await tools.getByRole("combobox", { name: "Team" }).fill(bravo.name);
+  await page.getByRole("option", { name: bravo.name }).click();
+  await tools.getByRole("button", { name: "Mark solved" }).click();
+  await expect(page.getByText(`${bravo.name} solved ${challenge.name}.`)).toBeVisible();
+  const solve = await database().query<{ marked: boolean; first_blood: boolean }>("SELECT marked_by_id IS NOT NULL AS marked, first_blood FROM solves WHERE challenge_id = $1 AND team_id = $2", [challenge.id, bravo.id]);
+  expect(solve.rows).toEqual([{ marked: true, first_blood: false }]);
+
+  // The board has Bravo's staff-made solve; the flag tried earlier added nothing to anyone.
+  await page.goto("/leaderboard");
+  await expect(page.getByRole("row").filter({ hasText: bravo.name })).toContainText("100");
+  await expect(page.getByRole("row").filter({ hasText: alpha.name })).toContainText("150");
+  await page.goto("/admin/submissions");
+  const marked = page.getByTestId("submission").filter({ hasText: `Marked solved by ${staff.username}` });
+  await expect(marked).toHaveCount(1);
+  await expect(page.getByTestId("submission").filter({ hasText: challenge.name })).toHaveCount(2);
+});

@@ -1,0 +1,108 @@
+import { Alert, Button, Card, Checkbox, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { useDebouncedValue } from "@mantine/hooks";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTranslation } from "../../lib/i18n.ts";
+import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
+import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
+import "./texts.ts";
+
+/**
+ * Staff tools on a challenge: try a flag with the checker teams face (nothing recorded), and mark
+ * the challenge solved for a team whose right flag a broken checker refused.
+ */
+export function ChallengeStaffTools({ challengeId, challengeName }: { challengeId: number; challengeName: string }) {
+  const { t } = useTranslation();
+  return (
+    <Card withBorder padding="md" radius="md" data-testid="challenge-staff-tools">
+      <Stack gap="md">
+        <Title order={2} size="h4">
+          {t("moderation.staff_tools")}
+        </Title>
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+          <TestFlag challengeId={challengeId} />
+          <MarkSolved challengeId={challengeId} challengeName={challengeName} />
+        </SimpleGrid>
+      </Stack>
+    </Card>
+  );
+}
+
+function TestFlag({ challengeId }: { challengeId: number }) {
+  const { t } = useTranslation();
+  const client = useTRPCClient();
+  const server = useServerForm({
+    initialValues: { flag: "" },
+    submit: (values) => client.moderation.testFlag.mutate({ challenge: challengeId, flag: values.flag }),
+  });
+  const answer = server.lastResult;
+  return (
+    <ServerFormBox server={server}>
+      <Stack gap="xs">
+        <Text fw={600} size="sm">
+          {t("moderation.test_flag")}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {t("moderation.test_flag_help")}
+        </Text>
+        <Group align="flex-end" gap="xs" wrap="nowrap">
+          <TextInput label={t("moderation.flag_to_test")} styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }} style={{ flex: 1 }} autoComplete="off" {...server.form.getInputProps("flag")} onChange={(e) => server.form.setFieldValue("flag", e.currentTarget.value)} />
+          <Button type="submit" variant="default" loading={server.pending}>
+            {t("moderation.test")}
+          </Button>
+        </Group>
+        <div role="status" aria-live="polite">
+          {answer && (
+            <Alert color={answer.correct ? "green" : "red"} variant="light" data-testid="test-flag-result">
+              {answer.correct ? t("moderation.test_right") : t("moderation.test_wrong")}
+            </Alert>
+          )}
+        </div>
+      </Stack>
+    </ServerFormBox>
+  );
+}
+
+function MarkSolved({ challengeId, challengeName }: { challengeId: number; challengeName: string }) {
+  const { t } = useTranslation();
+  const trpc = useTRPC();
+  const client = useTRPCClient();
+  const queryClient = useQueryClient();
+  const [search, setSearch] = useState("");
+  const [term] = useDebouncedValue(search.trim(), 250);
+  const teams = useQuery(trpc.teams.list.queryOptions({ limit: 20, search: term || undefined }));
+  const server = useServerForm({
+    initialValues: { team: null as string | null, first_blood: false },
+    validate: { team: (v) => (v ? null : t("moderation.search_team")) },
+    submit: (values) => client.moderation.markSolved.mutate({ team: Number(values.team), challenge: challengeId, first_blood: values.first_blood }),
+    success: (_result, values) => t("moderation.marked", { team: teams.data?.results.find((x) => String(x.id) === values.team)?.name ?? "", challenge: challengeName }),
+    onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => ["challenges", "leaderboard", "teams", "moderation"].includes(String((q.queryKey[0] as unknown[] | undefined)?.[0])) }),
+  });
+  return (
+    <ServerFormBox server={server}>
+      <Stack gap="xs">
+        <Text fw={600} size="sm">
+          {t("moderation.mark_solved")}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {t("moderation.mark_solved_help")}
+        </Text>
+        <Select
+          label={t("moderation.team_to_mark")}
+          placeholder={t("moderation.search_team")}
+          searchable
+          searchValue={search}
+          onSearchChange={setSearch}
+          filter={({ options }) => options}
+          data={(teams.data?.results ?? []).map((x) => ({ value: String(x.id), label: x.name }))}
+          nothingFoundMessage={teams.isFetching ? "…" : undefined}
+          {...server.form.getInputProps("team")}
+        />
+        <Checkbox label={t("moderation.first_blood")} {...server.form.getInputProps("first_blood", { type: "checkbox" })} />
+        <Button type="submit" loading={server.pending} w="fit-content">
+          {t("moderation.mark")}
+        </Button>
+      </Stack>
+    </ServerFormBox>
+  );
+}
