@@ -62,10 +62,14 @@ describe("registration", () => {
       await setConfig("enable_login", false);
       expect(await anon().auth.register(details())).toEqual({ verificationRequired: false, token: null });
       await setConfig("enable_login", true);
+      // Before the start, login (and so a token) waits for the start only without prelogin.
       await setConfig("start_time", Math.floor(Date.now() / 1000) + 3600);
+      expect((await anon().auth.register(details())).token).toMatch(/^[0-9a-f]{64}$/);
+      await setConfig("enable_prelogin", false);
       expect(await anon().auth.register(details())).toEqual({ verificationRequired: false, token: null });
     } finally {
       await setConfig("enable_login", true);
+      await setConfig("enable_prelogin", true);
       await setConfig("start_time", null);
     }
     expect((await anon().auth.register(details())).token).toMatch(/^[0-9a-f]{64}$/);

@@ -149,12 +149,15 @@ describe("leaderboards", () => {
     expect(playerView.results.find((r) => r.name === "frozen-late")?.leaderboard_points).toBe(0);
     expect(staffView.results[0]).toMatchObject({ name: "frozen-late", leaderboard_points: 1000 });
 
-    // After the end everyone sees the live board again.
+    // The end does not lift the freeze: the board stays as it stood until staff reveal it.
     await callerFor(world, staff).config.set({ key: "end_time", value: Math.floor(minutes(55).getTime() / 1000) });
+    const ended = await callerFor(world, null).leaderboard.teams({ limit: 1000, offset: 0 });
+    if ("hidden" in ended) throw new Error("hidden");
+    expect(ended.results.find((r) => r.name === "frozen-late")?.leaderboard_points).toBe(0);
+    await callerFor(world, staff).leaderboard.reveal();
     const after = await callerFor(world, null).leaderboard.teams({ limit: 1, offset: 0 });
     if ("hidden" in after) throw new Error("hidden");
     expect(after.results[0]).toMatchObject({ name: "frozen-late", leaderboard_points: 1000 });
-    await callerFor(world, staff).config.set({ key: "scoreboard_freeze_time", value: null });
     await callerFor(world, staff).config.set({ key: "end_time", value: null });
     world.setNow(null);
   });
