@@ -262,9 +262,17 @@ describe("the compose stack", () => {
   });
 
   it("fires FlagshipWorkerDown when a worker stops, and takes the worker back when it returns", async () => {
-    const [id] = workerContainers();
-    const target = workerMetricsTarget(id!);
-    execFileSync("docker", ["stop", id!], { stdio: "ignore" });
+    // A worker that is running and answering on its metrics port now (one that lost the race for
+    // a port restarts once, and may be between runs).
+    const { id, target } = await until("a worker serving /metrics", async () => {
+      for (const candidate of workerContainers()) {
+        if (execFileSync("docker", ["inspect", "-f", "{{.State.Running}}", candidate]).toString().trim() !== "true") continue;
+        const address = workerMetricsTarget(candidate);
+        if ((await fetch(`http://${address}/metrics`)).ok) return { id: candidate, target: address };
+      }
+      return null;
+    });
+    execFileSync("docker", ["stop", id], { stdio: "ignore" });
     writeTargets([target]);
     // The rule waits a minute of silence (scraped and evaluated every 5 s here).
     const alert = await until(
@@ -276,8 +284,8 @@ describe("the compose stack", () => {
       180_000,
     );
     expect(alert.labels).toMatchObject({ instance: target, job: "worker", severity: "page" });
-    execFileSync("docker", ["start", id!], { stdio: "ignore" });
-    await until("the worker back", async () => workerContainers().length === 2 && workerMetricsTarget(id!) !== "");
+    execFileSync("docker", ["start", id], { stdio: "ignore" });
+    await until("the worker back", async () => workerContainers().length === 2 && workerMetricsTarget(id) !== "");
     const back = writeTargets();
     await until("its target up again", async () => {
       const { activeTargets } = await prometheus<{ activeTargets: PromTarget[] }>("/api/v1/targets");
