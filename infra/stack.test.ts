@@ -145,8 +145,10 @@ function serverContainers(): string[] {
   return compose("ps", "-q", "server").trim().split("\n").filter(Boolean);
 }
 
+/** The running workers' containers (compose lists a stopped one too, which has no environment to read). */
 function workerContainers(): string[] {
-  return compose("ps", "-q", "worker").trim().split("\n").filter(Boolean);
+  const ids = compose("ps", "-q", "worker").trim().split("\n").filter(Boolean);
+  return ids.filter((id) => execFileSync("docker", ["inspect", "-f", "{{.State.Running}}", id]).toString().trim() === "true");
 }
 
 /** The loopback address of a worker's /metrics: the port it took (its METRICS_PORT). */
@@ -266,7 +268,6 @@ describe("the compose stack", () => {
     // a port restarts once, and may be between runs).
     const { id, target } = await until("a worker serving /metrics", async () => {
       for (const candidate of workerContainers()) {
-        if (execFileSync("docker", ["inspect", "-f", "{{.State.Running}}", candidate]).toString().trim() !== "true") continue;
         const address = workerMetricsTarget(candidate);
         if ((await fetch(`http://${address}/metrics`)).ok) return { id: candidate, target: address };
       }
