@@ -189,7 +189,7 @@ test("the staff console is grouped in the sidebar, and members show points, veri
   await page.getByRole("searchbox", { name: "Search members" }).fill(name);
   const table = page.getByTestId("search-results");
   await expect(table.locator("tbody tr")).toHaveCount(1);
-  await expect(table.getByRole("columnheader")).toHaveText(["Username", "Email", "Team", "Points", "Email verified", "Joined", "Flags"]);
+  await expect(table.getByRole("columnheader")).toHaveText(["Username", "Email", "Team", "Points", "Email verified", "Joined", "Failed sign-ins", "Flags"]);
   const cells = table.locator("tbody tr").first().locator("td");
   await expect(cells.nth(3)).toHaveText("300");
   await expect(cells.nth(4)).toHaveText("No");
