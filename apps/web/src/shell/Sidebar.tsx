@@ -1,8 +1,10 @@
 import { Divider, NavLink, Stack, Text } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
 import { useRef } from "react";
 import { Link, useRouterState } from "@tanstack/react-router";
 // Named imports of single icons: the build keeps only these (the package has no side effects).
 import {
+  IconFileText,
   IconFlag,
   IconHome,
   IconLogin,
@@ -18,6 +20,7 @@ import {
   type Icon,
 } from "@tabler/icons-react";
 import { useTranslation } from "../lib/i18n.ts";
+import { useTRPC } from "../lib/trpc.ts";
 import { ariaCurrent, currentEntry, EXACT_MATCH, useSectionOpen } from "./current-entry.ts";
 import { useCurrentEntryInView } from "./current-entry-in-view.ts";
 import { useAppData } from "./useAppData.ts";
@@ -53,6 +56,9 @@ export function NavIcon({ icon: Glyph }: { icon: Icon | undefined }) {
 export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const { t } = useTranslation();
   const { config, me, loading } = useAppData();
+  const trpc = useTRPC();
+  // The pages staff placed in the navigation (Admin → Pages), listed after the leaderboard.
+  const navPages = useQuery(trpc.pages.nav.queryOptions(undefined, { staleTime: 60_000 })).data ?? [];
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const teams = config?.enable_teams !== false;
   const current = currentEntry(pathname, me);
@@ -86,6 +92,11 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
     if (config?.enable_registration !== false) entries.push({ to: "/register", label: t("nav.register") });
   }
 
+  // The pages staff placed in the navigation, after the leaderboard; a page at an address that
+  // already has an entry is not listed twice.
+  const pageEntries = navPages.map((page) => ({ to: `/${page.url.replace(/^\/+|\/+$/g, "")}`, label: page.title }));
+  entries.splice(entries.findIndex((e) => e.to === "/leaderboard") + 1, 0, ...pageEntries.filter((p) => !entries.some((e) => e.to === p.to)));
+
   const campaignIndex = entries.findIndex((e) => e.to === "/campaign");
 
   return (
@@ -101,8 +112,8 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
             activeOptions={EXACT_MATCH}
             to={entry.to}
             label={entry.label}
-            leftSection={<NavIcon icon={ICONS[entry.to]} />}
-            active={current === entry.to}
+            leftSection={<NavIcon icon={ICONS[entry.to] ?? IconFileText} />}
+            active={current === entry.to || pathname === entry.to}
             onClick={onNavigate}
             aria-current={ariaCurrent(pathname, entry.to, current === entry.to)}
             style={campaignIndex !== -1 && index > campaignIndex ? held : undefined}
