@@ -1,3 +1,4 @@
+import { offersSignUp } from "@flagship/shared";
 import { Divider, NavLink, Stack, Text } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
 import { useRef } from "react";
@@ -48,6 +49,11 @@ const ICONS: Record<string, Icon> = {
   "/register": IconUserPlus,
 };
 
+/** The config's event times, an unset one as no gate. */
+function eventTimes(config: { start_time?: number | null; end_time?: number | null; register_start_time?: number | null; register_end_time?: number | null }) {
+  return { start_time: config.start_time ?? null, end_time: config.end_time ?? null, register_start_time: config.register_start_time ?? null, register_end_time: config.register_end_time ?? null };
+}
+
 export function NavIcon({ icon: Glyph }: { icon: Icon | undefined }) {
   return Glyph ? <Glyph size={18} stroke={1.75} aria-hidden focusable="false" /> : null;
 }
@@ -89,7 +95,10 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   } else if (!loading) {
     // Only once the session is known: a signed-in player must not see 'Log in' flash on each load.
     if (config?.enable_login !== false) entries.push({ to: "/login", label: t("nav.login") });
-    if (config?.enable_registration !== false) entries.push({ to: "/register", label: t("nav.register") });
+    // Sign-up on the same rule as the home page's button: not after the end unless staff kept it open.
+    if (config && offersSignUp({ ...eventTimes(config), enable_registration: config.enable_registration }, Math.floor(Date.now() / 1000))) {
+      entries.push({ to: "/register", label: t("nav.register") });
+    }
   }
 
   // The pages staff placed in the navigation, after the leaderboard; a page at an address that
