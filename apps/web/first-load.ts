@@ -19,7 +19,7 @@ export const ROUTE_PAGES: Record<string, string[]> = {
   "/": ["src/pages/HomePage.tsx"],
   "/login": ["src/features/auth/LoginPage.tsx"],
   "/register": ["src/features/auth/RegisterPage.tsx"],
-  "/campaign": ["src/features/challenges/pages.tsx"],
+  "/campaign": ["src/features/challenges/CampaignPage.tsx"],
   "/campaign/{category} (jeopardy)": ["src/features/challenges/pages.tsx", "src/features/challenges/JeopardyLayout.tsx"],
   "/campaign/{category} (campaign)": ["src/features/challenges/pages.tsx", "src/features/challenges/CampaignGrid.tsx"],
   "/campaign/{category}/{challenge}": ["src/features/challenges/pages.tsx", "src/lib/MarkdownRenderer.tsx"],

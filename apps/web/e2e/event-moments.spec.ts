@@ -150,13 +150,14 @@ test("frozen: the leaderboard, the projector, team and profile pages say since w
   }
 });
 
-test("ended: the header, the challenge page and the projector say it is over; the home page stops offering sign-up", async ({ page, browser, request }) => {
+test("ended: the header, the challenge page and the projector say it is over; the home page and the sidebar stop offering sign-up", async ({ page, browser, request }) => {
   const staff = await seedUser({ isStaff: true });
   const category = await seedCategory(request, staff, { name: unique("Ended "), contained_type: "jeopardy", description: "" });
   const challenge = await seedChallenge(request, staff, { category: category.id, name: unique("Over "), score: 100, flag_metadata: { flag: "flag{over}" } });
   await setConfig("start_time", now() - 7200);
   await setConfig("end_time", now() - 60);
   await setConfig("scoreboard_freeze_time", now() - 3600);
+  await setConfig("enable_registration", true);
   const { members } = await seedTeam(1);
   await signIn(page, members[0]!);
 
@@ -183,6 +184,10 @@ test("ended: the header, the challenge page and the projector say it is over; th
     await expect(visitor.getByTestId("home-content")).toBeVisible();
     await expect(visitor.getByTestId("home-actions").getByRole("link", { name: "Log in" })).toBeVisible();
     await expect(visitor.getByRole("link", { name: "Sign up" })).toHaveCount(0);
+    // The sidebar follows the same rule: registration is on, but the event is over.
+    const nav = visitor.getByRole("navigation", { name: "Main navigation" });
+    await expect(nav.getByRole("link", { name: "Log in" })).toBeVisible();
+    await expect(nav.getByRole("link", { name: "Register" })).toHaveCount(0);
     await atBothWidths(visitor, "moment-ended-home");
   } finally {
     await visitorContext.close();

@@ -151,3 +151,50 @@ test("sign-up asks to accept only the terms staff have written, and the pre-even
     await removePages("terms");
   }
 });
+
+test("staff place a page in the navigation from Admin → Pages; visitors and signed-in users find it in the sidebar", async ({ page, browser }) => {
+  const url = `/${unique("rules-").toLowerCase()}`;
+  const title = unique("House rules ");
+  await database().query(`INSERT INTO pages (url, title, content) VALUES ($1, $2, 'Play **fair**.')`, [url, title]);
+  const staff = await asStaff(page);
+  const visitor = await browser.newContext();
+  const guest = await visitor.newPage();
+  try {
+    await guest.goto("/leaderboard");
+    const nav = guest.getByRole("navigation", { name: "Main navigation" });
+    await expect(nav.getByRole("link", { name: "Leaderboard" })).toBeVisible();
+    await expect(nav.getByRole("link", { name: title })).toHaveCount(0);
+
+    await page.goto("/admin/cms");
+    const toggle = page.getByRole("switch", { name: `Show ${title} in the navigation` });
+    await expect(toggle).not.toBeChecked();
+    await toggle.click();
+    await expect(page.getByText(`${title} is now in the navigation`)).toBeVisible();
+    await expect(toggle).toBeChecked();
+    await expectAccessible(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(page);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await screenshots(page, "admin-cms-in-nav");
+    const { rows } = await database().query<{ extra: { fields: string[] } }>(
+      `SELECT extra FROM audit_log WHERE action = 'update_page' AND user_id = $1 ORDER BY id DESC LIMIT 1`,
+      [staff.id],
+    );
+    expect(rows[0]?.extra.fields).toEqual(["inNav"]);
+
+    // The staff member's own sidebar lists it at once; a visitor's after a reload.
+    await expect(page.getByRole("navigation", { name: "Main navigation" }).getByRole("link", { name: title })).toBeVisible();
+    await guest.reload();
+    const entry = nav.getByRole("link", { name: title });
+    await entry.click();
+    await expect(guest).toHaveURL(new RegExp(`${url}$`));
+    await expect(entry).toHaveAttribute("aria-current", "page");
+    await expect(guest.locator("main strong")).toHaveText("fair");
+    await expectAccessible(guest);
+    await guest.setViewportSize({ width: 390, height: 844 });
+    await expectAccessible(guest);
+  } finally {
+    await visitor.close();
+    await removePages(url.slice(1));
+  }
+});

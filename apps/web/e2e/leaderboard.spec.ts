@@ -50,6 +50,8 @@ test("the projector board: rows sized to two teams, a large clock, the latest fi
     await expect(bloods.nth(0)).toContainText(blue.name);
     await expect(bloods.nth(1)).toContainText(warmup.name);
     await expect(bloods.nth(1)).toContainText(red.name);
+    // Their times read like the graph's 24-hour axis beside them, never "02:15 PM".
+    await expect(bloods.nth(0).locator("time")).toHaveText(/^\d\d:\d\d$/);
     expect(await bloods.first().evaluate((el) => parseFloat(getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(24);
 
     // With a one-line legend the graph takes most of the side column.

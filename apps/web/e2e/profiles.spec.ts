@@ -110,7 +110,7 @@ test("a player without a team going to /team/me lands on /welcome", async ({ pag
   await expect(page).toHaveURL(/\/welcome$/);
 });
 
-test("users list: by username with the team column, searchable; invisible users hidden", async ({ page }) => {
+test("users list: by username with the team column, searchable; invisible users and staff accounts hidden", async ({ page }) => {
   const prefix = unique("uu");
   const db = database();
   const team = await db.query<{ id: number }>("INSERT INTO teams (name, password) VALUES ($1, 'x-secret-1') RETURNING id", [`${prefix}-team`]);
@@ -118,6 +118,8 @@ test("users list: by username with the team column, searchable; invisible users 
   await seedUser({ username: `${prefix}-alpha` });
   const hidden = await seedUser({ username: `${prefix}-charlie` });
   await db.query("UPDATE users SET is_visible = false WHERE id = $1", [hidden.id]);
+  // Staff run the event: they are not listed among the players.
+  await seedUser({ username: `${prefix}-delta`, isStaff: true });
   await page.goto("/users");
   await page.getByLabel("Search users").fill(prefix);
   const table = page.getByRole("table", { name: "Users" });
@@ -125,5 +127,6 @@ test("users list: by username with the team column, searchable; invisible users 
   await expect(table.getByRole("row").nth(1)).toContainText(`${prefix}-alpha`);
   await expect(table.getByRole("row").nth(2)).toContainText(`${prefix}-team`);
   await expect(table).not.toContainText(`${prefix}-charlie`);
+  await expect(table).not.toContainText(`${prefix}-delta`);
   await page.screenshot({ path: test.info().outputPath("users-list.png"), fullPage: true });
 });

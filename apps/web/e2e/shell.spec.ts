@@ -203,9 +203,22 @@ test("a staff page far down the console's list, opened directly, has its entry s
   await expect(outbox).toBeInViewport({ ratio: 1 });
 });
 
-test("the logo: the mark and wordmark on the login card, the mark as the favicon and in the header", async ({ page, request }) => {
+test("the logo: the event's logo and name on the login and sign-up cards, the mark as the favicon and in the header", async ({ page, request }) => {
   await page.goto("/login");
-  await expect(page.getByRole("img", { name: "Flagship", exact: true })).toBeVisible();
+  // The card is the event's: its logo (served at /logo) beside its name.
+  const event = page.getByTestId("auth-card-event");
+  await expect(event.locator('img[src="/logo"]')).toBeVisible();
+  await expect(event).toHaveText("Flagship CTF");
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: "test-results/login-card-desktop.png" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoAxeViolations(page);
+  await page.screenshot({ path: "test-results/login-card-phone.png" });
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto("/register");
+  await expect(page.getByTestId("auth-card-event").locator('img[src="/logo"]')).toBeVisible();
+  await page.goto("/login");
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon.svg");
   const favicon = await (await request.get("/favicon.svg")).text();
   // The favicon and the header draw the same mark as the logo component (its teal pennant).

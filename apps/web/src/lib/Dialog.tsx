@@ -1,4 +1,3 @@
-import { ModalBaseTitle, type ModalBaseTitleProps } from "@mantine/core";
 import type { ReactNode } from "react";
 import { deferred } from "./deferred.tsx";
 
@@ -6,7 +5,7 @@ export interface DialogProps {
   opened: boolean;
   /** Escape, a click on the overlay and the close button ask for this; the caller closes. */
   onClose(): void;
-  /** The heading (an h2) that names the dialog. Without it, put a DialogTitle in the content. */
+  /** The heading (an h2) that names the dialog. Without it, put a DialogTitle (DialogTitle.tsx) in the content. */
   title?: ReactNode;
   children?: ReactNode;
   /** Vertically centred rather than near the top. */
@@ -30,11 +29,3 @@ export interface DialogProps {
  * before anyone can open one, rather than in the page's first load.
  */
 export const Dialog = deferred(() => import("./ModalDialog.tsx").then((m) => m.ModalDialog), null);
-
-/**
- * A heading anywhere in a dialog's content that names the dialog (for a dialog without `title`):
- * Mantine's own title, so the dialog's aria-labelledby points at it.
- */
-export function DialogTitle(props: ModalBaseTitleProps) {
-  return <ModalBaseTitle {...props} />;
-}

@@ -1,8 +1,11 @@
+import { offersSignUp } from "@flagship/shared";
 import { Divider, NavLink, Stack, Text } from "@mantine/core";
+import { useQuery } from "@tanstack/react-query";
 import { useRef } from "react";
 import { Link, useRouterState } from "@tanstack/react-router";
 // Named imports of single icons: the build keeps only these (the package has no side effects).
 import {
+  IconFileText,
   IconFlag,
   IconHome,
   IconLogin,
@@ -18,6 +21,7 @@ import {
   type Icon,
 } from "@tabler/icons-react";
 import { useTranslation } from "../lib/i18n.ts";
+import { useTRPC } from "../lib/trpc.ts";
 import { ariaCurrent, currentEntry, EXACT_MATCH, useSectionOpen } from "./current-entry.ts";
 import { useCurrentEntryInView } from "./current-entry-in-view.ts";
 import { useAppData } from "./useAppData.ts";
@@ -45,6 +49,11 @@ const ICONS: Record<string, Icon> = {
   "/register": IconUserPlus,
 };
 
+/** The config's event times, an unset one as no gate. */
+function eventTimes(config: { start_time?: number | null; end_time?: number | null; register_start_time?: number | null; register_end_time?: number | null }) {
+  return { start_time: config.start_time ?? null, end_time: config.end_time ?? null, register_start_time: config.register_start_time ?? null, register_end_time: config.register_end_time ?? null };
+}
+
 export function NavIcon({ icon: Glyph }: { icon: Icon | undefined }) {
   return Glyph ? <Glyph size={18} stroke={1.75} aria-hidden focusable="false" /> : null;
 }
@@ -53,6 +62,9 @@ export function NavIcon({ icon: Glyph }: { icon: Icon | undefined }) {
 export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const { t } = useTranslation();
   const { config, me, loading } = useAppData();
+  const trpc = useTRPC();
+  // The pages staff placed in the navigation (Admin → Pages), listed after the leaderboard.
+  const navPages = useQuery(trpc.pages.nav.queryOptions(undefined, { staleTime: 60_000 })).data ?? [];
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const teams = config?.enable_teams !== false;
   const current = currentEntry(pathname, me);
@@ -83,8 +95,16 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   } else if (!loading) {
     // Only once the session is known: a signed-in player must not see 'Log in' flash on each load.
     if (config?.enable_login !== false) entries.push({ to: "/login", label: t("nav.login") });
-    if (config?.enable_registration !== false) entries.push({ to: "/register", label: t("nav.register") });
+    // Sign-up on the same rule as the home page's button: not after the end unless staff kept it open.
+    if (config && offersSignUp({ ...eventTimes(config), enable_registration: config.enable_registration }, Math.floor(Date.now() / 1000))) {
+      entries.push({ to: "/register", label: t("nav.register") });
+    }
   }
+
+  // The pages staff placed in the navigation, after the leaderboard; a page at an address that
+  // already has an entry is not listed twice.
+  const pageEntries = navPages.map((page) => ({ to: `/${page.url.replace(/^\/+|\/+$/g, "")}`, label: page.title }));
+  entries.splice(entries.findIndex((e) => e.to === "/leaderboard") + 1, 0, ...pageEntries.filter((p) => !entries.some((e) => e.to === p.to)));
 
   const campaignIndex = entries.findIndex((e) => e.to === "/campaign");
 
@@ -101,8 +121,8 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
             activeOptions={EXACT_MATCH}
             to={entry.to}
             label={entry.label}
-            leftSection={<NavIcon icon={ICONS[entry.to]} />}
-            active={current === entry.to}
+            leftSection={<NavIcon icon={ICONS[entry.to] ?? IconFileText} />}
+            active={current === entry.to || pathname === entry.to}
             onClick={onNavigate}
             aria-current={ariaCurrent(pathname, entry.to, current === entry.to)}
             style={campaignIndex !== -1 && index > campaignIndex ? held : undefined}

@@ -31,7 +31,9 @@ export async function listMembers(ctx: Context, input: unknown): Promise<Page<Me
   const byPoints = ordering === "leaderboard_points" || ordering === "-leaderboard_points";
   const order = (!scores.all || freeze) && byPoints ? "username" : (ordering ?? "username");
   const where: Prisma.UserWhereInput = {
-    ...(!staff && { isVisible: true }),
+    // Anyone may leave staff accounts out (the player list does): that reveals nothing. Only staff
+    // may ask for staff alone, or filter by the other account flags.
+    ...(!staff && { isVisible: true, ...(flags.is_staff === false && { isStaff: false }) }),
     ...(staff && {
       ...(flags.is_staff !== undefined && { isStaff: flags.is_staff }),
       ...(flags.is_active !== undefined && { isActive: flags.is_active }),

@@ -33,6 +33,21 @@ describe("the member list", () => {
     expect((await callerFor(world, null).users.list({ search: `${prefix}bob@` })).count).toBe(0);
   });
 
+  it("leaves staff accounts out when asked, as the player list asks, for anyone; only staff may list staff alone", async () => {
+    const prefix = uniqueName("crew");
+    const player = await createUser(world, { username: `${prefix}player` });
+    await createUser(world, { username: `${prefix}organiser`, isStaff: true });
+    const names = async (reader: TestUser | null, is_staff?: boolean) => (await callerFor(world, reader).users.list({ search: prefix, ...(is_staff !== undefined && { is_staff }) })).results.map((m) => m.username);
+    expect(await names(null, false)).toEqual([player.username]);
+    expect(await names(player, false)).toEqual([player.username]);
+    expect(await names(staff, false)).toEqual([player.username]);
+    // Without the filter (the REST API's older clients) everyone visible is listed, as before.
+    expect(await names(null)).toEqual([`${prefix}organiser`, player.username]);
+    // Asking for staff alone is a staff filter: a player's request lists everyone visible.
+    expect(await names(player, true)).toEqual([`${prefix}organiser`, player.username]);
+    expect(await names(staff, true)).toEqual([`${prefix}organiser`]);
+  });
+
   it("gives staff each member's points, verification and joining date for the members table", async () => {
     const prefix = uniqueName("cols");
     const member = await createUser(world, { username: `${prefix}dana` });

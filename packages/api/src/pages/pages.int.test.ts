@@ -72,6 +72,39 @@ describe("the home page", () => {
   });
 });
 
+describe("pages in the navigation", () => {
+  it("lists the pages staff place there, by title, for visitors and players, and audits the choice", async () => {
+    const admin = callerFor(world, staff);
+    const rules = await admin.pages.create({ url: "/rules", title: "Rules", content: "Play fair." });
+    expect(rules.inNav).toBe(false);
+    const faq = await admin.pages.create({ url: "faq", title: "FAQ", content: "Ask.", inNav: true });
+    await admin.pages.create({ url: "/", title: "Home", content: "Welcome", inNav: true });
+    // The home page has its own entry: it is never listed twice.
+    expect(await callerFor(world, null).pages.nav()).toEqual([{ url: "faq", title: "FAQ" }]);
+
+    await admin.pages.update({ id: rules.id, data: { inNav: true } });
+    expect(await callerFor(world, player).pages.nav()).toEqual([
+      { url: "faq", title: "FAQ" },
+      { url: "/rules", title: "Rules" },
+    ]);
+    const audit = await world.services.db.auditLog.findFirstOrThrow({ where: { action: "update_page" }, orderBy: { id: "desc" } });
+    expect(audit.extra).toMatchObject({ id: rules.id, fields: ["inNav"] });
+    expect(JSON.stringify(audit.extra)).toContain("inNav");
+
+    // An edit that does not mention the choice keeps it.
+    await admin.pages.update({ id: faq.id, data: { content: "Ask us." } });
+    expect((await admin.pages.nav()).map((p) => p.title)).toEqual(["FAQ", "Rules"]);
+    await admin.pages.update({ id: faq.id, data: { inNav: false } });
+    expect((await admin.pages.nav()).map((p) => p.title)).toEqual(["Rules"]);
+  });
+
+  it("is placed by staff only", async () => {
+    const page = await callerFor(world, staff).pages.create({ url: "/about", title: "About", content: "Us." });
+    await expect(callerFor(world, player).pages.update({ id: page.id, data: { inNav: true } })).rejects.toThrow();
+    expect(await callerFor(world, null).pages.nav()).toEqual([]);
+  });
+});
+
 describe("the pre-event check of pages", () => {
   it("asks for terms, privacy and a home page while players sign up, and passes once they are written", async () => {
     const caller = callerFor(world, staff);

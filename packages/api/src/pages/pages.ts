@@ -28,15 +28,29 @@ export const ZPageInput = z.object({
   url,
   title: z.string().trim().min(1).max(200),
   content: z.string().trim().min(1).max(100_000),
+  // Optional rather than defaulted: a patch without it leaves the page's place in the navigation as it is.
+  inNav: z.boolean().optional(),
 });
 export const ZPagePatch = ZPageInput.partial();
 export type PageInput = z.infer<typeof ZPageInput>;
 
-export const pageSelect = { id: true, url: true, title: true, content: true } as const;
-export type PageView = { id: number; url: string; title: string; content: string };
+export const pageSelect = { id: true, url: true, title: true, content: true, inNav: true } as const;
+export type PageView = { id: number; url: string; title: string; content: string; inNav: boolean };
 
 export async function listPages(ctx: Context): Promise<PageView[]> {
   return ctx.db.page.findMany({ select: pageSelect, orderBy: { url: "asc" } });
+}
+
+/** A page staff placed in the navigation: its address and title, never its content. */
+export type NavPage = { url: string; title: string };
+
+/**
+ * The pages the sidebar lists, by title; the home page is never among them (the sidebar has its
+ * own entry for it). Only addresses and titles: every visitor's shell asks for this.
+ */
+export async function listNavPages(ctx: Context): Promise<NavPage[]> {
+  const pages = await ctx.db.page.findMany({ where: { inNav: true }, select: { url: true, title: true }, orderBy: { title: "asc" } });
+  return pages.filter((p) => servedAt(p.url) !== "");
 }
 
 const URL_TAKEN = "A page with this URL already exists.";

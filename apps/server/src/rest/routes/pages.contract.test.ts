@@ -8,7 +8,7 @@ describe("/pages/", () => {
     // RACTF's client routes to page.url as is: `/rules` must come back as `/rules`.
     const res = await server.api("POST", "/pages/", { token: staff.token, body: { url: "/conduct", title: "Code of Conduct", content: "Be **kind**." } });
     expect(res.status).toBe(201);
-    expect(res.body.d).toEqual({ id: expect.any(Number), url: "/conduct", title: "Code of Conduct", content: "Be **kind**." });
+    expect(res.body.d).toEqual({ id: expect.any(Number), url: "/conduct", title: "Code of Conduct", content: "Be **kind**.", inNav: false });
     expect((await server.api("GET", "/pages/")).body.d).toContainEqual(res.body.d);
     expect(await server.world.services.db.auditLog.count({ where: { action: "create_page" } })).toBe(1);
   });

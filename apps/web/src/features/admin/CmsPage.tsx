@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Card, Code, Group, List, Stack, Table, Text, TextInput, Title, VisuallyHidden } from "@mantine/core";
+import { Anchor, Badge, Button, Card, Code, Group, List, Stack, Switch, Table, Text, TextInput, Title, VisuallyHidden } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -19,6 +19,7 @@ interface PageRow {
   url: string;
   title: string;
   content: string;
+  inNav: boolean;
 }
 
 /** The home page is the page at this address. */
@@ -35,6 +36,18 @@ export function CmsPage() {
   const [editing, setEditing] = useState<PageRow | "new" | "home" | null>(null);
   const home = list.data?.find(isHome) ?? null;
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.pages.list.queryKey() });
+  const placeInNav = useMutation(
+    trpc.pages.update.mutationOptions({
+      onSuccess: async (page) => {
+        notifications.show({ color: "green", message: t(page.inNav ? "cms.in_nav_on" : "cms.in_nav_off", { title: page.title }) });
+        await Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: trpc.pages.nav.queryKey() })]);
+      },
+      onError: async (error) => {
+        notifications.show({ color: "red", message: `${t("cms.in_nav_failed")}: ${errorText(error)}` });
+        await refresh();
+      },
+    }),
+  );
   const remove = useMutation(
     trpc.pages.remove.mutationOptions({
       onSuccess: async () => {
@@ -104,6 +117,7 @@ export function CmsPage() {
                   <Table.Tr>
                     <Table.Th>{t("cms.url")}</Table.Th>
                     <Table.Th>{t("cms.title")}</Table.Th>
+                    <Table.Th>{t("cms.in_nav")}</Table.Th>
                     <Table.Th>
                       <VisuallyHidden>{t("admin_ui.actions")}</VisuallyHidden>
                     </Table.Th>
@@ -123,6 +137,18 @@ export function CmsPage() {
                         )}
                       </Table.Td>
                       <Table.Td>{p.title}</Table.Td>
+                      <Table.Td>
+                        {/* The home page has its own entry in the navigation. */}
+                        {!isHome(p) && (
+                          <Switch
+                            checked={p.inNav}
+                            disabled={placeInNav.isPending}
+                            onChange={(event) => placeInNav.mutate({ id: p.id, data: { inNav: event.currentTarget.checked } })}
+                            aria-label={t("cms.in_nav_named", { title: p.title })}
+                            data-testid="page-in-nav"
+                          />
+                        )}
+                      </Table.Td>
                       <Table.Td>
                         <Group gap="xs" justify="flex-end" wrap="nowrap">
                           <Button size="xs" variant="light" onClick={() => setEditing(p)} aria-label={t("cms.edit_named", { title: p.title })}>

@@ -153,6 +153,11 @@ export const adminTexts = {
       actions: "sign-up (or log-in) and leaderboard buttons",
     },
     home_row: "Home page",
+    in_nav: "In navigation",
+    in_nav_named: "Show {{title}} in the navigation",
+    in_nav_on: "{{title}} is now in the navigation",
+    in_nav_off: "{{title}} is no longer in the navigation",
+    in_nav_failed: "Failed to change the navigation",
   },
   invites: {
     intro: "Invite codes for registration when invites are required.",

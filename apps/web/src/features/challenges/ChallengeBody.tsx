@@ -11,7 +11,7 @@ import { useAppData } from "../../shell/useAppData.ts";
 import { useStaffView } from "../../shell/viewAsPlayer.ts";
 import { useCountdown } from "../countdown/useCountdown.ts";
 import { DifficultyBadge } from "./DifficultyBadge.tsx";
-import { DialogTitle, FlagForm, type Solved, SolvedDialog } from "./FlagForm.tsx";
+import { DialogTitle, FlagForm, type Solved } from "./FlagForm.tsx";
 import { HintList } from "./HintList.tsx";
 import { LockIcon } from "./icons.tsx";
 import { Rating } from "./Rating.tsx";
@@ -22,6 +22,9 @@ import { UnlockHint } from "./UnlockHint.tsx";
 // add one): a challenge without one carries neither it nor its tooltip's positioning library.
 // The solved panel (its feedback form) loads once the team has solved the challenge.
 const SolvedPanel = deferred(() => import("./SolvedPanel.tsx").then((m) => m.SolvedPanel), <Loader size="sm" />);
+
+// The dialog after a correct flag loads once the page is drawn, before a flag can be checked.
+const SolvedDialog = deferred(() => import("./SolvedDialog.tsx").then((m) => m.SolvedDialog), null);
 
 const EventOverFlags = deferred(() => import("./EventOverFlags.tsx").then((m) => m.EventOverFlags), null);
 

@@ -1,17 +1,14 @@
-import { Alert, Button, Group, Stack, Text, ThemeIcon } from "@mantine/core";
+import { Alert, Button, Group, Stack, Text } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { Dialog, DialogTitle as NamingTitle } from "../../lib/Dialog.tsx";
+import { DialogTitle as NamingTitle } from "../../lib/DialogTitle.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
-import { Markdown } from "../../lib/Markdown.tsx";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { MissingRenderer } from "../../shell/MissingRenderer.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
 import { FlagIcon } from "./icons.tsx";
-import { Rating } from "./Rating.tsx";
 import { challengeRenderer } from "./registry.tsx";
 import type { ChallengeView } from "./types.ts";
-import { useCategories } from "./useCategories.ts";
 
 type Value = string | [number, number] | null;
 
@@ -110,44 +107,4 @@ const H2_STYLE: React.CSSProperties = {
 /** A dialog's visible h2, in the content rather than a header, that also names the dialog. */
 export function DialogTitle({ children, style }: { children: React.ReactNode; style?: React.CSSProperties }) {
   return <NamingTitle style={{ ...H2_STYLE, ...style }}>{children}</NamingTitle>;
-}
-
-/** 'Flag correct!' with the post-score explanation and a rating prompt. */
-export function SolvedDialog({ challenge, solved, onClose }: { challenge: ChallengeView; solved: Solved | null; onClose(): void }) {
-  const { t } = useTranslation();
-  return (
-    <Dialog opened={solved !== null} onClose={onClose} centered withCloseButton={false} size="md">
-      {solved && (
-        <Stack align="center" ta="center" gap="md" py="sm">
-          <ThemeIcon size={72} radius="xl" color="green" variant="light">
-            <FlagIcon size={40} />
-          </ThemeIcon>
-          <DialogTitle>{t("challenges.correct_title")}</DialogTitle>
-          <Text c="dimmed">
-            {solved.penalty > 0
-              ? t("challenges.correct_body_hints", { points: Math.max(0, solved.points - solved.penalty), score: solved.points, penalty: solved.penalty })
-              : t("challenges.correct_body", { points: solved.points })}
-          </Text>
-          {solved.explanation && (
-            <Alert variant="light" title={t("challenges.explanation")} w="100%" ta="left">
-              <Markdown>{solved.explanation}</Markdown>
-            </Alert>
-          )}
-          <Text fw={500}>{t("challenges.rate_prompt")}</Text>
-          <SolvedRating challengeId={challenge.id} fallback={challenge} />
-          <Button onClick={onClose} fullWidth>
-            {t("challenges.continue")}
-          </Button>
-        </Stack>
-      )}
-    </Dialog>
-  );
-}
-
-/** The rating prompt reads the latest votes from the listing, so a vote shows at once. */
-function SolvedRating({ challengeId, fallback }: { challengeId: number; fallback: ChallengeView }) {
-  const { data: categories } = useCategories();
-  const latest = categories?.flatMap((c) => c.challenges).find((c) => c.id === challengeId);
-  const challenge = latest && "name" in latest ? latest : fallback;
-  return <Rating challenge={challenge} canVote size="lg" />;
 }

@@ -1,7 +1,5 @@
-import { Alert, Anchor, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Text, ThemeIcon, Title } from "@mantine/core";
-import "@mantine/core/styles/Progress.css";
+import { Alert, Anchor, Button, Card, Group, Stack, ThemeIcon, Title } from "@mantine/core";
 import { LockIcon } from "./icons.tsx";
-import { markdownSummary } from "@flagship/shared";
 import { Link, Navigate, useParams } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import { useHash, useStaffEditing } from "../authoring/editing.ts";
@@ -20,14 +18,13 @@ import { ChallengesUnavailable } from "./EventGate.tsx";
 import { categoryRenderer } from "./registry.tsx";
 import { type CategoryView, findCategory, findChallenge, isFull } from "./types.ts";
 import { UnlockHint } from "./UnlockHint.tsx";
-import { categoryProgress } from "./player-view.ts";
 import { useCampaignCategories } from "./useCategories.ts";
 
 /** Unknown categories and challenges go to /404, which no route claims, so it shows the 404 page. */
 const NOT_FOUND_PATH = "/404" as "/";
 
 /** Loads the listing and hands it on, or shows loading, the gate's answer or the failure. */
-function WithCategories({ children }: { children: (categories: CategoryView[]) => React.ReactNode }) {
+export function WithCategories({ children }: { children: (categories: CategoryView[]) => React.ReactNode }) {
   const query = useCampaignCategories();
   if (query.isPending) return <LoadingScreen />;
   if (query.error) {
@@ -37,16 +34,8 @@ function WithCategories({ children }: { children: (categories: CategoryView[]) =
   return <>{children(query.data)}</>;
 }
 
-type ProgressState = "finished" | "none" | "some";
-
-function progressOf(category: CategoryView) {
-  const progress = categoryProgress(category);
-  const state: ProgressState = progress.total > 0 && progress.solved === progress.total ? "finished" : progress.solved === 0 ? "none" : "some";
-  return { ...progress, state };
-}
-
 /** Players without a team are told they need one to submit flags; staff run the event without one. */
-function TeamWarning() {
+export function TeamWarning() {
   const { t } = useTranslation();
   const { me } = useAppData();
   const staffView = useStaffView();
@@ -58,91 +47,6 @@ function TeamWarning() {
         {t("challenges.team_needed_action")}
       </Anchor>
     </Alert>
-  );
-}
-
-/** /campaign: the categories as cards, each with how much of it the team has solved. */
-export function CampaignPage() {
-  const { t } = useTranslation();
-  const staffView = useStaffView();
-  return (
-    <Stack gap="lg" maw={1200} mx="auto">
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Stack gap={4}>
-          <Title order={1}>{t("challenges.campaign_title")}</Title>
-          <Text c="dimmed">{t("challenges.campaign_intro")}</Text>
-        </Stack>
-        {staffView && (
-          <Button component={Link} to="/campaign/new" variant="light">
-            {t("editor.new_category")}
-          </Button>
-        )}
-      </Group>
-      <TeamWarning />
-      <WithCategories>
-        {(categories) =>
-          categories.length === 0 ? (
-            <Text c="dimmed" ta="center" py="xl">
-              {t("challenges.no_categories")}
-            </Text>
-          ) : (
-            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
-              {categories.map((category) => {
-                const progress = progressOf(category);
-                const finished = progress.state === "finished";
-                return (
-                  <Card
-                    key={category.id}
-                    withBorder
-                    padding="lg"
-                    component={Link}
-                    to={`/campaign/${category.slug}`}
-                    className="challenge-card"
-                    data-solved={finished}
-                    data-state={progress.state}
-                    data-testid={`category-${category.id}`}
-                  >
-                    <Stack gap="sm" h="100%">
-                      <Group justify="space-between" wrap="nowrap" align="flex-start">
-                        <Title order={2} size="h4">
-                          {category.name}
-                        </Title>
-                        <Badge color={finished ? "green" : progress.state === "some" ? "flagship" : "gray"} variant={finished ? "filled" : "light"} style={{ flexShrink: 0 }} data-testid="category-state">
-                          {t(`challenges.state_${progress.state}`)}
-                        </Badge>
-                      </Group>
-                      {category.description && (
-                        <Text size="sm" c="dimmed" lineClamp={3}>
-                          {markdownSummary(category.description)}
-                        </Text>
-                      )}
-                      <Stack gap={6} mt="auto">
-                        <Group justify="space-between" gap="xs" wrap="nowrap">
-                          <Text size="sm" c={finished ? "green" : undefined} fw={500} data-testid="solved-count">
-                            {t("challenges.solved_count", { solved: progress.solved, total: progress.total })}
-                          </Text>
-                          <Text size="sm" fw={600} ff="monospace" data-testid="category-points">
-                            {t("challenges.points_of", { earned: progress.earned, available: progress.available })}
-                          </Text>
-                        </Group>
-                        <Progress
-                          value={progress.total === 0 ? 0 : (100 * progress.solved) / progress.total}
-                          color={finished ? "green" : "flagship"}
-                          size="sm"
-                          radius="xl"
-                          aria-label={t("challenges.solved_count", { solved: progress.solved, total: progress.total })}
-                          data-testid="category-progress"
-                        />
-                      </Stack>
-                    </Stack>
-                  </Card>
-                );
-              })}
-            </SimpleGrid>
-          )
-        }
-      </WithCategories>
-    </Stack>
   );
 }
 

@@ -8,7 +8,7 @@ import { EventGate } from "./EventGate.tsx";
 import { NewCategoryPage } from "../authoring/lazy.tsx";
 import { deferred } from "../../lib/deferred.tsx";
 
-const CampaignPage = deferred(() => import("./pages.tsx").then((m) => m.CampaignPage));
+const CampaignPage = deferred(() => import("./CampaignPage.tsx").then((m) => m.CampaignPage));
 const CategoryPage = deferred(() => import("./pages.tsx").then((m) => m.CategoryPage));
 const ChallengePage = deferred(() => import("./pages.tsx").then((m) => m.ChallengePage));
 

@@ -11,6 +11,7 @@ import "../moments/texts.ts";
 import { useEventMoment } from "../moments/useEventMoment.ts";
 import { formatClock, MIN_ROW, rowHeight } from "./clock.ts";
 import { ScoreGraph, toSeries } from "./ScoreGraph.tsx";
+import { clockTime } from "./time-axis.ts";
 import "./texts.ts";
 import "./leaderboard.css";
 
@@ -139,7 +140,7 @@ function ProjectorClock() {
     return () => clearInterval(timer);
   }, [target]);
   const label = target ? t(target.kind === "start" ? "countdown.starts_in" : "countdown.ends_in") : flags?.competition_end ? t("countdown.ended") : t("projector.time_now");
-  const value = target ? formatClock(target.remaining) : now.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const value = target ? formatClock(target.remaining) : clockTime(now.getTime());
   return (
     <div className="projector-clock" role="timer" aria-label={`${label} ${value}`} data-testid="projector-clock">
       <Text className="projector-clock-label" c="dimmed" fw={600}>
@@ -170,7 +171,7 @@ function FirstBloods() {
       ) : (
         <ul className="projector-bloods-list">
           {data.results.map((blood) => {
-            const time = new Date(blood.timestamp).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+            const time = clockTime(new Date(blood.timestamp).getTime());
             return (
               <li key={blood.challenge_id} aria-label={t("projector.first_blood_by", { challenge: blood.challenge_name, solver: blood.solver_name, time })}>
                 <span className="projector-blood-challenge">{blood.challenge_name}</span>
@@ -192,12 +193,12 @@ function FirstBloods() {
  * that the final board comes at the prize-giving), or that these are the final results.
  */
 function ProjectorMoment() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const moment = useEventMoment();
   if (!moment) return null;
   let text: string | null = null;
   if (moment.frozenAt) {
-    const time = new Date(moment.frozenAt * 1000).toLocaleTimeString(i18n.language, { hour: "2-digit", minute: "2-digit" });
+    const time = clockTime(moment.frozenAt * 1000);
     text = moment.phase === "ended" ? t("projector.frozen_ended", { time }) : t("projector.frozen", { time });
   } else if (moment.phase === "ended") {
     text = t("moments.final_board");

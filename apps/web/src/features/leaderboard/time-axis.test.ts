@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { timeTickLabel, timeTooltipLabel } from "./time-axis.ts";
+import { clockTime, timeTickLabel, timeTooltipLabel } from "./time-axis.ts";
 
 const HOUR = 3_600_000;
 
@@ -23,5 +23,13 @@ describe("timeTickLabel", () => {
 describe("timeTooltipLabel", () => {
   it("gives the day and the time to the second", () => {
     expect(timeTooltipLabel(new Date(2030, 0, 5, 10, 30, 37, 600).getTime())).toMatch(/5.*10:30:37$/);
+  });
+});
+
+describe("clockTime", () => {
+  it("is 24-hour like the axis, afternoon and morning alike", () => {
+    expect(clockTime(new Date(2030, 0, 5, 14, 5, 59).getTime())).toBe("14:05");
+    expect(clockTime(new Date(2030, 0, 5, 9, 30).getTime())).toBe("09:30");
+    expect(clockTime(new Date(2030, 0, 5, 0, 0).getTime())).toBe("00:00");
   });
 });

@@ -11,8 +11,17 @@ export function timeTickLabel(ms: number, spanMs: number): string {
   const d = new Date(ms);
   const midnight = d.getHours() === 0 && d.getMinutes() === 0 && d.getSeconds() === 0;
   if (midnight && spanMs >= DAY) return d.toLocaleDateString(undefined, { day: "numeric", month: "short" });
-  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const time = clockTime(ms);
   return spanMs < 10 * 60_000 && d.getSeconds() !== 0 ? `${time}:${pad(d.getSeconds())}` : time;
+}
+
+/**
+ * A time of day as the graphs' axis writes it, 24-hour ("14:05") in the reader's time zone: the
+ * projector's first bloods, clock and freeze time sit beside that axis and read the same way.
+ */
+export function clockTime(ms: number): string {
+  const d = new Date(ms);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
 /** A moment in a tooltip: the day and the time to the second. */

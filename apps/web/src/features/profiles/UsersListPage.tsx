@@ -16,8 +16,9 @@ export function UsersListPage() {
   const trpc = useTRPC();
   const { config } = useAppData();
   const { search, setSearch, term } = useSearch();
+  // The players: staff accounts run the event and are not listed among them.
   const query = useInfiniteQuery(
-    trpc.users.list.infiniteQueryOptions({ limit: PAGE_SIZE, ...(term && { search: term }) }, { getNextPageParam: nextOffset, initialCursor: 0 }),
+    trpc.users.list.infiniteQueryOptions({ limit: PAGE_SIZE, is_staff: false, ...(term && { search: term }) }, { getNextPageParam: nextOffset, initialCursor: 0 }),
   );
   const columns: Column<Row>[] = [
     {
