@@ -83,7 +83,9 @@ test("a fresh event's home page comes from its settings; staff write their own u
     await expect(guest).toHaveURL(/\/login/);
     await guest.goto("/");
     await expect(guest.getByRole("heading", { level: 1, name: `Welcome to ${name}` })).toBeVisible();
-    await expect(guest.getByRole("link", { name: "Sign up" })).toBeVisible();
+    // The event is over: the actions offer logging in, no longer signing up.
+    await expect(guest.getByTestId("home-actions").getByRole("link", { name: "Log in" })).toBeVisible();
+    await expect(guest.getByRole("link", { name: "Sign up" })).toHaveCount(0);
     await expectAccessible(guest);
     await toggleDark(guest);
     await expectAccessible(guest);
