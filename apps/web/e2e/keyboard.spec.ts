@@ -45,12 +45,14 @@ test("keyboard only: log in, open a challenge, use and dismiss a hint, submit a 
   await page.keyboard.type(player.password);
   await page.keyboard.press("Enter");
 
-  // Every sidebar item is reachable; the Challenges entry (open on arrival at the challenges) closes
-  // and opens its submenu from the keyboard.
+  // Every sidebar item is reachable; the Challenges entry (closed on arrival at the home page a
+  // signed-in player lands on) opens and closes its submenu from the keyboard.
   const nav = page.getByRole("navigation", { name: "Main navigation" });
   const challenges = nav.getByRole("button", { name: "Challenges" });
   await tabTo(page, challenges);
   await expectFocusRing(challenges);
+  await expect(challenges).toHaveAttribute("aria-expanded", "false");
+  await page.keyboard.press("Enter");
   await expect(challenges).toHaveAttribute("aria-expanded", "true");
   await page.keyboard.press("Enter");
   await expect(challenges).toHaveAttribute("aria-expanded", "false");

@@ -55,10 +55,12 @@ test("staff export a category as JSON, import it back, refuse bad files and expo
   await page.getByRole("region", { name: "Challenges and categories" }).getByRole("button", { name: "Import", exact: true }).first().click();
   await expect(page.getByText("Invalid category data.")).toBeVisible();
 
+  // Category names are unique: the export comes back under the name it had once the original is renamed.
+  await database().query("UPDATE categories SET name = $1 WHERE name = $2", [`${name} (before)`, name]);
   await choose(page, input, file);
   await page.getByRole("region", { name: "Challenges and categories" }).getByRole("button", { name: "Import", exact: true }).first().click();
   await expect(page.getByText("Imported category!")).toBeVisible();
-  const { rows } = await database().query<{ id: number }>("SELECT id FROM categories WHERE name = $1 ORDER BY id", [name]);
+  const { rows } = await database().query<{ id: number }>("SELECT id FROM categories WHERE name = ANY($1) ORDER BY id", [[name, `${name} (before)`]]);
   expect(rows).toHaveLength(2);
   const copies = await database().query<{ name: string; unlock_requirements: string; id: number }>("SELECT id, name, unlock_requirements FROM challenges WHERE category_id = $1 ORDER BY id", [rows[1]!.id]);
   expect(copies.rows.map((r) => r.name)).toEqual(["Disk", "Memory"]);
