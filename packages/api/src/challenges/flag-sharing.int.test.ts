@@ -86,7 +86,7 @@ describe("flag-sharing detection", () => {
     });
     expect(Date.parse(results[0]!.time)).not.toBeNaN();
     // Staff hear of it at once, on the staff channel only.
-    const live = world.events.slice(eventsBefore).filter((e) => e.kind === "socket" && "staff" in e.audience);
+    const live = world.events.slice(eventsBefore).filter((e) => e.kind === "socket" && "staff" in e.audience && e.payload.event_code === 8);
     expect(live).toHaveLength(1);
     expect(live[0]).toMatchObject({ payload: { event_code: 8, challenge_id: challenge.id, team: bravo.id, other_team: alpha.id, kind: "team_flag" } });
     // Bravo has not solved it.
