@@ -121,7 +121,7 @@ async function seedServices(db: Db): Promise<{ services: Services; close(): Prom
 
 /** A signed-in context for a token, resolved the way the server resolves a request's token. */
 async function as<T extends AuthedContext>(services: Services, token: string): Promise<T> {
-  const actor = await resolveActor(services.db, token);
+  const actor = await resolveActor(services, token);
   if (!actor) throw new Error("A seeded token does not resolve");
   return createInnerContext(services, actor) as T;
 }

@@ -18,6 +18,8 @@ export interface Actor {
   /** The staff member behind an impersonation token, if any. */
   impersonatorId: number | null;
   has2fa: boolean;
+  /** For an impersonation: whether the staff member behind it has two-factor authentication. */
+  impersonatorHas2fa?: boolean;
 }
 
 export interface Logger {

@@ -124,7 +124,7 @@ export async function registerWebsocket(
   /** Resolves the socket's token again; a token that no longer works leaves the team channel. */
   const authenticate = async (client: Client) => {
     try {
-      const actor = client.token ? await resolveActor(services.db, client.token) : null;
+      const actor = client.token ? await resolveActor(services, client.token) : null;
       client.userId = actor?.id ?? null;
       // Staff powers as everywhere else (staff without two-factor lose them when it is enforced).
       client.staff = actor !== null && (await hasStaffPowers(createInnerContext(services, actor)));

@@ -1,7 +1,8 @@
 import type { Db } from "@flagship/db";
 import type { Actor, Services } from "../context.ts";
 import { isResync } from "../events/publisher.ts";
-import { resolveToken } from "./resolve-actor.ts";
+import { impersonationStands, resolveToken } from "./resolve-actor.ts";
+import { AppError } from "@flagship/shared";
 
 /**
  * Token lookups cached for up to two minutes. Every authenticated request needs its actor, and
@@ -107,9 +108,12 @@ function cacheFor(services: Pick<Services, "db" | "events">): ActorCache {
 }
 
 /** The actor for a key, from the cache when it is fresh. */
-export function resolveActorCached(services: Pick<Services, "db" | "events">, key: string | null): Promise<Actor | null> {
-  if (key === null) return Promise.resolve(null);
-  return cacheFor(services).get(key);
+export async function resolveActorCached(services: Pick<Services, "db" | "events" | "config">, key: string | null): Promise<Actor | null> {
+  if (key === null) return null;
+  const actor = await cacheFor(services).get(key);
+  // Checked on every request, not cached: the setting can be turned on while the actor is cached.
+  if (actor && !(await impersonationStands(services.config, actor))) throw new AppError("authentication_failed");
+  return actor;
 }
 
 /** Drops every cached actor here at once and, by event, in the other server copies. */

@@ -296,7 +296,7 @@ describe("single sign-on: linking in settings", () => {
   it("is neither begun nor redeemed with a personal access token, which must not add a way to sign in", async () => {
     const lead = await createUser(world, { isStaff: true });
     const { token: key } = await callerFor(world, lead).auth.createPersonalToken({ name: "script", expires_in_days: 30 });
-    const viaKey = { actor: (await resolveActor(world.services.db, key))! };
+    const viaKey = { actor: (await resolveActor(world.services, key))! };
     await expect(beginOidc(contextFor(world, viaKey), "link")).rejects.toMatchObject({ code: "permission_denied" });
     const { back, browserKey } = await trip(uniqueName("pat"), "link", lead);
     const code = back.searchParams.get("oidc")!;

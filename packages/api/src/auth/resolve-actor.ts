@@ -1,6 +1,7 @@
 import type { Db } from "@flagship/db";
 import { AppError } from "@flagship/shared";
-import type { Actor } from "../context.ts";
+import type { Actor, Services } from "../context.ts";
+import type { ConfigStore } from "../config/config-store.ts";
 import { hashKey } from "./tokens.ts";
 
 /** Parses `Authorization: Token <key>`; anything else is no token. */
@@ -30,6 +31,7 @@ export async function resolveToken(db: Db, key: string): Promise<{ actor: Actor;
       session_expires_at: Date | null;
       impersonator_staff: boolean | null;
       impersonator_active: boolean | null;
+      impersonator_2fa: boolean | null;
       id: number;
       username: string;
       is_staff: boolean;
@@ -38,7 +40,7 @@ export async function resolveToken(db: Db, key: string): Promise<{ actor: Actor;
       totp_verified: boolean;
     }[]
   >`SELECT t.id AS token_id, t.impersonator_id, t.name, t.expires_at, t.session_id, p.expires_at AS session_expires_at,
-           s.is_staff AS impersonator_staff, s.is_active AS impersonator_active,
+           s.is_staff AS impersonator_staff, s.is_active AS impersonator_active, s.totp_verified AS impersonator_2fa,
            u.id, u.username::text AS username, u.is_staff, u.is_active, u.team_id, u.totp_verified
       FROM auth_tokens t JOIN users u ON u.id = t.user_id
       LEFT JOIN users s ON s.id = t.impersonator_id
@@ -65,12 +67,25 @@ export async function resolveToken(db: Db, key: string): Promise<{ actor: Actor;
       tokenId: row.token_id,
       impersonatorId: row.impersonator_id,
       has2fa: row.totp_verified,
+      ...(row.impersonator_id !== null && { impersonatorHas2fa: row.impersonator_2fa === true }),
     },
     expiresAt: end === Infinity ? null : end,
   };
 }
 
-export async function resolveActor(db: Db, key: string | null): Promise<Actor | null> {
+/**
+ * An impersonation is a staff power: with enable_force_admin_2fa on, one started by a staff member
+ * without two-factor authentication stops working (as their other staff powers do) until they
+ * enrol, including one that was running when the setting was turned on.
+ */
+export async function impersonationStands(config: ConfigStore, actor: Actor): Promise<boolean> {
+  if (actor.impersonatorId === null || actor.impersonatorHas2fa !== false) return true;
+  return !(await config.get("enable_force_admin_2fa"));
+}
+
+export async function resolveActor(services: Pick<Services, "db" | "config">, key: string | null): Promise<Actor | null> {
   if (key === null) return null;
-  return (await resolveToken(db, key)).actor;
+  const { actor } = await resolveToken(services.db, key);
+  if (!(await impersonationStands(services.config, actor))) throw new AppError("authentication_failed");
+  return actor;
 }

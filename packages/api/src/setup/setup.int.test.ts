@@ -50,7 +50,7 @@ describe("first-run setup", () => {
     expect(await anon(world).setup.status()).toEqual({ needed: true, sso: false });
 
     const { token } = await anon(world).setup.complete(setup());
-    const actor = await resolveActor(world.services.db, token);
+    const actor = await resolveActor(world.services, token);
     expect(actor).toMatchObject({ username: "organiser", isStaff: true });
     const user = await world.services.db.user.findUniqueOrThrow({ where: { username: "organiser" }, select: { emailVerified: true, passwordHash: true } });
     expect(user.emailVerified).toBe(true);
