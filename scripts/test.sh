@@ -77,7 +77,8 @@ fi
 [ -d node_modules ] || npm ci
 [ -f packages/db/src/generated/client.ts ] || node scripts/prisma-generate.mjs
 
-step() { printf '\n== %s\n' "$1"; }
+# Each step says when it started, so a slow run shows where its time went.
+step() { printf '\n== %s (at %dm%02ds)\n' "$1" $((SECONDS / 60)) $((SECONDS % 60)); }
 
 step "Typecheck"
 npm run --silent typecheck
@@ -92,7 +93,26 @@ npx --no-install turbo run build --output-logs=errors-only
 step "Multi-host test"
 bash infra/test-multihost.sh
 step "Browser tests"
-npx --no-install playwright test -c apps/web/playwright.config.ts
+# The journeys in E2E_SHARDS parts (2 by default) run at once, each part with its own servers,
+# database, mail server and output folder: a journey mostly waits on the browser and the server,
+# so two parts take little more than half the time of one. A part's log is printed when it ends.
+shards="${E2E_SHARDS:-2}"
+shard_pids=()
+shard_logs=()
+for i in $(seq 1 "$shards"); do
+  log="${TMPDIR:-/tmp}/flagship-e2e-part-$i-$$.log"
+  shard_logs+=("$log")
+  E2E_PORT=$((8181 + (i - 1) * 100)) E2E_OUTPUT_DIR="apps/web/test-results/part-$i" \
+    npx --no-install playwright test -c apps/web/playwright.config.ts --shard="$i/$shards" >"$log" 2>&1 &
+  shard_pids+=($!)
+done
+browser_failed=0
+for i in $(seq 1 "$shards"); do
+  if wait "${shard_pids[$((i - 1))]}"; then status=passed; else status=FAILED; browser_failed=1; fi
+  printf -- '-- Browser tests, part %s of %s: %s\n' "$i" "$shards" "$status"
+  cat "${shard_logs[$((i - 1))]}"
+done
+[ "$browser_failed" = 0 ] || { echo "Browser tests failed (above)." >&2; exit 1; }
 if [ "${SKIP_STACK_TEST:-0}" != "1" ]; then
   step "Compose stack test"
   if ! wait "$base_images_pid"; then
@@ -102,3 +122,4 @@ if [ "${SKIP_STACK_TEST:-0}" != "1" ]; then
   fi
   bash infra/test-stack.sh
 fi
+printf '\nAll tests passed in %dm%02ds.\n' $((SECONDS / 60)) $((SECONDS % 60))
