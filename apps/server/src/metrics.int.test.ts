@@ -51,6 +51,14 @@ describe("requests", () => {
     await server.app.inject({ method: "GET", url: "/campaign/some-category-xyz" });
     const after = await read();
     expect(count(after) - count(before)).toBe(2);
+    // A histogram as Prometheus reads one: cumulative buckets up to +Inf, which holds them all.
+    const bucket = (text: string, le: string) => sample(text, "flagship_http_request_duration_seconds_bucket", { ...route, le }) ?? 0;
+    expect(bucket(after, "+Inf") - bucket(before, "+Inf")).toBe(2);
+    expect(bucket(after, "+Inf")).toBe(count(after));
+    expect(bucket(after, "0.001")).toBeLessThanOrEqual(bucket(after, "0.01"));
+    expect(bucket(after, "30")).toBe(bucket(after, "+Inf"));
+    expect(sample(after, "flagship_http_request_duration_seconds_sum", route)).toBeGreaterThan(0);
+    expect(after).toContain("# TYPE flagship_http_request_duration_seconds histogram");
     expect(requests(after, { ...route, code: "404" }) - requests(before, { ...route, code: "404" })).toBe(2);
     expect(requests(after, { route: "unmatched", code: "404" }) - requests(before, { route: "unmatched", code: "404" })).toBe(1);
     expect(after).not.toContain("987654321");

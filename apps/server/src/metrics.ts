@@ -1,7 +1,7 @@
 import { appRouter, domainMetrics, RedisPublisher, type Services } from "@flagship/api";
 import { databasePoolStats } from "@flagship/db";
 import type { FastifyInstance } from "fastify";
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from "prom-client";
 
 /**
  * Prometheus metrics of one server copy. They are served on a listener of their own
@@ -70,8 +70,63 @@ export interface ServerMetrics {
   watchSockets(sockets: SocketStats): void;
 }
 
-type RequestLabels = { route: string; method: string; code: string };
-type TimingLabels = { route: string; method: string };
+/** The requests of one route family, method and status, and the timing they add to. */
+interface RequestSeries {
+  labels: { route: string; method: string; code: string };
+  count: number;
+  timing: Timing;
+}
+
+/** The answer times of one route family and method: a count per bucket of LATENCY_BUCKETS (not cumulative; the last past them all), the sum and the count. */
+interface Timing {
+  labels: { route: string; method: string };
+  buckets: number[];
+  sum: number;
+  count: number;
+}
+
+function timingOf(timings: Map<string, Map<string, Timing>>, route: string, method: string): Timing {
+  let byMethod = timings.get(route);
+  if (!byMethod) timings.set(route, (byMethod = new Map()));
+  let timing = byMethod.get(method);
+  if (!timing) byMethod.set(method, (timing = { labels: { route, method }, buckets: new Array<number>(LATENCY_BUCKETS.length + 1).fill(0), sum: 0, count: 0 }));
+  return timing;
+}
+
+/**
+ * A histogram over LATENCY_BUCKETS whose numbers are kept in `timings` (read at each scrape), as
+ * a metric of a prom-client registry: what Histogram#get gives, the cumulative buckets with
+ * their `le`, the sum and the count of each label set.
+ */
+function histogramOf(name: string, help: string, timings: () => Timing[]): Metric {
+  const metric = {
+    name,
+    help,
+    type: "histogram",
+    aggregator: "sum",
+    get() {
+      const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
+      for (const timing of timings()) {
+        let cumulative = 0;
+        for (const [i, bound] of [...LATENCY_BUCKETS, "+Inf" as const].entries()) {
+          cumulative += timing.buckets[i]!;
+          values.push({ labels: { ...timing.labels, le: bound }, value: cumulative, metricName: `${name}_bucket` });
+        }
+        values.push({ labels: timing.labels, value: timing.sum, metricName: `${name}_sum` }, { labels: timing.labels, value: timing.count, metricName: `${name}_count` });
+      }
+      return { name, help, type: "histogram", values, aggregator: "sum" };
+    },
+    // The registry's reset: the numbers restart from 0.
+    reset() {
+      for (const timing of timings()) {
+        timing.buckets.fill(0);
+        timing.sum = 0;
+        timing.count = 0;
+      }
+    },
+  };
+  return metric as unknown as Metric;
+}
 
 /**
  * `/metrics` on the public port answers 404, rather than the web app's page. With `enabled`
@@ -98,31 +153,43 @@ export function registerMetrics(app: FastifyInstance, services: Services, { enab
     registers: [registry],
   }).set({ version: services.version }, 1);
 
-  const requests = new Counter({
-    name: "flagship_http_requests_total",
-    help: "HTTP requests answered, by route family (REST template, tRPC procedure, static, page, unmatched), method and status code.",
-    labelNames: ["route", "method", "code"] as const,
-    registers: [registry],
-  });
-  const duration = new Histogram({
-    name: "flagship_http_request_duration_seconds",
-    help: "Time from a request's arrival to its answer's end, by route family and method (a tRPC batch counts once per procedure).",
-    labelNames: ["route", "method"] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  });
-  // The label objects of each (family, method, status) seen, made once: the hot path allocates none.
-  const series = new Map<string, Map<string, Map<number, { counted: RequestLabels; timed: TimingLabels }>>>();
+  // Each request adds to plain numbers of its series (found through maps, nothing allocated);
+  // prom-client's own inc and observe would build and hash a label key at every call, a cost the
+  // hottest paths feel. The numbers become Prometheus' at each scrape.
+  const series = new Map<string, Map<string, Map<number, RequestSeries>>>();
+  const timings = new Map<string, Map<string, Timing>>();
   const record = (route: string, method: string, status: number, seconds: number) => {
     let byMethod = series.get(route);
     if (!byMethod) series.set(route, (byMethod = new Map()));
     let byStatus = byMethod.get(method);
     if (!byStatus) byMethod.set(method, (byStatus = new Map()));
-    let labels = byStatus.get(status);
-    if (!labels) byStatus.set(status, (labels = { counted: { route, method, code: String(status) }, timed: { route, method } }));
-    requests.inc(labels.counted);
-    duration.observe(labels.timed, seconds);
+    let one = byStatus.get(status);
+    if (!one) byStatus.set(status, (one = { labels: { route, method, code: String(status) }, count: 0, timing: timingOf(timings, route, method) }));
+    one.count++;
+    const timing = one.timing;
+    let bucket = 0;
+    while (bucket < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[bucket]!) bucket++;
+    timing.buckets[bucket]!++;
+    timing.sum += seconds;
+    timing.count++;
   };
+  reading(
+    registry,
+    "counter",
+    "flagship_http_requests_total",
+    "HTTP requests answered, by route family (REST template, tRPC procedure, static, page, unmatched), method and status code.",
+    function* () {
+      for (const byMethod of series.values()) for (const byStatus of byMethod.values()) for (const one of byStatus.values()) yield [one.labels, one.count] as const;
+    },
+    ["route", "method", "code"],
+  );
+  registry.registerMetric(
+    histogramOf(
+      "flagship_http_request_duration_seconds",
+      "Time from a request's arrival to its answer's end, by route family and method (a tRPC batch counts once per procedure).",
+      () => [...timings.values()].flatMap((byMethod) => [...byMethod.values()]),
+    ),
+  );
   // Callback form, as the other per-request hooks: no promise per request. Named, for the route listing.
   app.addHook("onResponse", function countAndTime(request, reply, done) {
     const seconds = reply.elapsedTime / 1000;
