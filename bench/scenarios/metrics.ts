@@ -28,8 +28,8 @@ const HOT_PATHS: [key: string, run: (server: Server, seeded: Seeded) => Promise<
   ["wrong", benchIncorrectSubmission],
 ];
 
-/** Reads every URL's /metrics every 5 s until stopped, counting the answers. */
-function scraper(urls: string[]): { stop(): Promise<{ scrapes: number; failed: number }> } {
+/** Reads every URL's /metrics every 5 s until stopped, counting the answers; a failed scrape is logged. */
+function scraper(urls: string[], log: (line: string) => void): { stop(): Promise<{ scrapes: number; failed: number }> } {
   let scrapes = 0;
   let failed = 0;
   const inFlight = new Set<Promise<void>>();
@@ -39,10 +39,14 @@ function scraper(urls: string[]): { stop(): Promise<{ scrapes: number; failed: n
         .then(async (response) => {
           await response.text();
           if (response.ok) scrapes++;
-          else failed++;
+          else {
+            failed++;
+            log(`A scrape of ${url} answered ${response.status}`);
+          }
         })
-        .catch(() => {
+        .catch((error: unknown) => {
           failed++;
+          log(`A scrape of ${url} failed: ${(error as Error).message}${(error as Error).cause ? ` (${String((error as Error).cause)})` : ""}`);
         })
         .finally(() => inFlight.delete(done));
       inFlight.add(done);
@@ -90,7 +94,7 @@ export async function benchMetricsCost(url: string, seeded: Seeded, log: (line: 
         };
         const measureWith = async () => {
           log(`Measuring ${key} with metrics, scraped every ${SCRAPE_INTERVAL_MS / 1000} s (round ${round})...`);
-          const scraping = scraper(scraped);
+          const scraping = scraper(scraped, log);
           try {
             result.with.push(await run(withMetrics!, seeded));
           } finally {
