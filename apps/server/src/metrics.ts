@@ -134,9 +134,10 @@ function histogramOf(name: string, help: string, timings: () => Timing[]): Metri
  * `app` by route family, method and status, times it, and gathers the copy's other numbers
  * (websockets, the event bus, the database pool, the process) at each scrape; registered before
  * the routes. Without, a copy does no work per request for metrics: no hook, no registry
- * (metricsOf throws). The domain's counters (submissions by outcome, first bloods, the hashing
- * pool) count either way: a few per flag or login, against the database work of each, and
- * process-wide (packages/api/src/observability/metrics.ts).
+ * (metricsOf throws). The domain's numbers (packages/api/src/observability/metrics.ts) are kept
+ * either way, process-wide: a flag submission adds 1 to a plain number of its outcome; the rarer
+ * first bloods, batches of solves and password hashes observe prom-client's metrics, a
+ * microsecond against the database work or the hash each of them is.
  */
 export function registerMetrics(app: FastifyInstance, services: Services, { enabled }: { enabled: boolean }): ServerMetrics {
   app.get("/metrics", (_request, reply) => reply.code(404).send({ error: "Not Found" }));
