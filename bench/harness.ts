@@ -202,11 +202,12 @@ export async function startServer(url: string, env: Record<string, string> = {})
  */
 export const COPIES = Math.max(1, Number(process.env.BENCH_COPIES ?? (GENERATOR === "wrk" ? Math.min(2, os.availableParallelism()) : 1)));
 
-export async function startCopies(url: string, count = COPIES): Promise<Server> {
-  if (count === 1) return startServer(url);
+/** `count` server copies (see COPIES), each with `env(copy)` added to its settings (e.g. a port of its own). */
+export async function startCopies(url: string, count = COPIES, env: (copy: number) => Record<string, string> = () => ({})): Promise<Server> {
+  if (count === 1) return startServer(url, env(0));
   const redis = await startRedis();
   if (!redis.url) throw new Error("BENCH_COPIES > 1 needs redis-server (Debian: apt-get install redis-server)");
-  const copies = await Promise.all(Array.from({ length: count }, () => startServer(url, { REDIS_URL: redis.url!, WORKERS: "0" })));
+  const copies = await Promise.all(Array.from({ length: count }, (_, copy) => startServer(url, { REDIS_URL: redis.url!, WORKERS: "0", ...env(copy) })));
   return {
     baseUrl: copies[0]!.baseUrl,
     pid: copies[0]!.pid,

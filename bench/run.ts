@@ -7,11 +7,12 @@
 // 10x seed (10000 teams, 50000 solves) and compares per-request costs, measuring each per-request
 // scenario on both events in turn (with BENCH_ONLY, those it names). BENCH_SECONDS sets the
 // length of a measured pass (10). BENCH_PROFILE=1 loads pg_stat_statements and prints each
-// scenario's costliest statements.
+// scenario's costliest statements. The cost of metrics (BENCH_ONLY key metrics) measures the
+// category listing and a wrong flag on copies without and with METRICS_PORT, scraped every 5 s.
 //
 // For work on one hot path (not for BENCHMARKS.md): BENCH_ONLY=listing,wrong,... runs only the
 // named scenarios (listing, wrong, self, team, board, board-solves, submissions, mixed, burst, fanout, soak,
-// stampede, sockets, lighthouse) and prints their figures without writing BENCHMARKS.md; BENCH_SEED_DIR=folder keeps
+// stampede, sockets, lighthouse, metrics) and prints their figures without writing BENCHMARKS.md; BENCH_SEED_DIR=folder keeps
 // the seeded database there and reuses it on later runs (seeded once, with the solves of earlier
 // runs on top); BENCH_CPU_PROF=folder has each server process write a V8 CPU profile there.
 import { readFile, writeFile } from "node:fs/promises";
@@ -32,12 +33,13 @@ import { benchStampede, stampedeSection } from "./scenarios/stampede.ts";
 import { benchSubmissionsLog } from "./scenarios/submissions.ts";
 import { benchFirstLoad, firstLoadSection } from "./scenarios/first-load.ts";
 import { benchLighthouse, lighthouseSection } from "./scenarios/lighthouse.ts";
+import { benchMetricsCost, metricsCostSection, type MetricsCostRow } from "./scenarios/metrics.ts";
 
 const SOAK = process.env.BENCH_SOAK === "1";
 const TENFOLD = process.env.BENCH_10X === "1";
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((s) => s.trim())) : null;
 const SEED_DIR = process.env.BENCH_SEED_DIR ? path.resolve(process.env.BENCH_SEED_DIR) : undefined;
-const SCENARIOS = ["listing", "wrong", "self", "team", "board", "board-solves", "submissions", "mixed", "burst", "fanout", "soak", "stampede", "sockets", "lighthouse"];
+const SCENARIOS = ["listing", "wrong", "self", "team", "board", "board-solves", "submissions", "mixed", "burst", "fanout", "soak", "stampede", "sockets", "lighthouse", "metrics"];
 
 /** The memory allocator the server copies run on (scripts/server-flags.mjs). */
 function allocator(): string {
@@ -64,13 +66,14 @@ interface Report {
   stampede: string[];
   sockets: string[];
   lighthouse: string | null;
+  metricsCost: MetricsCostRow[];
 }
 
 async function main(): Promise<void> {
   const started = Date.now();
   if (ONLY) for (const key of ONLY) if (!SCENARIOS.includes(key)) throw new Error(`BENCH_ONLY: no scenario ${key} (${SCENARIOS.join(", ")})`);
   const database = await startDatabase(SEED_DIR);
-  const report: Report = { seed: null, measurements: [], fanout: null, burst: [], soak: null, tenfold: null, tier: "not measured", starts: [], peakRssMiB: 0, stampede: [], sockets: [], lighthouse: null };
+  const report: Report = { seed: null, measurements: [], fanout: null, burst: [], soak: null, tenfold: null, tier: "not measured", starts: [], peakRssMiB: 0, stampede: [], sockets: [], lighthouse: null, metricsCost: [] };
   try {
     // The stampede and the socket scenario seed their own players: BENCH_ONLY=stampede,sockets needs neither the event nor its copies.
     if (SCENARIOS.some((key) => key !== "stampede" && key !== "sockets" && runs(key))) await measureSeeded(database, report);
@@ -86,6 +89,7 @@ async function main(): Promise<void> {
     await database.stop();
   }
   if (ONLY) {
+    if (report.metricsCost.length > 0) for (const line of metricsCostSection(report.metricsCost)) console.log(line);
     for (const line of report.stampede) console.log(line);
     for (const line of report.sockets) console.log(line);
     if (report.lighthouse) console.log(report.lighthouse);
@@ -141,6 +145,11 @@ async function measureSeeded(database: Database, report: Report): Promise<void> 
   } finally {
     await server.stop();
   }
+  // Copies of its own, with and without metrics, once the shared copies are gone.
+  if (runs("metrics")) {
+    console.log("Measuring the cost of metrics on the hottest paths...");
+    report.metricsCost = await benchMetricsCost(database.url, game, console.log);
+  }
   const tenfoldKeys = new Set(PER_REQUEST.map(([key]) => key).filter(runs));
   if (TENFOLD && tenfoldKeys.size > 0) {
     // Its own database and a long seed: a failure here still leaves the rest of the report written.
@@ -168,6 +177,7 @@ function printSummary(report: Report): void {
   if (report.fanout) console.log(`${report.fanout.met ? "met " : "MISS"}  ${report.fanout.name}: ${report.fanout.milliseconds} ms`);
   if (report.soak) console.log(`${report.soak.flat ? "met " : "MISS"}  soak: ${report.soak.verdict}`);
   for (const row of report.tenfold?.rows ?? []) console.log(`${row.met ? "met " : "MISS"}  10x ${row.name}: cost x${row.costRatio.toFixed(2)}`);
+  for (const row of report.metricsCost) console.log(`${row.met ? "met " : "MISS"}  metrics on ${row.name}: cost x${row.costRatio.toFixed(3)}, ${row.failedScrapes} failed scrapes`);
   if (ONLY) return;
   if (typeof report.tier === "string") console.log(`challenge servers ${report.tier}`);
   else for (const t of report.tier) console.log(`${t.met ? "met " : "MISS"}  ${t.name}: ${t.value}`);
@@ -257,6 +267,7 @@ async function writeReport(report: Report, minutes: number): Promise<void> {
   } else {
     lines.push("The 10x seed (10000 teams, 50000 solves) is opt-in: `BENCH_10X=1 npm run bench`.", "");
   }
+  if (report.metricsCost.length > 0) lines.push(...metricsCostSection(report.metricsCost));
   if (report.starts.length > 0) {
     lines.push("The compiled server (`apps/server/dist/main.js`), started as its own process:", "", "| start-up | result |", "|---|---|", ...report.starts.map((s) => `| ${s.name} | ${s.value} |`), "");
   }

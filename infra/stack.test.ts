@@ -29,7 +29,7 @@ const PROJECT = `fsstack${process.pid}`;
 // The app images get this run's own tag: other runs on the same engine build theirs meanwhile.
 const TAG = PROJECT;
 const COMPOSE_FILES = ["-p", PROJECT, "-f", "docker-compose.yml", "-f", "infra/compose.stack-test.yml"];
-const PORTS = { proxy: 0, pg: 0, redis: 0, prometheus: 0, workerMetrics: [] as number[] };
+const PORTS = { proxy: 0, pg: 0, redis: 0, prometheus: 0 };
 /** Where the test tells Prometheus what to scrape (file_sd: infra/prometheus/stack-test.yml). */
 let targetsDir = "";
 let base = "";
@@ -62,7 +62,6 @@ function composeEnv(): NodeJS.ProcessEnv {
     STACK_REDIS_PORT: String(PORTS.redis),
     STACK_PROMETHEUS_PORT: String(PORTS.prometheus),
     STACK_PROMETHEUS_TARGETS: targetsDir,
-    STACK_WORKER_METRICS_PORTS: PORTS.workerMetrics.join(","),
     DEPLOYMENT_ID: PROJECT,
     FLAGSHIP_TAG: TAG,
     PUBLIC_URL: `http://127.0.0.1:${PORTS.proxy}`,
@@ -151,11 +150,16 @@ function workerContainers(): string[] {
   return ids.filter((id) => execFileSync("docker", ["inspect", "-f", "{{.State.Running}}", id]).toString().trim() === "true");
 }
 
-/** The loopback address of a worker's /metrics: the port it took (its METRICS_PORT). */
+/**
+ * The loopback address of a worker's /metrics: the port the system gave it (METRICS_PORT=0 on the
+ * host's network, infra/compose.stack-test.yml), as its log since its last start names it; throws
+ * until it does.
+ */
 function workerMetricsTarget(id: string): string {
-  const environ = execFileSync("docker", ["exec", id, "cat", "/proc/1/environ"]).toString().split("\0");
-  const port = environ.find((entry) => entry.startsWith("METRICS_PORT="))?.slice("METRICS_PORT=".length);
-  if (!port) throw new Error(`worker ${id} has no METRICS_PORT`);
+  const startedAt = execFileSync("docker", ["inspect", "-f", "{{.State.StartedAt}}", id]).toString().trim();
+  const log = execFileSync("docker", ["logs", "--since", startedAt, id], { stdio: ["ignore", "pipe", "pipe"], maxBuffer: 64 * 1024 * 1024 }).toString();
+  const port = [...log.matchAll(/"metricsPort":(\d+)/g)].at(-1)?.[1];
+  if (!port) throw new Error(`worker ${id} has not named its metrics port yet`);
   return `127.0.0.1:${port}`;
 }
 
@@ -196,8 +200,6 @@ beforeAll(async () => {
   PORTS.pg = await freePort();
   PORTS.redis = await freePort();
   PORTS.prometheus = await freePort();
-  // Enough for every worker the test runs at once (three after scaling), and one more.
-  for (let i = 0; i < 4; i++) PORTS.workerMetrics.push(await freePort());
   targetsDir = mkdtempSync(path.join(os.tmpdir(), "flagship-stack-targets-"));
   // Read by Prometheus' own user in its container.
   chmodSync(targetsDir, 0o755);
@@ -243,7 +245,7 @@ describe("the compose stack", () => {
 
   it("has Prometheus scrape every server copy and worker, with /metrics never on the public port", async () => {
     expect((await fetch(`${base}/metrics`)).status).toBe(404);
-    // Workers that raced for a metrics port restart once: the targets are read once both run.
+    // Each worker names the port it was given once it listens: the targets are read once both have.
     await until("both workers serving /metrics", async () => {
       const ids = workerContainers();
       return ids.length === 2 && ids.every((id) => execFileSync("docker", ["inspect", "-f", "{{.State.Running}}", id]).toString().trim() === "true") && new Set(ids.map(workerMetricsTarget)).size === 2;
@@ -264,8 +266,7 @@ describe("the compose stack", () => {
   });
 
   it("fires FlagshipWorkerDown when a worker stops, and takes the worker back when it returns", async () => {
-    // A worker that is running and answering on its metrics port now (one that lost the race for
-    // a port restarts once, and may be between runs).
+    // A worker that is running and answering on its metrics port now.
     const { id, target } = await until("a worker serving /metrics", async () => {
       for (const candidate of workerContainers()) {
         const address = workerMetricsTarget(candidate);

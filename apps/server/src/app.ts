@@ -33,9 +33,15 @@ export interface BuildOptions {
   /** Fastify's logger options, or an existing pino logger to share. */
   logger?: FastifyServerOptions["logger"];
   loggerInstance?: FastifyServerOptions["loggerInstance"];
+  /**
+   * Count and time every request and gather the copy's numbers for /metrics (see metrics.ts):
+   * main.ts sets it when METRICS_PORT is set, as do the tests that read the numbers. Off by
+   * default: a copy nobody scrapes does no work per request for them.
+   */
+  metrics?: boolean;
 }
 
-export async function buildServer({ env, services, logger, loggerInstance }: BuildOptions): Promise<FastifyInstance> {
+export async function buildServer({ env, services, logger, loggerInstance, metrics: withMetrics = false }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(loggerInstance ? { loggerInstance } : { logger: logger ?? { level: env.LOG_LEVEL } }),
     // A number trusts that many proxy hops in front of the server.
@@ -46,7 +52,7 @@ export async function buildServer({ env, services, logger, loggerInstance }: Bui
     bodyLimit: 2 * 1024 * 1024,
   });
   // First, so that its timing hook covers every route.
-  const metrics = registerMetrics(app, services);
+  const metrics = registerMetrics(app, services, { enabled: withMetrics });
 
   // Cached actors and player states must not outlive a change: any mutation other than the game's
   // own drops them before its reply leaves, so the caller's next request already sees the change.

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   const events = env.REDIS_URL ? new RedisPublisher(env.REDIS_URL, log) : undefined;
   await events?.connected();
   const services = createServices({ db: database.db, log, env, ...(events && { events }) });
-  const app = await buildServer({ env, services, loggerInstance: log });
+  const app = await buildServer({ env, services, loggerInstance: log, metrics: env.METRICS_PORT !== undefined });
 
   let workers: { stop(): Promise<void> } | undefined;
   let metrics: MetricsListener | undefined;

@@ -22,11 +22,11 @@ import { buildServer } from "./app.ts";
 import { loadEnv } from "./env.ts";
 import { metricsOf } from "./metrics.ts";
 import { openSocket } from "./realtime/ws-client.ts";
-import { startServerCopy, useContractServer } from "./testing.ts";
+import { createTestServer, startServerCopy, type TestServer, useContractServer } from "./testing.ts";
 
 /** Each family is read after the action that moves it, on the metrics listener (real HTTP). */
 
-const { server, staff } = await useContractServer();
+const { server, staff } = await useContractServer({}, { metrics: true });
 let listener: MetricsListener;
 let metricsUrl: string;
 const read = () => scrape(metricsUrl);
@@ -51,6 +51,14 @@ describe("requests", () => {
     await server.app.inject({ method: "GET", url: "/campaign/some-category-xyz" });
     const after = await read();
     expect(count(after) - count(before)).toBe(2);
+    // A histogram as Prometheus reads one: cumulative buckets up to +Inf, which holds them all.
+    const bucket = (text: string, le: string) => sample(text, "flagship_http_request_duration_seconds_bucket", { ...route, le }) ?? 0;
+    expect(bucket(after, "+Inf") - bucket(before, "+Inf")).toBe(2);
+    expect(bucket(after, "+Inf")).toBe(count(after));
+    expect(bucket(after, "0.001")).toBeLessThanOrEqual(bucket(after, "0.01"));
+    expect(bucket(after, "30")).toBe(bucket(after, "+Inf"));
+    expect(sample(after, "flagship_http_request_duration_seconds_sum", route)).toBeGreaterThan(0);
+    expect(after).toContain("# TYPE flagship_http_request_duration_seconds histogram");
     expect(requests(after, { ...route, code: "404" }) - requests(before, { ...route, code: "404" })).toBe(2);
     expect(requests(after, { route: "unmatched", code: "404" }) - requests(before, { route: "unmatched", code: "404" })).toBe(1);
     expect(after).not.toContain("987654321");
@@ -243,7 +251,7 @@ describe("the event bus", () => {
     world = await createTestWorld();
     events = new RedisPublisher(`redis://127.0.0.1:${redisPort}`);
     await events.connected();
-    app = await buildServer({ env: loadEnv({ THROTTLE: "off", LOG_LEVEL: "silent" }), services: { ...world.services, events }, logger: false });
+    app = await buildServer({ env: loadEnv({ THROTTLE: "off", LOG_LEVEL: "silent" }), services: { ...world.services, events }, logger: false, metrics: true });
     await app.ready();
     busListener = await startMetricsListener(metricsOf(app), { host: "127.0.0.1", port: 0 });
   });
@@ -277,6 +285,24 @@ describe("the event bus", () => {
     );
     expect(sample(await busRead(), "flagship_events_dropped_total")).toBe(0);
   }, 40_000);
+});
+
+describe("a server built without metrics (no METRICS_PORT)", () => {
+  let plain: TestServer;
+  beforeAll(async () => {
+    plain = await createTestServer();
+  });
+  afterAll(() => plain.close());
+
+  it("does no work per request for them, and still answers 404 for /metrics", async () => {
+    // The copy with metrics times every answer in an onResponse hook; this one has none.
+    const hooks = (app: TestServer["app"]) => app.printRoutes({ includeHooks: true, commonPrefix: false });
+    expect(hooks(server.app)).toContain("countAndTime()");
+    expect(hooks(plain.app)).not.toContain("countAndTime()");
+    expect(() => metricsOf(plain.app)).toThrow(/without metrics/);
+    expect((await plain.app.inject({ method: "GET", url: "/metrics" })).statusCode).toBe(404);
+    expect((await plain.api("GET", "/stats/version/")).status).toBe(200);
+  });
 });
 
 describe("a server copy with METRICS_PORT", () => {

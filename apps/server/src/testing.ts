@@ -22,12 +22,17 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+export interface TestServerOptions {
+  /** Count requests and gather the copy's numbers, for metricsOf (as METRICS_PORT does). */
+  metrics?: boolean;
+}
+
 /**
  * The real server (REST, tRPC, static) on a fresh database, driven with fastify.inject. Unless
  * `envOverrides` names a DATA_DIR, the server stores its files in a data folder of its own that
  * `close()` removes.
  */
-export async function createTestServer(envOverrides: Record<string, string> = {}): Promise<TestServer> {
+export async function createTestServer(envOverrides: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const ownDataDir = envOverrides.DATA_DIR === undefined ? await mkdtemp(path.join(os.tmpdir(), "flagship-server-")) : undefined;
   const env = loadEnv({ THROTTLE: "off", LOG_LEVEL: "silent", ...(ownDataDir && { DATA_DIR: ownDataDir }), ...envOverrides });
   // The services follow the same settings a real server reads (mail transport, throttles).
@@ -36,7 +41,7 @@ export async function createTestServer(envOverrides: Record<string, string> = {}
     publicUrl: env.PUBLIC_URL,
     throttle: { enabled: env.THROTTLE === "on", ...(env.THROTTLE_RATES && { rates: env.THROTTLE_RATES }), ...(env.REDIS_URL && { redisUrl: env.REDIS_URL }) },
   });
-  const app = await buildServer({ env, services: world.services, logger: false });
+  const app = await buildServer({ env, services: world.services, logger: false, metrics: options.metrics ?? false });
   await app.ready();
   return {
     app,
@@ -77,8 +82,8 @@ export interface ContractServer {
  * A test server with a staff account and a player. A contract test file takes these in its
  * `beforeAll` and closes `server` in its `afterAll`; it states only what else is special about it.
  */
-export async function createContractServer(envOverrides: Record<string, string> = {}): Promise<ContractServer> {
-  const server = await createTestServer(envOverrides);
+export async function createContractServer(envOverrides: Record<string, string> = {}, options: TestServerOptions = {}): Promise<ContractServer> {
+  const server = await createTestServer(envOverrides, options);
   const staff = await createUser(server.world, { isStaff: true });
   const player = await createUser(server.world);
   return { server, staff, player };
@@ -90,8 +95,8 @@ export async function createContractServer(envOverrides: Record<string, string> 
  * database, a staff account and a player) while the file is collected, and closes it after the
  * file's tests.
  */
-export async function useContractServer(envOverrides: Record<string, string> = {}): Promise<ContractServer> {
-  const contract = await createContractServer(envOverrides);
+export async function useContractServer(envOverrides: Record<string, string> = {}, options: TestServerOptions = {}): Promise<ContractServer> {
+  const contract = await createContractServer(envOverrides, options);
   afterAll(() => contract.server.close());
   return contract;
 }

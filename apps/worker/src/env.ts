@@ -37,8 +37,12 @@ const EnvSchema = z.object({
   CHALLENGE_BACKEND: z.enum(["auto", "docker", "swarm"]).default("auto"),
   /** A file touched while the worker is healthy, for a container health check. */
   HEALTH_FILE: z.string().min(1).optional(),
-  /** A listener of its own for Prometheus' /metrics; unset: none. */
-  METRICS_PORT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ error: "must be a port number" }).int().min(1).max(65535).optional()),
+  /**
+   * A listener of its own for Prometheus' /metrics; unset: none. 0: a free port the system picks,
+   * named in the start-up log ("Metrics for Prometheus at ..."), for workers sharing one host's
+   * network, which cannot all take the same port: each gets one of its own at once, with no race.
+   */
+  METRICS_PORT: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).optional()),
   METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   /** off: this worker only delivers webhooks and mail. */
   CHALLENGE_SERVERS: z.enum(["on", "off"]).default("on"),

@@ -78,7 +78,8 @@ async function main(): Promise<void> {
     const gathered = createWorkerMetrics({ db, connection, queues: Object.values(QUEUES), ...(tier && { tier, lastHeartbeat: tier.lastHeartbeat }) });
     try {
       metrics = { listener: await startMetricsListener(gathered.registry, { host: env.METRICS_HOST, port: env.METRICS_PORT }), close: gathered.close };
-      log.info(`Metrics for Prometheus at http://${env.METRICS_HOST}:${metrics.listener.port}/metrics`);
+      // The port taken, also when the system picked it (METRICS_PORT=0).
+      log.info({ metricsPort: metrics.listener.port }, `Metrics for Prometheus at http://${env.METRICS_HOST}:${metrics.listener.port}/metrics`);
     } catch (error) {
       // As a server whose PORT is taken: the operator asked for this listener, so it is fatal.
       log.error({ err: error }, "could not start the metrics listener (METRICS_PORT)");

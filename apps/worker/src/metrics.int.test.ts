@@ -1,13 +1,14 @@
-import { type AuthedContext, createChallengeServerTier, drainWorkers, type MetricsListener, startMetricsListener, submitJob } from "@flagship/api";
-import { contextFor, createCategory, createChallenge, createTestWorld, createUser, sample, scrape, type TestUser, type TestWorld, uniqueName } from "@flagship/api/testing";
+import { type AuthedContext, drainWorkers, type MetricsListener, startMetricsListener, submitJob } from "@flagship/api";
+import { contextFor, createChallenge, sample, scrape, type TestUser, uniqueName } from "@flagship/api/testing";
 import { freePort } from "@flagship/db";
 import { QUEUES, redisConnection } from "@flagship/jobs";
 import { Queue, Worker } from "bullmq";
 import Docker from "dockerode";
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { describe, expect, inject, it, vi } from "vitest";
 import { LABELS } from "./challenge-servers/deployer.ts";
-import { type RunningTier, startChallengeServerTier, type TierOptions } from "./challenge-servers/runtime.ts";
-import { BANNER_IMAGE, BANNER_PORT, buildBannerImage } from "./challenge-servers/test-image.ts";
+import type { TierOptions } from "./challenge-servers/runtime.ts";
+import { BANNER_IMAGE, BANNER_PORT } from "./challenge-servers/test-image.ts";
+import { useTierFixture } from "./challenge-servers/tier-fixture.ts";
 import { createWorkerMetrics } from "./metrics.ts";
 
 /**
@@ -16,46 +17,16 @@ import { createWorkerMetrics } from "./metrics.ts";
  * engine that does not answer).
  */
 
-const docker = new Docker();
-const prefix = uniqueName("fs-metrics");
-const deployment = uniqueName("m").toLowerCase().replace(/[^a-z0-9]/g, "").slice(0, 20);
+const { docker, world, staff, categoryId, prefix, startWorker: startTier, ourContainers, onClose } = await useTierFixture("m");
 const connection = () => redisConnection(inject("redisUrl"));
-let world: TestWorld;
-let staff: TestUser;
-let categoryId: number;
-const running: RunningTier[] = [];
-const closers: (() => Promise<void>)[] = [];
-
-function tierOptions(workerId: string, overrides: Partial<TierOptions> = {}): TierOptions {
-  return {
-    db: world.services.db,
-    connection: connection(),
-    docker,
-    workerId,
-    deployment,
-    bindAddress: "127.0.0.1",
-    publicHost: "127.0.0.1",
-    capacity: 100,
-    backend: "docker",
-    log: { info() {}, warn() {} },
-    prefix,
-    heartbeatMs: 300,
-    convergeMs: 400,
-    reconcileMs: 500,
-    startGraceMs: 3000,
-    retryFailedMs: 60_000,
-    networkSpares: 0,
-    ...overrides,
-  };
-}
 
 /** A tier and its /metrics on a listener of its own; `read` scrapes it. */
 async function startWorker(overrides: Partial<TierOptions> = {}) {
-  const tier = await startChallengeServerTier(tierOptions(uniqueName("mw"), overrides));
-  running.push(tier);
+  const tier = await startTier(uniqueName("mw"), overrides);
   const metrics = createWorkerMetrics({ db: world.services.db, connection: connection(), prefix, queues: Object.values(QUEUES), tier, lastHeartbeat: tier.lastHeartbeat });
   const listener: MetricsListener = await startMetricsListener(metrics.registry, { host: "127.0.0.1", port: 0 });
-  closers.push(() => listener.close(), metrics.close);
+  onClose(() => listener.close());
+  onClose(metrics.close);
   return { tier, read: () => scrape(`http://127.0.0.1:${listener.port}/metrics`) };
 }
 
@@ -67,29 +38,7 @@ async function submit(name: string, spec: Record<string, unknown> = {}) {
   return submitJob(ctxOf(staff), { challenge_id: challenge.id, job_spec: { name, port: BANNER_PORT, image: BANNER_IMAGE, replicas: 1, resources: { memory: 32 * 1024 * 1024, cpus: 0.2 }, ...spec } });
 }
 
-async function ourContainers(filter: Record<string, string> = {}) {
-  const labels = [`${LABELS.deployment}=${deployment}`, ...Object.entries(filter).map(([k, v]) => `${k}=${v}`)];
-  return docker.listContainers({ all: true, filters: { label: labels } });
-}
-
 const deploysOf = (text: string, outcome: string) => sample(text, "flagship_deploys_total", { outcome }) ?? 0;
-
-beforeAll(async () => {
-  buildBannerImage();
-  world = await createTestWorld();
-  world.services.challengeServers = createChallengeServerTier({ redisUrl: inject("redisUrl"), log: { info() {}, warn() {}, error() {} }, prefix });
-  staff = await createUser(world, { isStaff: true });
-  categoryId = (await createCategory(world)).id;
-}, 120_000);
-
-afterAll(async () => {
-  for (const close of closers) await close().catch(() => undefined);
-  for (const tier of running) await tier.retire().catch(() => undefined);
-  for (const c of await ourContainers()) await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
-  for (const n of await docker.listNetworks({ filters: { label: [`${LABELS.deployment}=${deployment}`] } })) await docker.getNetwork(n.Id).remove().catch(() => undefined);
-  await world.services.challengeServers?.close();
-  await world.close();
-}, 120_000);
 
 describe("a worker's metrics", () => {
   let worker: Awaited<ReturnType<typeof startWorker>>;
@@ -145,7 +94,7 @@ describe("a worker's metrics", () => {
   it("show the jobs of a queue by state, and the age of the oldest waiting and running", async () => {
     // No mail worker runs in this test: a job added waits until the test takes it.
     const queue = new Queue(QUEUES.mail, { connection: connection(), prefix });
-    closers.push(() => queue.close());
+    onClose(() => queue.close());
     await queue.add("mail", { to: "a@example.test" });
     await new Promise((resolve) => setTimeout(resolve, 300));
     let text = await worker.read();
@@ -157,7 +106,7 @@ describe("a worker's metrics", () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const consumer = new Worker(QUEUES.mail, () => held, { connection: connection(), prefix });
-    closers.push(() => consumer.close());
+    onClose(() => consumer.close());
     await vi.waitFor(async () => expect(sample(await worker.read(), "flagship_queue_jobs", { queue: QUEUES.mail, state: "active" })).toBe(1), { timeout: 10_000, interval: 100 });
     await new Promise((resolve) => setTimeout(resolve, 300));
     text = await worker.read();
@@ -183,7 +132,8 @@ describe("a worker whose Redis does not answer", () => {
     const port = await freePort();
     const metrics = createWorkerMetrics({ db: world.services.db, connection: redisConnection(`redis://127.0.0.1:${port}`), prefix, queues: Object.values(QUEUES) });
     const listener = await startMetricsListener(metrics.registry, { host: "127.0.0.1", port: 0 });
-    closers.push(() => listener.close(), metrics.close);
+    onClose(() => listener.close());
+    onClose(metrics.close);
     const started = Date.now();
     const text = await scrape(`http://127.0.0.1:${listener.port}/metrics`);
     expect(Date.now() - started).toBeLessThan(5000);

@@ -3,15 +3,15 @@ import { rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { type AuthedContext, createChallengeServerTier, getInstance, getTeamFlag, listJobs, reconcile, removeJob, resetInstance, submitFlag, submitJob } from "@flagship/api";
-import { contextFor, createCategory, createChallenge, createTeamWith, createTestWorld, createUser, type TestTeam, type TestUser, type TestWorld, uniqueName } from "@flagship/api/testing";
-import { redisConnection } from "@flagship/jobs";
+import { type AuthedContext, getInstance, getTeamFlag, listJobs, reconcile, removeJob, resetInstance, submitFlag, submitJob } from "@flagship/api";
+import { contextFor, createChallenge, createTeamWith, type TestTeam, type TestUser, uniqueName } from "@flagship/api/testing";
 import { AppError, jobEngineKey } from "@flagship/shared";
 import Docker from "dockerode";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LABELS } from "./deployer.ts";
-import { type RunningTier, startChallengeServerTier, type TierOptions } from "./runtime.ts";
-import { BANNER_IMAGE, BANNER_PORT, buildBannerImage, readBanner } from "./test-image.ts";
+import type { RunningTier } from "./runtime.ts";
+import { BANNER_IMAGE, BANNER_PORT, readBanner } from "./test-image.ts";
+import { useTierFixture } from "./tier-fixture.ts";
 
 /**
  * The worker tier against the real Docker engine of this machine, with an image built locally
@@ -19,45 +19,10 @@ import { BANNER_IMAGE, BANNER_PORT, buildBannerImage, readBanner } from "./test-
  * are published on 127.0.0.1 only.
  */
 
-const docker = new Docker();
-let world: TestWorld;
-let staff: TestUser;
-let teams: TestTeam[];
-let categoryId: number;
-const prefix = uniqueName("fs-test");
-const deployment = uniqueName("t").toLowerCase().replace(/[^a-z0-9]/g, "").slice(0, 20);
-const running: RunningTier[] = [];
 /** Spare networks each test worker keeps ready for dedicated instances. */
 const SPARES = 4;
-
-function tierOptions(workerId: string, overrides: Partial<TierOptions> = {}): TierOptions {
-  return {
-    db: world.services.db,
-    connection: redisConnection(inject("redisUrl")),
-    docker,
-    workerId,
-    deployment,
-    bindAddress: "127.0.0.1",
-    publicHost: "127.0.0.1",
-    capacity: 100,
-    backend: "docker",
-    log: { info() {}, warn() {} },
-    prefix,
-    heartbeatMs: 300,
-    convergeMs: 400,
-    reconcileMs: 500,
-    startGraceMs: 3000,
-    retryFailedMs: 1000,
-    networkSpares: SPARES,
-    ...overrides,
-  };
-}
-
-async function startWorker(workerId: string, overrides: Partial<TierOptions> = {}): Promise<RunningTier> {
-  const tier = await startChallengeServerTier(tierOptions(workerId, overrides));
-  running.push(tier);
-  return tier;
-}
+const { docker, world, staff, categoryId, deployment, running, startWorker, ourContainers } = await useTierFixture("t", { retryFailedMs: 1000, networkSpares: SPARES });
+let teams: TestTeam[];
 
 function ctxOf(user: TestUser): AuthedContext {
   return contextFor(world, user) as AuthedContext;
@@ -71,11 +36,6 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | null 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-async function ourContainers(filter: Record<string, string> = {}) {
-  const labels = [`${LABELS.deployment}=${deployment}`, ...Object.entries(filter).map(([k, v]) => `${k}=${v}`)];
-  return docker.listContainers({ all: true, filters: { label: labels } });
 }
 
 /** The network a container runs on: its own, with nothing else on it. */
@@ -148,21 +108,8 @@ async function healthyCount(jobId: number, generation?: number) {
 }
 
 beforeAll(async () => {
-  buildBannerImage();
-  world = await createTestWorld();
-  world.services.challengeServers = createChallengeServerTier({ redisUrl: inject("redisUrl"), log: { info() {}, warn() {}, error() {} }, prefix });
-  staff = await createUser(world, { isStaff: true });
   teams = [await createTeamWith(world, 2), await createTeamWith(world, 1), await createTeamWith(world, 1), await createTeamWith(world, 1)];
-  categoryId = (await createCategory(world)).id;
-}, 120_000);
-
-afterAll(async () => {
-  for (const tier of running) await tier.stop().catch(() => undefined);
-  for (const c of await ourContainers()) await docker.getContainer(c.Id).remove({ force: true }).catch(() => undefined);
-  for (const n of await docker.listNetworks({ filters: { label: [`${LABELS.deployment}=${deployment}`] } })) await docker.getNetwork(n.Id).remove().catch(() => undefined);
-  await world.services.challengeServers?.close();
-  await world.close();
-}, 120_000);
+}, 60_000);
 
 describe("challenge servers on a real Docker engine", () => {
   let workerA: RunningTier;

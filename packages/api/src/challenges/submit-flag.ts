@@ -17,7 +17,7 @@ import { invalidateOwnViews } from "../members/own-views.ts";
 import { isUnlocked } from "@flagship/shared";
 import { boardCache } from "../leaderboard/board.ts";
 import { freezeTime } from "../leaderboard/freeze.ts";
-import { firstBloods, flagSubmissions } from "../observability/metrics.ts";
+import { countFlagSubmission, firstBloods } from "../observability/metrics.ts";
 
 export type SubmitFlagResult =
   | { m: "correct_flag"; d: { correct: true; explanation: string } }
@@ -33,11 +33,11 @@ type Recorded = { kind: "limit" } | { kind: "incorrect"; totals: AttemptTotals }
 export async function submitFlag(ctx: Context, input: unknown): Promise<SubmitFlagResult> {
   try {
     const result = await judgeFlag(ctx, input);
-    flagSubmissions.inc({ outcome: result.m });
+    countFlagSubmission(result.m);
     return result;
   } catch (error) {
     // Refusals count by their code, a bounded set (the error catalogue); anything else is a fault.
-    flagSubmissions.inc({ outcome: error instanceof AppError ? error.code : "error" });
+    countFlagSubmission(error instanceof AppError ? error.code : "error");
     throw error;
   }
 }
