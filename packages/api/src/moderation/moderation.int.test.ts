@@ -225,6 +225,14 @@ describe("awards", () => {
     expect((await world.services.db.user.findUniqueOrThrow({ where: { id: player.id }, select: { points: true } })).points).toBe(userBefore.points + 25);
     expect((await teamPoints(beta))[0]).toBe(teamBefore! + 25);
     expect((await callerFor(world, null).moderation.awards({ user: player.id })).map((a) => a.username)).toEqual([player.username]);
+    // The profile lists it, with the points and score line beside it; the team's page lists it too.
+    const anonymous = callerFor(world, null);
+    expect((await anonymous.moderation.awards({ user: player.id }))[0]).toMatchObject({ points: 25, reason: "Writeup prize", user: player.id, team: beta.id });
+    expect((await anonymous.users.get({ id: player.id })).points).toBe(userBefore.points + 25);
+    expect((await anonymous.users.stats({ id: player.id })).score.at(-1)).toMatchObject({ points: userBefore.points + 25 });
+    expect((await anonymous.moderation.awards({ team: beta.id })).map((a) => a.reason)).toContain("Writeup prize");
+    // Another player of the team has no awards of their own.
+    expect(await anonymous.moderation.awards({ user: alpha.members[1]!.id })).toEqual([]);
   });
 
   it("refuse players and bad input, changing nothing", async () => {

@@ -9,25 +9,29 @@ import { useStaffView } from "../../shell/viewAsPlayer.ts";
 import { errorText } from "../auth/errors.ts";
 import "./texts.ts";
 
+/** Whose awards: a team's (its own and its players'), or one player's. */
+export type AwardsOwner = { team: number } | { user: number };
+
 /**
- * A team's awards and penalties with their reasons, on its page; staff give and remove them here.
- * Players see nothing when there are none.
+ * The awards and penalties of a team or a player with their reasons, on the team's page or the
+ * player's profile; staff give and remove them here (an award given on a profile is the player's:
+ * it moves the player's points and their team's). Players see nothing when there are none.
  */
-export function TeamAwards({ teamId }: { teamId: number }) {
+export function Awards({ owner }: { owner: AwardsOwner }) {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
   const staff = useStaffView();
-  const awards = useQuery(trpc.moderation.awards.queryOptions({ team: teamId }));
+  const awards = useQuery(trpc.moderation.awards.queryOptions(owner));
   // Totals, board and graph move with an award: every live view is read again.
   const refresh = () =>
     queryClient.invalidateQueries({
-      predicate: (q) => ["moderation", "teams", "leaderboard", "stats"].includes(String((q.queryKey[0] as unknown[] | undefined)?.[0])),
+      predicate: (q) => ["moderation", "teams", "users", "leaderboard", "stats"].includes(String((q.queryKey[0] as unknown[] | undefined)?.[0])),
     });
   const give = useServerForm({
     initialValues: { points: 0 as number | string, reason: "" },
-    submit: (values) => client.moderation.giveAward.mutate({ team: teamId, points: Number(values.points), reason: values.reason }),
+    submit: (values) => client.moderation.giveAward.mutate({ ...owner, points: Number(values.points), reason: values.reason }),
     success: t("moderation.awarded"),
     onSuccess: async () => {
       give.form.setValues({ points: 0, reason: "" });
@@ -47,7 +51,7 @@ export function TeamAwards({ teamId }: { teamId: number }) {
   if (!staff && list.length === 0) return null;
 
   return (
-    <Card withBorder padding="lg" radius="md" data-testid="team-awards">
+    <Card withBorder padding="lg" radius="md" data-testid="awards">
       <Stack gap="md">
         <Title order={2} size="h4">
           {t("moderation.awards")}
