@@ -7,6 +7,7 @@ import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { useStaffView } from "../../shell/viewAsPlayer.ts";
 import { errorText } from "../auth/errors.ts";
+import { FormHeading, refreshRouters } from "./staff-forms.tsx";
 import "./texts.ts";
 
 /** Whose awards: a team's (its own and its players'), or one player's. */
@@ -25,10 +26,7 @@ export function Awards({ owner }: { owner: AwardsOwner }) {
   const staff = useStaffView();
   const awards = useQuery(trpc.moderation.awards.queryOptions(owner));
   // Totals, board and graph move with an award: every live view is read again.
-  const refresh = () =>
-    queryClient.invalidateQueries({
-      predicate: (q) => ["moderation", "teams", "users", "leaderboard", "stats"].includes(String((q.queryKey[0] as unknown[] | undefined)?.[0])),
-    });
+  const refresh = () => refreshRouters(queryClient, ["moderation", "teams", "users", "leaderboard", "stats"]);
   const give = useServerForm({
     initialValues: { points: 0 as number | string, reason: "" },
     submit: (values) => client.moderation.giveAward.mutate({ ...owner, points: Number(values.points), reason: values.reason }),
@@ -96,9 +94,7 @@ export function Awards({ owner }: { owner: AwardsOwner }) {
         {staff && (
           <ServerFormBox server={give}>
             <Stack gap="sm">
-              <Text fw={600} size="sm">
-                {t("moderation.give_award")}
-              </Text>
+              <FormHeading title={t("moderation.give_award")} />
               <Group align="flex-start" gap="sm" wrap="wrap">
                 <NumberInput label={t("moderation.points")} description={t("moderation.points_help")} allowDecimal={false} w={160} {...give.form.getInputProps("points")} />
                 <TextInput label={t("moderation.reason")} maxLength={200} style={{ flex: "1 1 220px" }} {...give.form.getInputProps("reason")} />
