@@ -112,7 +112,8 @@ test("staff watch a wrong flag arrive live, award points to a team and a player 
   // The board has Bravo's staff-made solve; the flag tried earlier added nothing to anyone.
   await page.goto("/leaderboard");
   await expect(await boardRow(page, bravo.name)).toContainText("100");
-  await expect(await boardRow(page, alpha.name)).toContainText("150");
+  // Alpha: the team's award and its player's.
+  await expect(await boardRow(page, alpha.name)).toContainText("175");
   await page.goto("/admin/submissions");
   const marked = page.getByTestId("submission").filter({ hasText: `Marked solved by ${staff.username}` });
   await expect(marked).toHaveCount(1);
