@@ -118,6 +118,24 @@ test("staff watch a wrong flag arrive live, award points to a team and a player 
   const marked = page.getByTestId("submission").filter({ hasText: `Marked solved by ${staff.username}` });
   await expect(marked).toHaveCount(1);
   await expect(page.getByTestId("submission").filter({ hasText: challenge.name })).toHaveCount(2);
+  // Older pages by "Load more": 60 wrong flags of one team, 50 shown, then the last 10, none twice.
+  const charlie = await seedTeam();
+  await database().query(
+    `INSERT INTO incorrect_attempts (team_id, user_id, challenge_id, flag, timestamp, ip)
+     SELECT $1, $2, $3, 'flag{paged-' || g || '}', now() - make_interval(secs => g), '10.0.0.' || g FROM generate_series(1, 60) g`,
+    [charlie.id, charlie.members[0]!.id, challenge.id],
+  );
+  await page.reload();
+  await page.getByRole("button", { name: `Show only ${charlie.name}` }).first().click();
+  await expect(page.getByTestId("submission")).toHaveCount(50);
+  await expect(page.getByTestId("submissions-count")).toHaveText("60 submissions");
+  await page.getByRole("button", { name: "Load more" }).click();
+  await expect(page.getByTestId("submission")).toHaveCount(60);
+  await expect(page.getByRole("button", { name: "Load more" })).toHaveCount(0);
+  const flags = await page.getByTestId("submission").evaluateAll((rows) => rows.map((r) => r.textContent?.match(/flag\{paged-\d+\}/)?.[0]));
+  expect(flags).toEqual(Array.from({ length: 60 }, (_, i) => `flag{paged-${i + 1}}`));
+  await page.getByRole("button", { name: `Clear filter: ${charlie.name}` }).click();
+
   // The log as a file: every row of the filtered log, the flag's text in it.
   await page.getByRole("button", { name: `Show only ${bravo.name}` }).first().click();
   const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);

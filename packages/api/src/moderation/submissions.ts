@@ -146,19 +146,15 @@ const toSubmission = (r: Row): Submission => ({
   marked_by: r.marked_by,
 });
 
-/** The filtered rows, counted along the same indexes up to COUNT_CAP + 1 per table. */
+/** The filtered rows, counted along the same indexes up to COUNT_CAP + 1 per table, in one statement. */
 async function countRows(ctx: StaffContext, filter: SubmissionFilter): Promise<{ count: number; capped: boolean }> {
   const s = Prisma.raw("s");
   const a = Prisma.raw("a");
   const limit = COUNT_CAP + 1;
-  const [solves, attempts] = await Promise.all([
-    wantsSolves(filter) ? ctx.db.$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM (SELECT 1 FROM solves s WHERE ${conditions(filter, s, "s", null)} LIMIT ${limit}) x` : [{ n: 0 }],
-    wantsAttempts(filter)
-      ? ctx.db.$queryRaw<[{ n: number }]>`SELECT count(*)::int AS n FROM (SELECT 1 FROM incorrect_attempts a WHERE ${conditions(filter, a, "a", null)} LIMIT ${limit}) x`
-      : [{ n: 0 }],
-  ]);
-  const total = solves[0].n + attempts[0].n;
-  return { count: Math.min(total, COUNT_CAP), capped: total > COUNT_CAP };
+  const solves = wantsSolves(filter) ? Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM solves s WHERE ${conditions(filter, s, "s", null)} LIMIT ${limit}) x)` : Prisma.sql`0`;
+  const attempts = wantsAttempts(filter) ? Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM incorrect_attempts a WHERE ${conditions(filter, a, "a", null)} LIMIT ${limit}) x)` : Prisma.sql`0`;
+  const [{ n }] = await ctx.db.$queryRaw<[{ n: number }]>`SELECT (${solves} + ${attempts})::int AS n`;
+  return { count: Math.min(n, COUNT_CAP), capped: n > COUNT_CAP };
 }
 
 export async function listSubmissions(ctx: StaffContext, input: unknown): Promise<SubmissionsPage> {

@@ -33,8 +33,8 @@ function download(filename: string, content: string) {
 /**
  * /admin/submissions: every flag sent, newest first, live (a wrong flag's staff event or a solve
  * refetches the loaded pages: the first from the top, each older one from the cursor the page
- * before it now ends at, so new rows push the list down without gaps or repeats), filtered by challenge and result from the controls and by team or
- * player by choosing a name in the table.
+ * before it now ends at, so new rows push the list down without gaps or repeats), filtered by
+ * challenge and result from the controls and by team or player by choosing a name in the table.
  */
 export function SubmissionsPage() {
   const { t } = useTranslation();
