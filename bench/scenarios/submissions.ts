@@ -25,22 +25,38 @@ async function fillLog(db: Db): Promise<number> {
   return existing + missing;
 }
 
+const path = (input: object) => `/trpc/moderation.submissions?input=${encodeURIComponent(JSON.stringify({ json: input }))}`;
+
+/** The cursor of the page `depth` rows into the log, reached as a screen would: page after page (of 100). */
+async function cursorAt(server: Server, token: string, depth: number): Promise<string> {
+  let cursor: string | null = null;
+  for (let read = 0; read < depth; read += 100) {
+    const response = await fetch(`${server.baseUrl}${path({ limit: 100, cursor })}`, { headers: { authorization: `Token ${token}` } });
+    if (!response.ok) throw new Error(`submissions page: ${response.status} ${await response.text()}`);
+    const body = (await response.json()) as { result: { data: { json: { next_cursor: string | null } } } };
+    cursor = body.result.data.json.next_cursor;
+    if (cursor === null) throw new Error(`the log ends before ${depth} rows`);
+  }
+  return cursor!;
+}
+
 /**
- * The staff submissions log (tRPC moderation.submissions): the newest page, a page deep in the
- * log, and pages filtered by challenge, by team and to right flags only, taken in turn.
+ * The staff submissions log (tRPC moderation.submissions): the newest page, a page 5,000 rows deep
+ * (by its cursor, as "Load more" reaches it), and pages filtered by challenge, by team and to right
+ * or wrong flags, taken in turn.
  */
 export async function benchSubmissionsLog(server: Server, seeded: Seeded, db: Db): Promise<Measurement> {
   const total = await fillLog(db);
   const team = await db.team.findFirstOrThrow({ select: { id: true }, orderBy: { id: "asc" } });
   const inputs = [
     { limit: 50 },
-    { limit: 50, cursor: 5_000 },
+    { limit: 50, cursor: await cursorAt(server, seeded.staffToken, 5_000) },
     { limit: 50, challenge: seeded.challenges[0]!.id },
     { limit: 50, team: team.id },
     { limit: 50, correct: true },
     { limit: 50, correct: false },
   ];
-  const paths = inputs.map((input) => `/trpc/moderation.submissions?input=${encodeURIComponent(JSON.stringify({ json: input }))}`);
+  const paths = inputs.map(path);
   let n = 0;
   const result = await load({
     url: server.urls,

@@ -2,25 +2,10 @@ import { expect, type Locator, type Page, test } from "@playwright/test";
 import { expectAccessible, screenshots, toggleDark } from "./support/axe.ts";
 import { expectChartTextInside } from "./support/charts.ts";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
+import { asStaff, clearSchedule, openAdmin } from "./support/console.ts";
 import { database, seedUser, type SeededUser, setConfig, signIn, unique } from "./support/db.ts";
 
 /** Staff journeys through the staff console, each page checked with axe and photographed. */
-
-async function asStaff(page: Page): Promise<SeededUser> {
-  const staff = await seedUser({ isStaff: true });
-  await signIn(page, staff);
-  return staff;
-}
-
-async function openAdmin(page: Page, label: string, path: string): Promise<void> {
-  const nav = page.getByRole("navigation", { name: "Main navigation" });
-  // The last match: "Teams" is also a main entry, above the admin submenu.
-  const link = nav.getByRole("link", { name: label, exact: true }).last();
-  if (!(await link.isVisible())) await nav.getByText("Admin", { exact: true }).click();
-  await link.click();
-  await expect(page).toHaveURL(new RegExp(`${path}$`));
-  await expect(page.getByRole("heading", { level: 1, name: label })).toBeVisible();
-}
 
 const PHONE = { width: 390, height: 844 };
 
@@ -209,8 +194,7 @@ test.describe("in Tokyo", () => {
       await page.getByRole("button", { name: "Clear Event ends" }).click();
       await expect(page.getByTestId("event-end-preview")).toHaveCount(0);
     } finally {
-      await setConfig("start_time", null);
-      await setConfig("end_time", null);
+      await clearSchedule();
     }
   });
 });
@@ -538,31 +522,40 @@ test("audit log: staff writes newest first, readable, filtered by action and act
   } finally {
     await setConfig("scoreboard_freeze_time", null);
   }
-  const response = await page.request.post("/api/v2/announcements/", { headers: { authorization: `Token ${staff.token}` }, data: { title: unique("Audit "), body: "x" } });
+  const title = unique("Audit ");
+  const response = await page.request.post("/api/v2/announcements/", { headers: { authorization: `Token ${staff.token}` }, data: { title, body: "x" } });
   expect(response.status()).toBe(201);
   await page.goto("/admin/audit_log");
   await expect(page.getByRole("heading", { level: 1, name: "Audit Log" })).toBeVisible();
   const log = page.getByTestId("audit-log");
-  // A readable action, its raw name beside it.
-  await expect(log.locator("tbody tr").first()).toContainText("Posted an announcement");
-  await expect(log.locator("tbody tr").first()).toContainText("create_announcement");
-  // Details as lines, a Unix time as a date.
+  // Each entry in words, with who did it.
+  await expect(log.locator("tbody tr").first()).toContainText(`Posted announcement ${title}`);
+  await expect(log.locator("tbody tr").first()).toContainText(staff.username);
+  // A setting by the name the config editor gives it, a Unix time as a date.
   const date = await page.evaluate((seconds) => new Date(seconds * 1000).toLocaleString(), freeze);
-  const details = log.getByTestId("audit-details");
-  await expect(details.filter({ hasText: "key: scoreboard_freeze_time" }).filter({ hasText: `new_value: ${date}` }).first()).toBeVisible();
-  await expect(details.filter({ hasText: String(freeze) })).toHaveCount(0);
-  // A setting is named as the config editor names it, its key kept in monospace and as the title.
-  const setting = log.getByTestId("audit-setting").filter({ hasText: "scoreboard_freeze_time" }).first();
-  await expect(setting).toContainText("Scoreboard freezes");
-  await expect(setting).toHaveAttribute("title", "scoreboard_freeze_time");
+  const freezeRow = log.locator("tbody tr").filter({ hasText: `Changed setting Scoreboard freezes to ${date}` }).first();
+  await expect(freezeRow).toBeVisible();
+  // The raw details on demand: the action's code and each value recorded, the time still as a date.
+  await expect(freezeRow.getByTestId("audit-details")).toHaveCount(0);
+  const toggle = freezeRow.getByRole("button", { name: /^Details of: Changed setting Scoreboard freezes/ });
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  const details = freezeRow.getByTestId("audit-details");
+  await expect(details).toContainText("set_config");
+  await expect(details).toContainText("key: scoreboard_freeze_time");
+  await expect(details).toContainText(`new_value: ${date}`);
+  await expect(details).not.toContainText(String(freeze));
+  await expect(freezeRow.getByTestId("audit-setting")).toContainText("Scoreboard freezes");
+  await expect(freezeRow.getByTestId("audit-setting")).toHaveAttribute("title", "scoreboard_freeze_time");
   await page.getByRole("searchbox", { name: "Staff member" }).fill(staff.username);
   await expect(log.locator("tbody tr").first()).toContainText(staff.username);
   await expect(log.locator("tbody tr").filter({ hasNotText: staff.username })).toHaveCount(0);
   await page.getByRole("searchbox", { name: "Staff member" }).fill("");
   await page.getByRole("combobox", { name: "Action" }).click();
   await page.getByRole("option", { name: "Posted an announcement" }).click();
-  await expect(log.locator("tbody tr").first()).toContainText("create_announcement");
-  await expect(log.locator("tbody tr").filter({ hasNotText: "create_announcement" })).toHaveCount(0);
+  await expect(log.locator("tbody tr").first()).toContainText("Posted announcement");
+  await expect(log.locator("tbody tr").filter({ hasNotText: "Posted announcement" })).toHaveCount(0);
   await expectAccessible(page);
   await expectTableFitsPhone(page, log);
   await screenshots(page, "admin-audit-log");

@@ -1,21 +1,13 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { expectAccessible } from "./support/axe.ts";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
+import { asStaff, clearSchedule, openAdmin } from "./support/console.ts";
 import { seedUser, setConfig, signIn, unique } from "./support/db.ts";
 
 /** The console as the walk found it: the pre-event check says what is wrong with the event, the theme builder and the projector board are in the console. */
 
-async function openAdmin(page: Page, label: string, path: string): Promise<void> {
-  const nav = page.getByRole("navigation", { name: "Main navigation" });
-  const link = nav.getByRole("link", { name: label, exact: true }).last();
-  if (!(await link.isVisible())) await nav.getByText("Admin", { exact: true }).click();
-  await link.click();
-  await expect(page).toHaveURL(new RegExp(`${path}$`));
-  await expect(page.getByRole("heading", { level: 1, name: label })).toBeVisible();
-}
-
 test("the pre-event check lists a start already past and an end before it, with the way to fix them", async ({ page }) => {
-  await signIn(page, await seedUser({ isStaff: true }));
+  await asStaff(page);
   const now = Math.floor(Date.now() / 1000);
   try {
     await setConfig("start_time", now - 3600);
@@ -29,13 +21,12 @@ test("the pre-event check lists a start already past and an end before it, with 
     await event.getByRole("link", { name: "Set the schedule" }).first().click();
     await expect(page).toHaveURL(/\/admin\/config$/);
   } finally {
-    await setConfig("start_time", null);
-    await setConfig("end_time", null);
+    await clearSchedule();
   }
 });
 
 test("the theme builder and the projector board are in the console, and the leaderboard links the projector", async ({ page }) => {
-  await signIn(page, await seedUser({ isStaff: true }));
+  await asStaff(page);
   await page.goto("/leaderboard");
   await expect(page.getByRole("heading", { level: 1, name: "Leaderboard" })).toBeVisible();
   await openAdmin(page, "Theme", "/admin/theme");
@@ -51,7 +42,7 @@ test("the theme builder and the projector board are in the console, and the lead
 });
 
 test("the browser tab names the page and the event", async ({ page, request }) => {
-  await signIn(page, await seedUser({ isStaff: true }));
+  await asStaff(page);
   const eventName = ((await (await request.get("/api/v2/config/")).json()) as { d: { event_name: string } }).d.event_name;
   await page.goto("/leaderboard");
   await expect(page).toHaveTitle(`Leaderboard · ${eventName}`);

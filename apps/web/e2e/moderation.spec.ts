@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { expect, type Page, test } from "@playwright/test";
 import { expectNoAxeViolations } from "./support/axe.ts";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
@@ -15,7 +16,7 @@ async function checkBoth(page: Page, name: string) {
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
-test("staff watch a wrong flag arrive live, award points and see them on the board, mark a challenge solved, and test a flag without a trace", async ({ page, request }) => {
+test("staff watch a wrong flag arrive live, award points to a team and a player and see them on the board and the profile, mark a challenge solved, test a flag without a trace, export the log and read it all in the audit log", async ({ page, request, browser }) => {
   test.setTimeout(180_000);
   const staff = await seedUser({ isStaff: true });
   const [alpha, bravo] = [await seedTeam(), await seedTeam()];
@@ -46,7 +47,7 @@ test("staff watch a wrong flag arrive live, award points and see them on the boa
 
   // An award on Alpha's page: listed with its reason, and on the board.
   await page.goto(`/team/${alpha.id}`);
-  const awards = page.getByTestId("team-awards");
+  const awards = page.getByTestId("awards");
   await expect(awards.getByText("No awards or penalties.")).toBeVisible();
   await awards.getByRole("textbox", { name: "Points" }).fill("150");
   await awards.getByRole("textbox", { name: "Reason" }).fill("Bug bounty: found the scoreboard XSS");
@@ -58,6 +59,31 @@ test("staff watch a wrong flag arrive live, award points and see them on the boa
   expect(audit.rowCount).toBe(1);
   await page.goto("/leaderboard");
   await expect(await boardRow(page, alpha.name)).toContainText("150");
+
+  // An award to one player, on the player's profile: listed there with its reason, in the player's points.
+  const player = alpha.members[0]!;
+  await page.goto(`/profile/${player.id}`);
+  const playerAwards = page.getByTestId("awards");
+  await expect(playerAwards.getByText("No awards or penalties.")).toBeVisible();
+  await playerAwards.getByRole("textbox", { name: "Points" }).fill("25");
+  await playerAwards.getByRole("textbox", { name: "Reason" }).fill("Best writeup of the weekend");
+  await playerAwards.getByRole("button", { name: "Save award" }).click();
+  await expect(playerAwards.getByTestId("award").filter({ hasText: "Best writeup of the weekend" })).toContainText("+25");
+  const member = await request.get(`/api/v2/member/${player.id}/`);
+  expect(((await member.json()) as { d: { points: number } }).d.points).toBe(25);
+  await checkBoth(page, "moderation-player-awards");
+  // The team's page lists the player's award beside the team's own; a player sees both, without the staff form.
+  await page.goto(`/team/${alpha.id}`);
+  await expect(page.getByTestId("award")).toHaveCount(2);
+  const viewer = await browser.newPage();
+  try {
+    await signIn(viewer, bravo.members[0]!);
+    await viewer.goto(`/profile/${player.id}`);
+    await expect(viewer.getByTestId("award").filter({ hasText: "Best writeup of the weekend" })).toContainText("+25");
+    await expect(viewer.getByRole("button", { name: "Save award" })).toHaveCount(0);
+  } finally {
+    await viewer.close();
+  }
 
   // The challenge's staff tools: a flag tried leaves no trace; then Bravo is marked solved.
   await page.goto(`/campaign/${category.slug}/${challenge.slug}`);
@@ -86,11 +112,52 @@ test("staff watch a wrong flag arrive live, award points and see them on the boa
   // The board has Bravo's staff-made solve; the flag tried earlier added nothing to anyone.
   await page.goto("/leaderboard");
   await expect(await boardRow(page, bravo.name)).toContainText("100");
-  await expect(await boardRow(page, alpha.name)).toContainText("150");
+  // Alpha: the team's award and its player's.
+  await expect(await boardRow(page, alpha.name)).toContainText("175");
   await page.goto("/admin/submissions");
   const marked = page.getByTestId("submission").filter({ hasText: `Marked solved by ${staff.username}` });
   await expect(marked).toHaveCount(1);
   await expect(page.getByTestId("submission").filter({ hasText: challenge.name })).toHaveCount(2);
+  // Older pages by "Load more": 60 wrong flags of one team, 50 shown, then the last 10, none twice.
+  const charlie = await seedTeam();
+  await database().query(
+    `INSERT INTO incorrect_attempts (team_id, user_id, challenge_id, flag, timestamp, ip)
+     SELECT $1, $2, $3, 'flag{paged-' || g || '}', now() - make_interval(secs => g), '10.0.0.' || g FROM generate_series(1, 60) g`,
+    [charlie.id, charlie.members[0]!.id, challenge.id],
+  );
+  await page.reload();
+  await page.getByRole("button", { name: `Show only ${charlie.name}` }).first().click();
+  await expect(page.getByTestId("submission")).toHaveCount(50);
+  await expect(page.getByTestId("submissions-count")).toHaveText("60 submissions");
+  await page.getByRole("button", { name: "Load more" }).click();
+  await expect(page.getByTestId("submission")).toHaveCount(60);
+  await expect(page.getByRole("button", { name: "Load more" })).toHaveCount(0);
+  const flags = await page.getByTestId("submission").evaluateAll((rows) => rows.map((r) => r.textContent?.match(/flag\{paged-\d+\}/)?.[0]));
+  expect(flags).toEqual(Array.from({ length: 60 }, (_, i) => `flag{paged-${i + 1}}`));
+  await page.getByRole("button", { name: `Clear filter: ${charlie.name}` }).click();
+
+  // The log as a file: every row of the filtered log, the flag's text in it.
+  await page.getByRole("button", { name: `Show only ${bravo.name}` }).first().click();
+  const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+  expect(file.suggestedFilename()).toBe("submissions.csv");
+  const csv = await readFile((await file.path())!, "utf8");
+  expect(csv.split("\r\n")[0]).toBe("time,correct,team_id,team,user_id,user,challenge_id,challenge,flag,ip,marked_by");
+  expect(csv).toContain(guess);
+  await expect(page.getByText(/^Exported \d+ submissions?\.$/)).toBeVisible();
+
+  // The audit log says what staff did, in words and by name.
+  await page.goto("/admin/audit_log");
+  await page.getByRole("searchbox", { name: "Staff member" }).fill(staff.username);
+  const log = page.getByTestId("audit-log");
+  await expect(log.getByText(`Marked ${challenge.name} solved for team ${bravo.name}`, { exact: true })).toBeVisible();
+  await expect(log.getByText(`Gave 25 points to player ${player.username}: Best writeup of the weekend`, { exact: true })).toBeVisible();
+  await expect(log.getByText(`Gave 150 points to team ${alpha.name}: Bug bounty: found the scoreboard XSS`, { exact: true })).toBeVisible();
+  await expect(log.getByText(`Created challenge ${challenge.name} in ${category.name}`, { exact: true })).toBeVisible();
+  await expect(log.locator("tbody tr")).toHaveCount(5);
+  await log.getByRole("button", { name: `Details of: Gave 150 points to team ${alpha.name}: Bug bounty: found the scoreboard XSS` }).click();
+  await expect(log.getByTestId("audit-details")).toContainText("give_award");
+  await expect(log.getByTestId("audit-details")).toContainText("points: 150");
+  await checkBoth(page, "moderation-audit-log");
 });
 
 /** A team's row on the board, loading more of it while the team is further down (the suite's other teams share it). */

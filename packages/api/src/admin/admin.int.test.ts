@@ -40,6 +40,27 @@ describe("audit log page", () => {
   it("is for staff only", async () => {
     await expect(callerFor(world, player).admin.auditLogPage({})).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
+
+  it("names what each entry refers to by id, as it is named now; a deleted record keeps the name the entry recorded", async () => {
+    const caller = callerFor(world, staff);
+    const team = await seedTeam(world, { name: "Named Team" });
+    const member = await createUser(world, { teamId: team.id, username: "named-member" });
+    const challenge = await seedChallenge(world, { name: "Old Name" });
+    await caller.challenges.update({ id: challenge.id, patch: { name: "Named Challenge", score: 321 } });
+    await caller.hints.create({ challenge: challenge.id, name: "Named Hint", text: "look closer", penalty: 5 });
+    await caller.moderation.giveAward({ user: member.id, points: 30, reason: "Writeup" });
+    const gone = await seedChallenge(world, { name: "Gone Challenge" });
+    await caller.challenges.delete({ id: gone.id });
+
+    const page = await caller.admin.auditLogPage({ limit: 4 });
+    const byAction = Object.fromEntries(page.results.map((e) => [e.action, e]));
+    expect(byAction.update_challenge).toMatchObject({ names: { subject: "Named Challenge" }, extra: { id: challenge.id, fields: expect.arrayContaining(["name", "score"]) } });
+    expect(byAction.create_hint).toMatchObject({ names: { subject: "Named Hint", challenge: "Named Challenge" } });
+    expect(byAction.give_award).toMatchObject({ names: { team: "Named Team", user: "named-member" } });
+    expect(byAction.delete_challenge).toMatchObject({ names: {}, extra: { id: gone.id, name: "Gone Challenge" } });
+    // The upstream-shaped list RACTF's client reads is unchanged: no names there.
+    expect((await caller.admin.auditLog({ limit: 1 }))[0]).not.toHaveProperty("names");
+  });
 });
 
 describe("staff delete a member", () => {

@@ -78,16 +78,20 @@ async function announce(ctx: Context, who: { teamId: number | null; userId: numb
 
 export async function giveAward(ctx: StaffContext, input: unknown): Promise<AwardView> {
   const { team, user, points, reason } = parseInput(ZGiveAwardInput, input);
+  const config = await ctx.config.all();
   let who: { teamId: number | null; userId: number | null };
   if (user !== undefined) {
     const found = await ctx.db.user.findUnique({ where: { id: user }, select: { teamId: true } });
     if (!found) throw new AppError("not_found");
     who = { teamId: found.teamId, userId: user };
   } else {
-    if (!(await ctx.db.team.findUnique({ where: { id: team! }, select: { id: true } }))) throw new AppError("not_found");
-    who = { teamId: team!, userId: null };
+    const found = await ctx.db.team.findUnique({ where: { id: team! }, select: { id: true, members: { select: { id: true }, take: 2 } } });
+    if (!found) throw new AppError("not_found");
+    // In a solo event a team is its one player: the award is the player's, so that the player's
+    // points, board row, graph and profile show it as the team's do.
+    const solo = !config.enable_teams && found.members.length === 1;
+    who = { teamId: team!, userId: solo ? found.members[0]!.id : null };
   }
-  const config = await ctx.config.all();
   const award = await retryTransaction(() =>
     ctx.db.$transaction(async (tx) => {
       const now = new Date();

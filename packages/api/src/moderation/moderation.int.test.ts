@@ -69,8 +69,9 @@ describe("the submissions log", () => {
     expect((await staffCaller().moderation.submissions({ challenge, correct: true })).count).toBe(1);
     expect((await staffCaller().moderation.submissions({ challenge, team: beta.id })).results.map((s) => s.flag)).toEqual(["flag{also-nope}"]);
     expect((await staffCaller().moderation.submissions({ challenge, user: alpha.members[0]!.id })).results.map((s) => s.flag)).toEqual(["flag{nope}"]);
-    const second = await staffCaller().moderation.submissions({ challenge, limit: 2, cursor: 2 });
-    expect({ count: second.count, flags: second.results.map((s) => s.flag) }).toEqual({ count: 3, flags: ["flag{nope}"] });
+    const first = await staffCaller().moderation.submissions({ challenge, limit: 2 });
+    const second = await staffCaller().moderation.submissions({ challenge, limit: 2, cursor: first.next_cursor });
+    expect({ count: second.count, flags: second.results.map((s) => s.flag), next: second.next_cursor }).toEqual({ count: null, flags: ["flag{nope}"], next: null });
 
     const csv = await staffCaller().moderation.submissionsCsv({ challenge });
     expect(csv.rows).toBe(3);
@@ -224,6 +225,14 @@ describe("awards", () => {
     expect((await world.services.db.user.findUniqueOrThrow({ where: { id: player.id }, select: { points: true } })).points).toBe(userBefore.points + 25);
     expect((await teamPoints(beta))[0]).toBe(teamBefore! + 25);
     expect((await callerFor(world, null).moderation.awards({ user: player.id })).map((a) => a.username)).toEqual([player.username]);
+    // The profile lists it, with the points and score line beside it; the team's page lists it too.
+    const anonymous = callerFor(world, null);
+    expect((await anonymous.moderation.awards({ user: player.id }))[0]).toMatchObject({ points: 25, reason: "Writeup prize", user: player.id, team: beta.id });
+    expect((await anonymous.users.get({ id: player.id })).points).toBe(userBefore.points + 25);
+    expect((await anonymous.users.stats({ id: player.id })).score.at(-1)).toMatchObject({ points: userBefore.points + 25 });
+    expect((await anonymous.moderation.awards({ team: beta.id })).map((a) => a.reason)).toContain("Writeup prize");
+    // Another player of the team has no awards of their own.
+    expect(await anonymous.moderation.awards({ user: alpha.members[1]!.id })).toEqual([]);
   });
 
   it("refuse players and bad input, changing nothing", async () => {

@@ -13,10 +13,10 @@ const filter = z.object({ team: ref, user: ref, challenge: ref, correct: z.boole
 
 /** Live moderation for staff: the submissions log, awards, solves made by hand, flags tried. */
 export const moderationRouter = router({
-  /** The submissions log, newest first (cursor is the offset). */
+  /** The submissions log, newest first; cursor is the previous page's next_cursor. */
   submissions: staffProcedure
-    .input(filter.extend({ limit: z.number().int().optional(), cursor: z.number().int().nullish() }))
-    .query(({ ctx, input }) => listSubmissions(ctx, { team: input.team, user: input.user, challenge: input.challenge, correct: input.correct, limit: input.limit, offset: input.cursor ?? 0 })),
+    .input(filter.extend({ limit: z.number().int().optional(), cursor: z.string().max(64).nullish() }))
+    .query(({ ctx, input }) => listSubmissions(ctx, input)),
   submissionsCsv: staffProcedure.input(filter).query(({ ctx, input }) => exportSubmissionsCsv(ctx, input)),
   giveAward: staffProcedure
     .input(z.object({ team: ref, user: ref, points: z.number().optional(), reason: z.string().max(1000).optional() }))

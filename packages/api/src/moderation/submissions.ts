@@ -5,9 +5,15 @@ import type { StaffContext } from "../guards.ts";
 
 /**
  * The submissions log: every flag sent, right (solves) or wrong (incorrect attempts), newest first,
- * with the text sent, which only staff ever read. Paged from the database: each table gives its
- * newest `offset + limit` rows that pass the filters from its (timestamp, id) index (or the
- * filter's own index), and the two lists are merged; the total is counted alongside.
+ * with the text sent, which only staff ever read.
+ *
+ * Paged by key, not by offset: the log is ordered by (timestamp, kind, id), newest first, and an
+ * older page starts after the last row of the page before (its cursor), so each page reads
+ * `limit` rows from each table along an index whatever its depth: (timestamp, id) unfiltered, or
+ * (team | user | challenge, timestamp, id) for a filter (see the migration). New rows arriving on
+ * top never shift an older page. The first page also counts the rows that pass the filters, up to
+ * COUNT_CAP ("more than 1,000" beyond it): an exact count of a log of millions would cost far more
+ * than the page, and this one is read again with each live refresh of the first page.
  */
 export interface Submission {
   /** "s12" for solve 12, "a40" for incorrect attempt 40: unique across both tables. */
@@ -27,13 +33,36 @@ export interface Submission {
   marked_by: string | null;
 }
 
+export interface SubmissionsPage {
+  /** Rows passing the filters, counted up to COUNT_CAP; null on older pages (the first page's stands). */
+  count: number | null;
+  /** Whether there are more than `count` rows (the count stopped at COUNT_CAP). */
+  count_capped: boolean;
+  results: Submission[];
+  /** Where the next, older page starts; null on the last page. */
+  next_cursor: string | null;
+}
+
+/** The count shown above the log stops here (reading 1,000 index entries per table costs about what the page does). */
+export const COUNT_CAP = 1_000;
+
+/** A page's position: the ordering key of the last row before it, "<ISO time>_<kind><id>". */
+const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)_([sa])(\d{1,10})$/;
+const ZCursor = z
+  .string()
+  .regex(CURSOR, "Not a position in the submissions log.")
+  .refine((c) => !Number.isNaN(Date.parse(CURSOR.exec(c)?.[1] ?? "")), "Not a position in the submissions log.");
+
 const ZSubmissionsPage = ZSubmissionFilter.extend({
   limit: z.number().int().min(1).max(100).default(25),
-  offset: z.number().int().min(0).max(100_000).default(0),
+  cursor: ZCursor.nullish(),
 });
 
+type Kind = "s" | "a";
+type Key = { timestamp: Date; kind: Kind; id: number };
+
 type Row = {
-  kind: "s" | "a";
+  kind: Kind;
   id: number;
   timestamp: Date;
   team_id: number;
@@ -47,29 +76,46 @@ type Row = {
   marked_by: string | null;
 };
 
-function conditions(filter: SubmissionFilter, table: Prisma.Sql): Prisma.Sql {
+const cursorOf = (r: Key): string => `${r.timestamp.toISOString()}_${r.kind}${r.id}`;
+function keyOf(cursor: string): Key {
+  const [, time, kind, id] = CURSOR.exec(cursor)!;
+  return { timestamp: new Date(time!), kind: kind as Kind, id: Number(id) };
+}
+
+/**
+ * The filters and, for an older page, "comes after `after`" for one table's rows of `kind`. In the
+ * log's order (timestamp, kind, id) descending, with a solve ('s') before an attempt ('a') of the
+ * same time: a row of the cursor's own kind is older when (timestamp, id) is smaller; a solve
+ * after an attempt's cursor only when strictly older; an attempt after a solve's, from the same time.
+ */
+function conditions(filter: SubmissionFilter, table: Prisma.Sql, kind: Kind, after: Key | null): Prisma.Sql {
   const parts: Prisma.Sql[] = [Prisma.sql`TRUE`];
   if (filter.team !== undefined) parts.push(Prisma.sql`${table}.team_id = ${filter.team}`);
   if (filter.user !== undefined) parts.push(Prisma.sql`${table}.user_id = ${filter.user}`);
   if (filter.challenge !== undefined) parts.push(Prisma.sql`${table}.challenge_id = ${filter.challenge}`);
+  if (after) {
+    if (after.kind === kind) parts.push(Prisma.sql`(${table}.timestamp, ${table}.id) < (${after.timestamp}, ${after.id})`);
+    else if (kind === "s") parts.push(Prisma.sql`${table}.timestamp < ${after.timestamp}`);
+    else parts.push(Prisma.sql`${table}.timestamp <= ${after.timestamp}`);
+  }
   return Prisma.join(parts, " AND ");
 }
 
-/** The newest `take` rows of the filtered log from `skip` on; names joined to the page's rows only. */
-async function readRows(ctx: StaffContext, filter: SubmissionFilter, skip: number, take: number): Promise<Row[]> {
+const wantsSolves = (filter: SubmissionFilter) => filter.correct !== false;
+const wantsAttempts = (filter: SubmissionFilter) => filter.correct !== true;
+
+/** The `take` newest rows of the filtered log after `after` (from the top without); names joined to those rows only. */
+async function readRows(ctx: StaffContext, filter: SubmissionFilter, after: Key | null, take: number): Promise<Row[]> {
   const s = Prisma.raw("s");
   const a = Prisma.raw("a");
-  const window = skip + take;
-  const solves =
-    filter.correct === false
-      ? null
-      : Prisma.sql`(SELECT 's' AS kind, s.id, s.timestamp, s.team_id, s.user_id, s.challenge_id, s.flag, s.ip, s.marked_by_id
-           FROM solves s WHERE ${conditions(filter, s)} ORDER BY s.timestamp DESC, s.id DESC LIMIT ${window})`;
-  const attempts =
-    filter.correct === true
-      ? null
-      : Prisma.sql`(SELECT 'a' AS kind, a.id, a.timestamp, a.team_id, a.user_id, a.challenge_id, a.flag, a.ip, NULL::int AS marked_by_id
-           FROM incorrect_attempts a WHERE ${conditions(filter, a)} ORDER BY a.timestamp DESC, a.id DESC LIMIT ${window})`;
+  const solves = wantsSolves(filter)
+    ? Prisma.sql`(SELECT 's' AS kind, s.id, s.timestamp, s.team_id, s.user_id, s.challenge_id, s.flag, s.ip, s.marked_by_id
+           FROM solves s WHERE ${conditions(filter, s, "s", after)} ORDER BY s.timestamp DESC, s.id DESC LIMIT ${take})`
+    : null;
+  const attempts = wantsAttempts(filter)
+    ? Prisma.sql`(SELECT 'a' AS kind, a.id, a.timestamp, a.team_id, a.user_id, a.challenge_id, a.flag, a.ip, NULL::int AS marked_by_id
+           FROM incorrect_attempts a WHERE ${conditions(filter, a, "a", after)} ORDER BY a.timestamp DESC, a.id DESC LIMIT ${take})`
+    : null;
   const both = Prisma.join(
     [solves, attempts].filter((q): q is Prisma.Sql => q !== null),
     " UNION ALL ",
@@ -77,7 +123,7 @@ async function readRows(ctx: StaffContext, filter: SubmissionFilter, skip: numbe
   return ctx.db.$queryRaw<Row[]>`
     SELECT p.kind, p.id, p.timestamp, p.team_id, t.name::text AS team_name, p.user_id, u.username::text AS username,
            p.challenge_id, c.name AS challenge_name, p.flag, p.ip, m.username::text AS marked_by
-      FROM (SELECT * FROM (${both}) x ORDER BY x.timestamp DESC, x.kind DESC, x.id DESC OFFSET ${skip} LIMIT ${take}) p
+      FROM (SELECT * FROM (${both}) x ORDER BY x.timestamp DESC, x.kind DESC, x.id DESC LIMIT ${take}) p
       JOIN teams t ON t.id = p.team_id
       JOIN users u ON u.id = p.user_id
       JOIN challenges c ON c.id = p.challenge_id
@@ -100,35 +146,65 @@ const toSubmission = (r: Row): Submission => ({
   marked_by: r.marked_by,
 });
 
-async function countRows(ctx: StaffContext, filter: SubmissionFilter): Promise<number> {
-  const where = {
-    ...(filter.team !== undefined && { teamId: filter.team }),
-    ...(filter.user !== undefined && { userId: filter.user }),
-    ...(filter.challenge !== undefined && { challengeId: filter.challenge }),
-  };
-  const [solves, attempts] = await Promise.all([
-    filter.correct === false ? 0 : ctx.db.solve.count({ where }),
-    filter.correct === true ? 0 : ctx.db.incorrectAttempt.count({ where }),
-  ]);
-  return solves + attempts;
+/** The filtered rows, counted along the same indexes up to COUNT_CAP + 1 per table, in one statement. */
+async function countRows(ctx: StaffContext, filter: SubmissionFilter): Promise<{ count: number; capped: boolean }> {
+  const s = Prisma.raw("s");
+  const a = Prisma.raw("a");
+  const limit = COUNT_CAP + 1;
+  const solves = wantsSolves(filter) ? Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM solves s WHERE ${conditions(filter, s, "s", null)} LIMIT ${limit}) x)` : Prisma.sql`0`;
+  const attempts = wantsAttempts(filter) ? Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM incorrect_attempts a WHERE ${conditions(filter, a, "a", null)} LIMIT ${limit}) x)` : Prisma.sql`0`;
+  const [{ n }] = await ctx.db.$queryRaw<[{ n: number }]>`SELECT (${solves} + ${attempts})::int AS n`;
+  return { count: Math.min(n, COUNT_CAP), capped: n > COUNT_CAP };
 }
 
-export async function listSubmissions(ctx: StaffContext, input: unknown): Promise<{ count: number; results: Submission[] }> {
-  const { limit, offset, ...filter } = parseInput(ZSubmissionsPage, input);
-  const [rows, count] = await Promise.all([readRows(ctx, filter, offset, limit), countRows(ctx, filter)]);
-  return { count, results: rows.map(toSubmission) };
+export async function listSubmissions(ctx: StaffContext, input: unknown): Promise<SubmissionsPage> {
+  const { limit, cursor, ...filter } = parseInput(ZSubmissionsPage, input);
+  const after = cursor ? keyOf(cursor) : null;
+  // One more row than the page tells whether an older page exists.
+  const [rows, counted] = await Promise.all([readRows(ctx, filter, after, limit + 1), after ? null : countRows(ctx, filter)]);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    count: counted?.count ?? null,
+    count_capped: counted?.capped ?? false,
+    results: page.map(toSubmission),
+    next_cursor: rows.length > limit && last ? cursorOf(last) : null,
+  };
 }
 
 /** At most this many rows in one export (the newest): a weekend of a large event fits. */
 export const MAX_EXPORT = 250_000;
+/** Rows read from the database at a time while exporting. */
+const EXPORT_CHUNK = 5_000;
 
-/** The filtered log as CSV, newest first, for a download. */
-export async function exportSubmissionsCsv(ctx: StaffContext, input: unknown): Promise<{ filename: string; csv: string; rows: number }> {
+/** The last line of an export cut at the cap, in its first column, so that whoever opens the file sees it. */
+export const exportCutNote = (cap: number) => `# Cut at the newest ${cap.toLocaleString("en")} submissions: older ones are not in this file. Filter the log to export them.`;
+
+/**
+ * The filtered log as CSV, newest first, for a download: read a chunk at a time along the log's
+ * order, up to `cap` rows (MAX_EXPORT; smaller in tests). An export cut at the cap says so in
+ * `cut` and in a last line of the file.
+ */
+export async function exportSubmissionsCsv(ctx: StaffContext, input: unknown, cap = MAX_EXPORT): Promise<{ filename: string; csv: string; rows: number; cut: boolean }> {
   const filter = parseInput(ZSubmissionFilter, input);
-  const rows = await readRows(ctx, filter, 0, MAX_EXPORT);
-  const csv = toCsv(
-    SUBMISSIONS_CSV_COLUMNS,
-    rows.map((r) => [r.timestamp.toISOString(), r.kind === "s", r.team_id, r.team_name, r.user_id, r.username, r.challenge_id, r.challenge_name, r.flag ?? "", r.ip ?? "", r.marked_by ?? ""]),
-  );
-  return { filename: "submissions.csv", csv, rows: rows.length };
+  const lines: unknown[][] = [];
+  let after: Key | null = null;
+  let cut = false;
+  for (;;) {
+    const want = Math.min(EXPORT_CHUNK, cap - lines.length);
+    // One more than wanted: whether anything is left after the cap.
+    const rows = await readRows(ctx, filter, after, want + 1);
+    for (const r of rows.slice(0, want)) {
+      lines.push([r.timestamp.toISOString(), r.kind === "s", r.team_id, r.team_name, r.user_id, r.username, r.challenge_id, r.challenge_name, r.flag ?? "", r.ip ?? "", r.marked_by ?? ""]);
+    }
+    if (rows.length <= want) break;
+    if (lines.length >= cap) {
+      cut = true;
+      break;
+    }
+    after = rows[want - 1]!;
+  }
+  const rows = lines.length;
+  if (cut) lines.push([exportCutNote(cap)]);
+  return { filename: "submissions.csv", csv: toCsv(SUBMISSIONS_CSV_COLUMNS, lines), rows, cut };
 }

@@ -48,3 +48,31 @@ describe("awards and staff-made solves over /api/v2", () => {
     expect(res.body.d).toMatchObject({ solve_count: 1, solved: true });
   });
 });
+
+describe("awards in a solo event over /api/v2", () => {
+  it("are the player's: the member view, the user board and graph count one given to the player's own team, and the profile lists it", async () => {
+    const solo = await createTeamWith(world, 1);
+    const player = solo.members[0]!;
+    await staffCaller.config.set({ key: "enable_teams", value: false });
+    try {
+      const award = await staffCaller.moderation.giveAward({ team: solo.id, points: 45, reason: "Found a bug" });
+      expect(award).toMatchObject({ team: solo.id, user: player.id, username: player.username });
+      await staffCaller.moderation.giveAward({ user: player.id, points: -5, reason: "Spam" });
+      for (const path of [`/member/${player.id}/`, "/member/self/"]) {
+        expect((await server.api("GET", path, { token: player.token })).body.d).toMatchObject({ points: 40, leaderboard_points: 40 });
+      }
+      const board = (await server.api("GET", "/leaderboard/user/")).body.d.results as { id: number; leaderboard_points: number }[];
+      expect(board.find((u) => u.id === player.id)?.leaderboard_points).toBe(40);
+      const graph = (await server.api("GET", "/leaderboard/graph/")).body.d.user as { user_name: string; points: number }[];
+      expect(graph.filter((p) => p.user_name === player.username).reduce((sum, p) => sum + p.points, 0)).toBe(40);
+      const listed = await callerFor(world, null).moderation.awards({ user: player.id });
+      expect(listed.map((a) => [a.points, a.reason])).toEqual([
+        [-5, "Spam"],
+        [45, "Found a bug"],
+      ]);
+      expect((await callerFor(world, null).users.stats({ id: player.id })).score.at(-1)).toMatchObject({ points: 40 });
+    } finally {
+      await staffCaller.config.set({ key: "enable_teams", value: true });
+    }
+  });
+});

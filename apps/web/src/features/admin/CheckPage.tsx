@@ -1,5 +1,6 @@
 import { Alert, Anchor, Badge, Card, Group, Stack, Text, Title } from "@mantine/core";
 import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { Link } from "@tanstack/react-router";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
@@ -19,6 +20,34 @@ const EVENT_FIXES = {
   jobs_without_worker: { to: "/admin/jobs", label: "check.fix_event.jobs" },
   accent_contrast: { to: "/admin/theme", label: "check.fix_event.theme" },
 } as const;
+
+/** A part of the check: a heading naming what was checked, the problems found under it. */
+function CheckSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Stack gap="sm" component="section" aria-labelledby={id}>
+      <Title order={2} size="h4" id={id}>
+        {title}
+      </Title>
+      {children}
+    </Stack>
+  );
+}
+
+/** One problem, said in a sentence, with the link to where it is fixed (named `fixLabel` for screen readers when the text alone would be ambiguous). */
+function FixCard({ text, to, fix, fixLabel, testId }: { text: string; to: string; fix: string; fixLabel?: string; testId: string }) {
+  return (
+    <Card withBorder radius="md" padding="sm" data-testid={testId}>
+      <Group justify="space-between" wrap="wrap" gap="sm" align="flex-start">
+        <Text size="sm" style={{ flex: "1 1 18rem" }}>
+          {text}
+        </Text>
+        <Anchor component={Link} to={to} size="sm" style={{ whiteSpace: "nowrap" }} aria-label={fixLabel}>
+          {fix}
+        </Anchor>
+      </Group>
+    </Card>
+  );
+}
 
 /** /admin/check: what is wrong with the event's pages and each challenge before the event starts, with links to fix it. */
 export function CheckPage() {
@@ -49,40 +78,18 @@ export function CheckPage() {
                         {t("check.count", { count: entries.length + pageEntries.length + eventEntries.length })}
                       </Text>
                       {eventEntries.length > 0 && (
-                        <Stack gap="sm" component="section" aria-labelledby="check-event">
-                          <Title order={2} size="h4" id="check-event">
-                            {t("check.event_title")}
-                          </Title>
+                        <CheckSection id="check-event" title={t("check.event_title")}>
                           {eventEntries.map((entry) => (
-                            <Card key={entry.issue} withBorder radius="md" padding="sm" data-testid="check-event-issue">
-                              <Group justify="space-between" wrap="wrap" gap="sm" align="flex-start">
-                                <Text size="sm" style={{ flex: "1 1 18rem" }}>
-                                  {t(`check.event.${entry.issue}`, { ratio: entry.ratio })}
-                                </Text>
-                                <Anchor component={Link} to={EVENT_FIXES[entry.issue].to} size="sm" style={{ whiteSpace: "nowrap" }}>
-                                  {t(EVENT_FIXES[entry.issue].label)}
-                                </Anchor>
-                              </Group>
-                            </Card>
+                            <FixCard key={entry.issue} testId="check-event-issue" text={t(`check.event.${entry.issue}`, { ratio: entry.ratio })} to={EVENT_FIXES[entry.issue].to} fix={t(EVENT_FIXES[entry.issue].label)} />
                           ))}
-                        </Stack>
+                        </CheckSection>
                       )}
                       {pageEntries.length > 0 && (
-                        <Stack gap="sm" component="section" aria-labelledby="check-pages">
-                          <Title order={2} size="h4" id="check-pages">
-                            {t("check.pages_title")}
-                          </Title>
+                        <CheckSection id="check-pages" title={t("check.pages_title")}>
                           {pageEntries.map((entry) => (
-                            <Card key={entry.issue} withBorder radius="md" padding="sm" data-testid="check-page-issue">
-                              <Group justify="space-between" wrap="nowrap" gap="sm" align="flex-start">
-                                <Text size="sm">{t(`check.pages.${entry.issue}`)}</Text>
-                                <Anchor component={Link} to="/admin/cms" size="sm" style={{ whiteSpace: "nowrap" }} aria-label={`${t("check.write_page")}: ${entry.url}`}>
-                                  {t("check.write_page")}
-                                </Anchor>
-                              </Group>
-                            </Card>
+                            <FixCard key={entry.issue} testId="check-page-issue" text={t(`check.pages.${entry.issue}`)} to="/admin/cms" fix={t("check.write_page")} fixLabel={`${t("check.write_page")}: ${entry.url}`} />
                           ))}
-                        </Stack>
+                        </CheckSection>
                       )}
                       <Title order={2} size="h4">
                         {t("check.challenges_title")}

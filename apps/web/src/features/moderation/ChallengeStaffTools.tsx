@@ -1,10 +1,11 @@
-import { Alert, Button, Card, Checkbox, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Alert, Button, Card, Checkbox, Group, Select, SimpleGrid, Stack, TextInput, Title } from "@mantine/core";
 import { useDebouncedValue } from "@mantine/hooks";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
+import { FormHeading, refreshRouters } from "./staff-forms.tsx";
 import "./texts.ts";
 
 /**
@@ -39,12 +40,7 @@ function TestFlag({ challengeId }: { challengeId: number }) {
   return (
     <ServerFormBox server={server}>
       <Stack gap="xs">
-        <Text fw={600} size="sm">
-          {t("moderation.test_flag")}
-        </Text>
-        <Text size="xs" c="dimmed">
-          {t("moderation.test_flag_help")}
-        </Text>
+        <FormHeading title={t("moderation.test_flag")} help={t("moderation.test_flag_help")} />
         <Group align="flex-end" gap="xs" wrap="nowrap">
           <TextInput label={t("moderation.flag_to_test")} styles={{ input: { fontFamily: "var(--mantine-font-family-monospace)" } }} style={{ flex: 1 }} autoComplete="off" {...server.form.getInputProps("flag")} onChange={(e) => server.form.setFieldValue("flag", e.currentTarget.value)} />
           <Button type="submit" variant="default" loading={server.pending}>
@@ -76,17 +72,12 @@ function MarkSolved({ challengeId, challengeName }: { challengeId: number; chall
     validate: { team: (v) => (v ? null : t("moderation.search_team")) },
     submit: (values) => client.moderation.markSolved.mutate({ team: Number(values.team), challenge: challengeId, first_blood: values.first_blood }),
     success: (_result, values) => t("moderation.marked", { team: teams.data?.results.find((x) => String(x.id) === values.team)?.name ?? "", challenge: challengeName }),
-    onSuccess: () => queryClient.invalidateQueries({ predicate: (q) => ["challenges", "leaderboard", "teams", "moderation"].includes(String((q.queryKey[0] as unknown[] | undefined)?.[0])) }),
+    onSuccess: () => refreshRouters(queryClient, ["challenges", "leaderboard", "teams", "moderation"]),
   });
   return (
     <ServerFormBox server={server}>
       <Stack gap="xs">
-        <Text fw={600} size="sm">
-          {t("moderation.mark_solved")}
-        </Text>
-        <Text size="xs" c="dimmed">
-          {t("moderation.mark_solved_help")}
-        </Text>
+        <FormHeading title={t("moderation.mark_solved")} help={t("moderation.mark_solved_help")} />
         <Select
           label={t("moderation.team_to_mark")}
           placeholder={t("moderation.search_team")}

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Group, SegmentedControl, Select, Stack, Table, Text } from "@mantine/core";
+import { Anchor, Badge, Button, Group, SegmentedControl, Select, Stack, Text } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import type { AppRouter } from "@flagship/api";
@@ -6,8 +6,8 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { useMemo, useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
-import { AdminPage, EmptyState, QueryState } from "../admin/AdminPage.tsx";
-import { StackedTable } from "../admin/StackedTable.tsx";
+import { AdminPage } from "../admin/AdminPage.tsx";
+import { type LogColumn, StaffLogTable } from "../admin/StaffLogTable.tsx";
 import { errorText } from "../auth/errors.ts";
 import { isFull } from "../challenges/types.ts";
 import { useCategories } from "../challenges/useCategories.ts";
@@ -32,8 +32,9 @@ function download(filename: string, content: string) {
 
 /**
  * /admin/submissions: every flag sent, newest first, live (a wrong flag's staff event or a solve
- * refetches the first page), filtered by challenge and result from the controls and by team or
- * player by choosing a name in the table.
+ * refetches the loaded pages: the first from the top, each older one from the cursor the page
+ * before it now ends at, so new rows push the list down without gaps or repeats), filtered by
+ * challenge and result from the controls and by team or player by choosing a name in the table.
  */
 export function SubmissionsPage() {
   const { t } = useTranslation();
@@ -52,28 +53,75 @@ export function SubmissionsPage() {
     user: user?.id,
   };
   const log = useInfiniteQuery(
-    trpc.moderation.submissions.infiniteQueryOptions(
-      { limit: PAGE, ...filter },
-      {
-        getNextPageParam: (last, pages) => {
-          const loaded = pages.reduce((n, p) => n + p.results.length, 0);
-          return loaded < last.count && last.results.length > 0 ? loaded : undefined;
-        },
-      },
-    ),
+    trpc.moderation.submissions.infiniteQueryOptions({ limit: PAGE, ...filter }, { getNextPageParam: (last) => last.next_cursor ?? undefined }),
   );
   const challengeOptions = useMemo(
     () => (categories.data ?? []).map((c) => ({ group: c.name, items: c.challenges.filter(isFull).map((ch) => ({ value: String(ch.id), label: ch.name })) })),
     [categories.data],
   );
   const rows: Submission[] = log.data?.pages.flatMap((p) => p.results) ?? [];
+  // The first page's count: older pages do not count again.
+  const first = log.data?.pages[0];
+  const columns: LogColumn<Submission>[] = [
+    { label: t("moderation.time"), nowrap: true, cell: (s) => new Date(s.timestamp).toLocaleString() },
+    {
+      label: t("moderation.result"),
+      cell: (s) => (
+        <Badge color={s.correct ? "green" : "red"} variant="light">
+          {s.correct ? t("moderation.right") : t("moderation.wrong")}
+        </Badge>
+      ),
+    },
+    {
+      label: t("moderation.team"),
+      cell: (s) => (
+        <Anchor component="button" type="button" size="sm" ta="left" onClick={() => setTeam({ id: s.team, name: s.team_name })} aria-label={t("moderation.filter_team", { name: s.team_name })}>
+          {s.team_name}
+        </Anchor>
+      ),
+    },
+    {
+      label: t("moderation.player"),
+      cell: (s) => (
+        <Anchor component="button" type="button" size="sm" ta="left" onClick={() => setUser({ id: s.user, name: s.username })} aria-label={t("moderation.filter_player", { name: s.username })}>
+          {s.username}
+        </Anchor>
+      ),
+    },
+    { label: t("moderation.challenge"), cell: (s) => s.challenge_name },
+    {
+      label: t("moderation.flag"),
+      cell: (s) =>
+        s.flag !== null ? (
+          <Text size="sm" ff="monospace" maw={320} style={{ overflowWrap: "anywhere" }}>
+            {s.flag}
+          </Text>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {s.marked_by ? t("moderation.marked_by", { name: s.marked_by }) : t("moderation.no_flag")}
+          </Text>
+        ),
+    },
+    {
+      label: t("moderation.address"),
+      cell: (s) => (
+        <Text size="sm" ff="monospace">
+          {s.ip ?? "—"}
+        </Text>
+      ),
+    },
+  ];
 
   const exportCsv = async () => {
     setExporting(true);
     try {
       const file = await queryClient.fetchQuery(trpc.moderation.submissionsCsv.queryOptions(filter, { staleTime: 0 }));
       download(file.filename, file.csv);
-      notifications.show({ color: "green", message: t("moderation.exported", { count: file.rows }) });
+      notifications.show(
+        file.cut
+          ? { color: "yellow", autoClose: false, message: t("moderation.export_cut", { count: file.rows }) }
+          : { color: "green", message: t("moderation.exported", { count: file.rows }) },
+      );
     } catch (error) {
       notifications.show({ color: "red", message: errorText(error) });
     } finally {
@@ -119,80 +167,17 @@ export function SubmissionsPage() {
           </Button>
         )}
       </Group>
-      <QueryState query={{ ...log, data: log.data }}>
-        {(data) =>
-          rows.length === 0 ? (
-            <EmptyState>{t("moderation.empty")}</EmptyState>
-          ) : (
-            <Stack>
-              <Text size="sm" c="dimmed" role="status" data-testid="submission-count">
-                {t("moderation.count", { count: data.pages[0]?.count ?? 0 })}
-              </Text>
-              <StackedTable minWidth={860}>
-                <Table striped verticalSpacing="xs" data-testid="submissions">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t("moderation.time")}</Table.Th>
-                      <Table.Th>{t("moderation.result")}</Table.Th>
-                      <Table.Th>{t("moderation.team")}</Table.Th>
-                      <Table.Th>{t("moderation.player")}</Table.Th>
-                      <Table.Th>{t("moderation.challenge")}</Table.Th>
-                      <Table.Th>{t("moderation.flag")}</Table.Th>
-                      <Table.Th>{t("moderation.address")}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {rows.map((s) => (
-                      <Table.Tr key={s.key} data-testid="submission">
-                        <Table.Td style={{ whiteSpace: "nowrap" }} data-label={t("moderation.time")}>
-                          {new Date(s.timestamp).toLocaleString()}
-                        </Table.Td>
-                        <Table.Td data-label={t("moderation.result")}>
-                          <Badge color={s.correct ? "green" : "red"} variant="light">
-                            {s.correct ? t("moderation.right") : t("moderation.wrong")}
-                          </Badge>
-                        </Table.Td>
-                        <Table.Td data-label={t("moderation.team")}>
-                          <Anchor component="button" type="button" size="sm" ta="left" onClick={() => setTeam({ id: s.team, name: s.team_name })} aria-label={t("moderation.filter_team", { name: s.team_name })}>
-                            {s.team_name}
-                          </Anchor>
-                        </Table.Td>
-                        <Table.Td data-label={t("moderation.player")}>
-                          <Anchor component="button" type="button" size="sm" ta="left" onClick={() => setUser({ id: s.user, name: s.username })} aria-label={t("moderation.filter_player", { name: s.username })}>
-                            {s.username}
-                          </Anchor>
-                        </Table.Td>
-                        <Table.Td data-label={t("moderation.challenge")}>{s.challenge_name}</Table.Td>
-                        <Table.Td data-label={t("moderation.flag")}>
-                          {s.flag !== null ? (
-                            <Text size="sm" ff="monospace" maw={320} style={{ overflowWrap: "anywhere" }}>
-                              {s.flag}
-                            </Text>
-                          ) : (
-                            <Text size="sm" c="dimmed">
-                              {s.marked_by ? t("moderation.marked_by", { name: s.marked_by }) : t("moderation.no_flag")}
-                            </Text>
-                          )}
-                        </Table.Td>
-                        <Table.Td data-label={t("moderation.address")}>
-                          <Text size="sm" ff="monospace">
-                            {s.ip ?? "—"}
-                          </Text>
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </StackedTable>
-              {log.hasNextPage && (
-                <Button variant="default" onClick={() => void log.fetchNextPage()} loading={log.isFetchingNextPage} w="fit-content" mx="auto">
-                  {t("admin_ui.load_more")}
-                </Button>
-              )}
-            </Stack>
-          )
-        }
-      </QueryState>
+      <StaffLogTable
+        query={log}
+        rows={rows}
+        rowKey={(s) => s.key}
+        columns={columns}
+        count={first?.count_capped ? t("moderation.count_capped", { count: first.count ?? 0 }) : t("moderation.count", { count: first?.count ?? 0 })}
+        empty={t("moderation.empty")}
+        minWidth={860}
+        testId="submissions"
+        rowTestId="submission"
+      />
     </AdminPage>
   );
 }

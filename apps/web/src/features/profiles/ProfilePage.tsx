@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import dayjs from "dayjs";
 import { useCallback } from "react";
+import { deferred } from "../../lib/deferred.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { ImpersonateButton } from "../auth/ImpersonateButton.tsx";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
@@ -19,6 +20,9 @@ import { NameAvatar } from "./Avatar.tsx";
 import { ChartCard, ChartsFailed } from "./ChartCard.tsx";
 import { attemptsPie, categoryPie, scoreLine } from "./chartOptions.ts";
 import { SocialLinks } from "./SocialLinks.tsx";
+
+// Awards load after the page (the staff form with them): most players have none to show.
+const Awards = deferred(() => import("../moderation/Awards.tsx").then((m) => m.Awards), null);
 
 /** /profile/{user}: 'me' is the signed-in player; otherwise a member's id or username. */
 export function ProfilePage() {
@@ -121,6 +125,8 @@ function ProfileView({ user }: { user: MemberData }) {
         <StatTile label={t("profiles.solves")} value={user.solves.length} />
         <StatTile label={t("profiles.incorrect")} value={user.incorrect_solves} />
       </SimpleGrid>
+
+      <Awards owner={{ user: user.id }} />
 
       {stats.isError ? (
         <ChartsFailed onRetry={() => void stats.refetch()} />

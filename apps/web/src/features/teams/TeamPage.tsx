@@ -36,7 +36,7 @@ export function StatTile({ label, value }: { label: string; value: number | stri
 
 /** /team/{team}: members, solves and charts; 'me' is the caller's own team, else a team's id or name. */
 // Awards load after the page (the staff form with them): most teams have none to show.
-const TeamAwards = deferred(() => import("../moderation/TeamAwards.tsx").then((m) => m.TeamAwards), null);
+const Awards = deferred(() => import("../moderation/Awards.tsx").then((m) => m.Awards), null);
 
 export function TeamPage() {
   const { team: param } = useParams({ from: "/team/$team" });
@@ -143,7 +143,7 @@ function TeamView({ team, ownId, own }: { team: TeamData; ownId: number | null; 
         <StatTile label={t("teams.incorrect")} value={team.incorrect_solves} />
       </SimpleGrid>
 
-      <TeamAwards teamId={team.id} />
+      <Awards owner={{ team: team.id }} />
       <Tabs defaultValue="members" keepMounted={false} variant="outline" radius="md" loop activateTabWithKeyboard>
         <Tabs.List>
           <Tabs.Tab value="members">{t("teams.members")}</Tabs.Tab>

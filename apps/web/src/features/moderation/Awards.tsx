@@ -7,27 +7,29 @@ import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { useStaffView } from "../../shell/viewAsPlayer.ts";
 import { errorText } from "../auth/errors.ts";
+import { FormHeading, refreshRouters } from "./staff-forms.tsx";
 import "./texts.ts";
 
+/** Whose awards: a team's (its own and its players'), or one player's. */
+export type AwardsOwner = { team: number } | { user: number };
+
 /**
- * A team's awards and penalties with their reasons, on its page; staff give and remove them here.
- * Players see nothing when there are none.
+ * The awards and penalties of a team or a player with their reasons, on the team's page or the
+ * player's profile; staff give and remove them here (an award given on a profile is the player's:
+ * it moves the player's points and their team's). Players see nothing when there are none.
  */
-export function TeamAwards({ teamId }: { teamId: number }) {
+export function Awards({ owner }: { owner: AwardsOwner }) {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
   const staff = useStaffView();
-  const awards = useQuery(trpc.moderation.awards.queryOptions({ team: teamId }));
+  const awards = useQuery(trpc.moderation.awards.queryOptions(owner));
   // Totals, board and graph move with an award: every live view is read again.
-  const refresh = () =>
-    queryClient.invalidateQueries({
-      predicate: (q) => ["moderation", "teams", "leaderboard", "stats"].includes(String((q.queryKey[0] as unknown[] | undefined)?.[0])),
-    });
+  const refresh = () => refreshRouters(queryClient, ["moderation", "teams", "users", "leaderboard", "stats"]);
   const give = useServerForm({
     initialValues: { points: 0 as number | string, reason: "" },
-    submit: (values) => client.moderation.giveAward.mutate({ team: teamId, points: Number(values.points), reason: values.reason }),
+    submit: (values) => client.moderation.giveAward.mutate({ ...owner, points: Number(values.points), reason: values.reason }),
     success: t("moderation.awarded"),
     onSuccess: async () => {
       give.form.setValues({ points: 0, reason: "" });
@@ -47,7 +49,7 @@ export function TeamAwards({ teamId }: { teamId: number }) {
   if (!staff && list.length === 0) return null;
 
   return (
-    <Card withBorder padding="lg" radius="md" data-testid="team-awards">
+    <Card withBorder padding="lg" radius="md" data-testid="awards">
       <Stack gap="md">
         <Title order={2} size="h4">
           {t("moderation.awards")}
@@ -92,9 +94,7 @@ export function TeamAwards({ teamId }: { teamId: number }) {
         {staff && (
           <ServerFormBox server={give}>
             <Stack gap="sm">
-              <Text fw={600} size="sm">
-                {t("moderation.give_award")}
-              </Text>
+              <FormHeading title={t("moderation.give_award")} />
               <Group align="flex-start" gap="sm" wrap="wrap">
                 <NumberInput label={t("moderation.points")} description={t("moderation.points_help")} allowDecimal={false} w={160} {...give.form.getInputProps("points")} />
                 <TextInput label={t("moderation.reason")} maxLength={200} style={{ flex: "1 1 220px" }} {...give.form.getInputProps("reason")} />
