@@ -312,7 +312,10 @@ export const adminTexts = {
   },
   overview: {
     intro: "Every challenge of every category. Click a column to sort; click a name to edit.",
-    empty: "No challenges yet.",
+    empty: "No challenges yet: open a category to add its first challenge.",
+    empty_no_categories: "No challenges yet. Challenges live in categories: create a category first, then its challenges.",
+    new_category: "New category",
+    open_categories: "Open the categories",
     server: "Challenge server",
     add_job: "Add job",
     add_job_for: "Add a challenge server job to {{name}}",
