@@ -2,6 +2,10 @@ import { addTexts } from "../../lib/i18n.ts";
 
 /** English texts of the staff console, merged into the app's translation bundle. */
 export const adminTexts = {
+  team_picker: {
+    placeholder: "Search teams by name",
+    searching: "Searching…",
+  },
   admin_ui: {
     load_failed: "This page failed to load.",
     cancel: "Cancel",
@@ -166,8 +170,8 @@ export const adminTexts = {
     generate_n_other: "Generate {{count}}",
     amount: "Amount",
     max_uses: "Uses per code",
-    auto_team: "Auto-join team ID",
-    auto_team_help: "Optional: new accounts join this team.",
+    auto_team: "Auto-join team",
+    auto_team_help: "Optional: accounts made with these codes join this team. Type part of its name.",
     number_required: "A number is required.",
     generated_toast_one: "Generated {{count}} invite",
     generated_toast_other: "Generated {{count}} invites",
@@ -212,14 +216,19 @@ export const adminTexts = {
     discordid: "Discord ID",
     twitter: "Twitter",
     reddit: "Reddit",
-    team_id: "Team ID",
-    team_id_number: "A team ID is a number.",
+    team: "Team",
+    team_help: "Type part of a team's name to move them to it; clear the field to take them out of their team.",
     no_team: "No team",
     is_active: "Active",
+    is_active_help: "They can log in. Off locks the account without deleting it.",
     is_visible: "Visible",
+    is_visible_help: "Listed among the users and on the leaderboard.",
     is_staff: "Admin",
+    is_staff_help: "Full staff powers: this console, editing challenges, seeing hidden ones.",
     is_verified: "Staff",
+    is_verified_help: "Shows a “Staff” badge on their profile. A marker only: it gives no powers.",
     state_actor: "State actor",
+    state_actor_help: "Shows a “State Actor” badge on their profile, for a team playing for a government. A label only: it changes nothing else.",
     summary: "ID {{id}} · {{points}} points ({{leaderboard}} on the leaderboard) · joined {{date}}",
     email_verified: "Email verified",
     email_unverified: "Email not verified",
