@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
 import { expectAccessible } from "./support/axe.ts";
 
 /**
@@ -72,6 +72,37 @@ async function pickDay(page: Page, field: string, offset: number): Promise<void>
   await page.getByRole("button", { name: "Use this time" }).click();
 }
 
+/**
+ * Opens a setup date-time field's picker (its field empty or not), picks a day (today + offset) and
+ * types the time into the hours and then the minutes (none: the hour alone), as a person would.
+ */
+async function typeTime(page: Page, field: string, offset: number, hours: string, minutes?: string): Promise<Locator> {
+  await page.getByTestId(field).click();
+  const picker = page.getByRole("dialog").last();
+  const day = picker.getByRole("button", { name: dayLabel(offset), exact: true });
+  for (let pages = 0; !(await day.first().isVisible()) && pages < 3; pages++) {
+    await picker.getByRole("button", { name: offset < 0 ? /previous month/i : /next month/i }).click();
+  }
+  await day.first().click();
+  const hoursInput = picker.getByRole("spinbutton", { name: "Hours" });
+  const minutesInput = picker.getByRole("spinbutton", { name: "Minutes" });
+  if (hours !== "") {
+    await hoursInput.click();
+    await page.keyboard.type(hours);
+  }
+  if (minutes !== undefined) {
+    await minutesInput.click();
+    await page.keyboard.type(minutes);
+  }
+  return picker;
+}
+
+/** A time of day (today + offset) in epoch seconds, in the browser's zone (the machine's, as Node's). */
+function localEpoch(offset: number, hours: number, minutes: number): number {
+  const day = new Date(Date.now() + offset * 86_400_000);
+  return Math.floor(new Date(day.getFullYear(), day.getMonth(), day.getDate(), hours, minutes).getTime() / 1000);
+}
+
 /** Desktop and phone screenshots of the setup (a bare page: no sidebar to wait for). */
 async function shoot(page: Page, name: string): Promise<void> {
   for (const [size, width, height] of [["desktop", 1440, 900], ["phone", 390, 844]] as const) {
@@ -116,6 +147,30 @@ test("a new organiser sets the event up in the browser and a player solves the f
     await pickDay(page, "event-end", 2);
     await expect(page.getByTestId("event-start-preview")).toContainText("UTC");
     await expect(page.getByTestId("event-end-preview")).toContainText("3 days");
+  });
+
+  await test.step("schedule: typed times are the times kept, on a phone too; minutes without an hour are refused", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    // Typed into the hours, then the minutes.
+    let picker = await typeTime(page, "event-start", -1, "18", "30");
+    await picker.getByRole("button", { name: "Use this time" }).click();
+    await expect(page.getByTestId("event-start")).toContainText("18:30");
+    // Minutes alone are refused in the picker, visibly, and nothing is kept until the hour comes.
+    picker = await typeTime(page, "event-end", 2, "", "45");
+    await picker.getByRole("button", { name: "Use this time" }).click();
+    await expect(picker.getByText("Type the hour too.")).toBeVisible();
+    await expect(picker.getByRole("spinbutton", { name: "Hours" })).toBeFocused();
+    await expectAccessible(page);
+    await page.screenshot({ path: "test-results/first-run-schedule-missing-hour-phone.png" });
+    await page.keyboard.type("9");
+    await picker.getByRole("button", { name: "Use this time" }).click();
+    await expect(page.getByTestId("event-end")).toContainText("09:45");
+    // An hour alone, confirmed with Enter, is kept on the hour.
+    picker = await typeTime(page, "event-end", 2, "21");
+    await expect(picker.getByRole("spinbutton", { name: "Minutes" })).toHaveValue("");
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("event-end")).toContainText("21:00");
+    await page.setViewportSize({ width: 1280, height: 720 });
     await nextStep(page, "Players");
   });
 
@@ -151,6 +206,10 @@ test("a new organiser sets the event up in the browser and a player solves the f
     await page.getByRole("button", { name: "Create the event" }).click();
     await expect(page).toHaveURL(/\/admin\/check$/);
     await expect(page.getByText("Your event is set up.")).toBeVisible();
+    // The schedule saved is exactly the typed one.
+    const config = (await (await page.request.get("/api/v2/config/")).json()) as { d: { start_time: number; end_time: number } };
+    expect(config.d.start_time).toBe(localEpoch(-1, 18, 30));
+    expect(config.d.end_time).toBe(localEpoch(2, 21, 0));
     // The console's check says what is left: terms and privacy pages; the home page is written
     // (from the description), so it is not listed.
     await expect(page.getByText(/there are no terms of use/)).toBeVisible();

@@ -39,7 +39,7 @@ export function TeamPicker({ label, description, descriptionBelow, value, onChan
       placeholder={t("team_picker.placeholder")}
       data={options}
       value={value ? String(value.id) : null}
-      onChange={(id, option) => onChange(id === null ? null : { id: Number(id), name: option.label })}
+      onChange={(id, option) => onChange(id === null ? null : { id: Number(id), name: option?.label ?? "" })}
       searchable
       clearable
       searchValue={search}

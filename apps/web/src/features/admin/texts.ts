@@ -216,7 +216,6 @@ export const adminTexts = {
     discordid: "Discord ID",
     twitter: "Twitter",
     reddit: "Reddit",
-    team: "Team",
     team_help: "Type part of a team's name to move them to it; clear the field to take them out of their team.",
     no_team: "No team",
     is_active: "Active",
