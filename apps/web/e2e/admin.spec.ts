@@ -381,8 +381,9 @@ test("members: search, edit every flag, remove from a team, impersonate and dele
   await screenshots(page, "admin-members");
 
   await editor.getByRole("textbox", { name: "Bio" }).fill("Edited by staff");
-  await editor.getByRole("switch", { name: "Visible" }).click();
-  await editor.getByRole("switch", { name: "Staff" }).click();
+  // Each switch is named by its label and what it does.
+  await editor.getByRole("switch", { name: /^Visible/ }).click();
+  await editor.getByRole("switch", { name: /^Staff Shows a “Staff” badge/ }).click();
   await editor.getByRole("button", { name: "Save member" }).click();
   await expect(page.getByText("Modified user")).toBeVisible();
   const { rows } = await database().query<{ bio: string; is_visible: boolean; is_verified: boolean }>(`SELECT bio, is_visible, is_verified FROM users WHERE id = $1`, [target.id]);
