@@ -227,7 +227,7 @@ export const adminTexts = {
     is_verified: "Staff",
     is_verified_help: "Shows a “Staff” badge on their profile. A marker only: it gives no powers.",
     state_actor: "State actor",
-    state_actor_help: "Shows a “State Actor” badge on their profile, for a team playing for a government. A label only: it changes nothing else.",
+    state_actor_help: "Shows a “State Actor” badge on their profile. A label only: it changes nothing else.",
     summary: "ID {{id}} · {{points}} points ({{leaderboard}} on the leaderboard) · joined {{date}}",
     email_verified: "Email verified",
     email_unverified: "Email not verified",
