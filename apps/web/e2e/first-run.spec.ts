@@ -255,8 +255,11 @@ test("a new organiser sets the event up in the browser and a player solves the f
 /** The organiser writes the event's first category and challenge with forms. */
 async function organiserWritesAChallenge(page: Page): Promise<void> {
   await test.step("the organiser writes a category and a challenge with forms", async () => {
-    await page.goto("/campaign");
-    await page.getByRole("link", { name: "New category" }).click();
+    // The challenge overview of an event without challenges leads to the first category.
+    await page.goto("/admin/allChallenges");
+    await expect(page.getByText(/No challenges yet. Challenges live in categories/)).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole("main").getByRole("link", { name: "New category" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "New category" })).toBeVisible();
     await page.getByLabel("Name").fill("Warm-up");
     await page.getByRole("textbox", { name: "Description" }).fill("First steps on deck.");
