@@ -73,17 +73,19 @@ async function pickDay(page: Page, field: string, offset: number): Promise<void>
 }
 
 /**
- * Opens a setup date-time field's picker (its field empty or not), picks a day (today + offset) and
- * types the time into the hours and then the minutes (none: the hour alone), as a person would.
+ * Opens a setup date-time field's picker, picks a day (today + offset; none: the time falls on
+ * today) and types the time into the hours and then the minutes (none: the hour alone).
  */
-async function typeTime(page: Page, field: string, offset: number, hours: string, minutes?: string): Promise<Locator> {
+async function typeTime(page: Page, field: string, offset: number | null, hours: string, minutes?: string): Promise<Locator> {
   await page.getByTestId(field).click();
   const picker = page.getByRole("dialog").last();
-  const day = picker.getByRole("button", { name: dayLabel(offset), exact: true });
-  for (let pages = 0; !(await day.first().isVisible()) && pages < 3; pages++) {
-    await picker.getByRole("button", { name: offset < 0 ? /previous month/i : /next month/i }).click();
+  if (offset !== null) {
+    const day = picker.getByRole("button", { name: dayLabel(offset), exact: true });
+    for (let pages = 0; !(await day.first().isVisible()) && pages < 3; pages++) {
+      await picker.getByRole("button", { name: offset < 0 ? /previous month/i : /next month/i }).click();
+    }
+    await day.first().click();
   }
-  await day.first().click();
   const hoursInput = picker.getByRole("spinbutton", { name: "Hours" });
   const minutesInput = picker.getByRole("spinbutton", { name: "Minutes" });
   if (hours !== "") {
@@ -151,12 +153,17 @@ test("a new organiser sets the event up in the browser and a player solves the f
 
   await test.step("schedule: typed times are the times kept, on a phone too; minutes without an hour are refused", async () => {
     await page.setViewportSize({ width: 390, height: 844 });
+    // Both fields emptied first: typing starts from nothing, as on a fresh setup.
+    await page.getByRole("button", { name: "Clear Start" }).click();
+    await page.getByRole("button", { name: "Clear End" }).click();
+    await expect(page.getByTestId("event-start-preview")).toHaveCount(0);
     // Typed into the hours, then the minutes.
     let picker = await typeTime(page, "event-start", -1, "18", "30");
     await picker.getByRole("button", { name: "Use this time" }).click();
     await expect(page.getByTestId("event-start")).toContainText("18:30");
-    // Minutes alone are refused in the picker, visibly, and nothing is kept until the hour comes.
-    picker = await typeTime(page, "event-end", 2, "", "45");
+    // Minutes alone in the empty field (no day picked yet, so no hour shown) are refused in the
+    // picker, visibly, and nothing is kept until the hour comes; the time then falls on today.
+    picker = await typeTime(page, "event-end", null, "", "45");
     await picker.getByRole("button", { name: "Use this time" }).click();
     await expect(picker.getByText("Type the hour too.")).toBeVisible();
     await expect(picker.getByRole("spinbutton", { name: "Hours" })).toBeFocused();
@@ -165,9 +172,9 @@ test("a new organiser sets the event up in the browser and a player solves the f
     await page.keyboard.type("9");
     await picker.getByRole("button", { name: "Use this time" }).click();
     await expect(page.getByTestId("event-end")).toContainText("09:45");
-    // An hour alone, confirmed with Enter, is kept on the hour.
+    // Emptied again, a later day and an hour alone, confirmed with Enter: kept on the hour.
+    await page.getByRole("button", { name: "Clear End" }).click();
     picker = await typeTime(page, "event-end", 2, "21");
-    await expect(picker.getByRole("spinbutton", { name: "Minutes" })).toHaveValue("");
     await page.keyboard.press("Enter");
     await expect(page.getByTestId("event-end")).toContainText("21:00");
     await page.setViewportSize({ width: 1280, height: 720 });
