@@ -228,7 +228,8 @@ test("staff give a dedicated job a warm pool in the form and watch it fill; a pl
   await playerPage.close();
 
   // The team holds one of the warm instances now; the pool fills up again behind it.
-  await expect(card.getByRole("row", { name: new RegExp(`Team ${team.id}\\b.*${mine.replace(/\./g, "\\.")}`) })).toHaveCount(1, { timeout: 30_000 });
+  // The instance names its team, not the team's id.
+  await expect(card.getByRole("row", { name: new RegExp(`Team: ${team.name}\\b.*${mine.replace(/\./g, "\\.")}`) })).toHaveCount(1, { timeout: 30_000 });
   await expect(card.getByTestId("job-warm")).toHaveText("2/2 warm", { timeout: 60_000 });
   await staffPage.close();
   const deleted = await request.delete(`/api/v2/challenges/${challenge.id}/`, { headers: { authorization: `Token ${staff.token}` } });

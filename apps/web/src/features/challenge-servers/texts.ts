@@ -111,7 +111,7 @@ export const challengeServerTexts = {
     status_unhealthy: "Not answering",
     status_failed: "Failed",
     instance_slot: "Replica {{slot}}",
-    instance_team: "Team {{team}}",
+    instance_team: "Team: {{team}}",
     instance_warm: "Warm, waiting for a team",
     redeploy: "Redeploy",
     redeployed: "Redeploying {{name}}: new replicas take over once healthy.",
