@@ -84,6 +84,7 @@ test("staff add a job in the UI; a player sees the instance's address, reaches i
   await dialog.getByRole("button", { name: "Add job" }).click();
   await expect(dialog.getByText("Between 6 MiB and 64 GiB.")).toBeVisible();
   await dialog.getByRole("textbox", { name: "Memory", exact: true }).fill("32");
+  await dialog.screenshot({ path: "test-results/challenge-servers-job-form-units.png" });
   await expectNoAxeViolations(staffPage, "form[aria-label='Challenge server job']");
   await dialog.getByRole("button", { name: "Add job" }).click();
   await expect(staffPage.getByText("Added job!")).toBeVisible();

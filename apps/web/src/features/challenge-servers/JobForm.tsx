@@ -190,20 +190,27 @@ export function JobForm({ challengeId, job, challenges, onDone }: { challengeId?
             label={t("cserv.memory")}
             description={t("cserv.memory_hint")}
             value={values.memory}
-            onChange={(e) => set("memory", e.currentTarget.value)}
+            onChange={(e) => {
+              set("memory", e.currentTarget.value);
+              setErrors(({ memory: _fixed, ...rest }) => rest);
+            }}
             error={errors.memory}
             withAsterisk
             inputMode="decimal"
             autoComplete="off"
-            rightSectionWidth={76}
+            rightSectionWidth={80}
             rightSection={
               <NativeSelect
                 aria-label={t("cserv.memory_unit")}
                 data={Object.keys(MEMORY_UNITS)}
                 value={values.memoryUnit}
-                onChange={(e) => set("memoryUnit", e.currentTarget.value as MemoryUnit)}
+                onChange={(e) => {
+                  set("memoryUnit", e.currentTarget.value as MemoryUnit);
+                  setErrors(({ memory: _fixed, ...rest }) => rest);
+                }}
                 variant="unstyled"
-                styles={{ input: { fontWeight: 500, paddingInline: 8 } }}
+                rightSectionWidth={20}
+                styles={{ input: { fontWeight: 500, paddingInlineStart: 8, paddingInlineEnd: 22 } }}
               />
             }
           />
