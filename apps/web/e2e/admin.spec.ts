@@ -299,12 +299,16 @@ test("invites: quick and typed amounts, the full list view, filters and paging",
   await expect(page.getByText("A number is required.")).toBeVisible();
 
   // The three inputs of the form line up, help text or not.
-  const tops = await Promise.all(["Amount", "Uses per code", "Auto-join team ID"].map(async (name) => (await page.getByRole("textbox", { name }).boundingBox())!.y));
+  const inputs = [page.getByRole("textbox", { name: "Amount" }), page.getByRole("textbox", { name: "Uses per code" }), page.getByRole("combobox", { name: "Auto-join team" })];
+  const tops = await Promise.all(inputs.map(async (input) => (await input.boundingBox())!.y));
   expect(new Set(tops).size).toBe(1);
 
   await page.getByRole("textbox", { name: "Amount" }).fill("25");
   await page.getByRole("textbox", { name: "Uses per code" }).fill("3");
-  await page.getByRole("textbox", { name: "Auto-join team ID" }).fill(String(team.id));
+  // The team is picked by name: part of it finds it.
+  await page.getByRole("combobox", { name: "Auto-join team" }).fill(team.name.slice(2));
+  await page.getByRole("option", { name: team.name, exact: true }).click();
+  await expect(page.getByRole("combobox", { name: "Auto-join team" })).toHaveValue(team.name);
   await page.getByRole("button", { name: "Generate", exact: true }).click();
   // Above 20 codes the list shows every code in one full-height block.
   await expect(page.getByTestId("generated-invites")).toContainText("25 new codes");
@@ -313,7 +317,9 @@ test("invites: quick and typed amounts, the full list view, filters and paging",
 
   const list = page.getByTestId("invite-list");
   await expect(list.getByText("0 / 3").first()).toBeVisible();
-  await expect(list.getByRole("cell", { name: String(team.id), exact: true }).first()).toBeVisible();
+  await expect(list.getByRole("cell", { name: team.name, exact: true }).first()).toBeVisible();
+  const { rows: made } = await database().query<{ auto_team_id: number }>(`SELECT auto_team_id FROM invites WHERE id = (SELECT max(id) FROM invites)`);
+  expect(made[0]?.auto_team_id).toBe(team.id);
   await page.getByRole("combobox", { name: "Per page" }).click();
   await page.getByRole("option", { name: "10", exact: true }).click();
   await expect(list.locator("tbody tr")).toHaveCount(10);
@@ -359,8 +365,9 @@ test("members: search, edit every flag, remove from a team, impersonate and dele
   await screenshots(page, "admin-members");
 
   await editor.getByRole("textbox", { name: "Bio" }).fill("Edited by staff");
-  await editor.getByRole("switch", { name: "Visible" }).click();
-  await editor.getByRole("switch", { name: "Staff" }).click();
+  // Each switch is named by its label and what it does.
+  await editor.getByRole("switch", { name: /^Visible/ }).click();
+  await editor.getByRole("switch", { name: /^Staff Shows a “Staff” badge/ }).click();
   await editor.getByRole("button", { name: "Save member" }).click();
   await expect(page.getByText("Modified user")).toBeVisible();
   const { rows } = await database().query<{ bio: string; is_visible: boolean; is_verified: boolean }>(`SELECT bio, is_visible, is_verified FROM users WHERE id = $1`, [target.id]);
@@ -375,7 +382,16 @@ test("members: search, edit every flag, remove from a team, impersonate and dele
   await editor.getByRole("button", { name: "Remove from team" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Remove from team" }).click();
   await expect(page.getByText("Removed from the team")).toBeVisible();
-  await expect(editor.getByText("No team")).toBeVisible();
+  await expect(editor.getByRole("combobox", { name: "Team" })).toHaveValue("");
+
+  // Every switch says what it does; a team is picked by name, not typed as an id.
+  await expect(editor.getByText(/Shows a “State Actor” badge on their profile/)).toBeVisible();
+  const other = await seedTeam(1);
+  await editor.getByRole("combobox", { name: "Team" }).fill(other.name.slice(2));
+  await page.getByRole("option", { name: other.name, exact: true }).click();
+  await editor.getByRole("button", { name: "Save member" }).click();
+  await expect.poll(async () => (await database().query<{ team_id: number }>(`SELECT team_id FROM users WHERE id = $1`, [target.id])).rows[0]?.team_id).toBe(other.id);
+  await expect(editor.getByRole("combobox", { name: "Team" })).toHaveValue(other.name);
 
   await editor.getByRole("button", { name: "Delete" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();

@@ -153,8 +153,16 @@ test("staff remove a challenge and a category; errors on the server are shown be
   await edit.getByTestId("flag-value").fill("(a)\\1");
   await edit.getByRole("textbox", { name: "Score", exact: true }).fill("999");
   await edit.getByRole("button", { name: "Save challenge" }).click();
-  await expect(edit.getByText(/RE2 syntax/).first()).toBeVisible();
-  await expect(page.getByTestId("editor-error")).toContainText("Error saving challenge:");
+  // Once, beside the flag: the alert by the save bar points there rather than repeating it.
+  await expect(page.getByText(/RE2 syntax/)).toHaveCount(1);
+  await expect(page.getByTestId("editor-error")).toHaveText("Error saving challenge: Fix the highlighted fields first.");
+  // An empty flag likewise.
+  await edit.getByTestId("flag-type").click();
+  await page.getByRole("option", { name: /^Exact text/ }).click();
+  await edit.getByTestId("flag-value").fill("");
+  await edit.getByRole("button", { name: "Save challenge" }).click();
+  await expect(page.getByText("flag must be a non-empty string.")).toHaveCount(1);
+  await expect(edit.getByTestId("flag-value")).toHaveAccessibleDescription(/flag must be a non-empty string/);
   await expect(page).toHaveURL(/#edit$/);
   // The optimistic update is gone again: the challenge still has its old score. Leaving the
   // unsaved edit asks first.

@@ -66,8 +66,11 @@ test("staff add a job in the UI; a player sees the instance's address, reaches i
   await staffPage.goto(`/campaign/${category.slug}/${challenge.slug}`);
   await staffPage.getByRole("button", { name: "Add challenge server job" }).click();
   const dialog = staffPage.getByRole("dialog", { name: "Challenge server job" });
-  await expect(dialog.getByRole("textbox", { name: "Replicas", exact: true })).toHaveValue("5");
-  await expect(dialog.getByRole("textbox", { name: "Memory (bytes)", exact: true })).toHaveValue("1073741824");
+  // A new job starts with one shared replica, explained, and memory in GiB or MiB, not bytes.
+  await expect(dialog.getByRole("textbox", { name: "Replicas", exact: true })).toHaveValue("1");
+  await expect(dialog.getByText(/Copies of the service that all teams share/)).toBeVisible();
+  await expect(dialog.getByRole("textbox", { name: "Memory", exact: true })).toHaveValue("1");
+  await expect(dialog.getByRole("combobox", { name: "Memory unit" })).toHaveValue("GiB");
   await expect(dialog.getByRole("textbox", { name: "CPUs", exact: true })).toHaveValue("0.2");
   await dialog.getByRole("textbox", { name: "Name", exact: true }).fill(jobName);
   await dialog.getByRole("textbox", { name: "Port", exact: true }).fill("80 80");
@@ -76,7 +79,12 @@ test("staff add a job in the UI; a player sees the instance's address, reaches i
   await expect(dialog.getByText("Digits only.")).toBeVisible();
   await dialog.getByRole("textbox", { name: "Port", exact: true }).fill("8000");
   await dialog.getByRole("textbox", { name: "Replicas", exact: true }).fill("2");
-  await dialog.getByRole("textbox", { name: "Memory (bytes)", exact: true }).fill("33554432");
+  await dialog.getByRole("textbox", { name: "Memory", exact: true }).fill("2");
+  await dialog.getByRole("combobox", { name: "Memory unit" }).selectOption("MiB");
+  await dialog.getByRole("button", { name: "Add job" }).click();
+  await expect(dialog.getByText("Between 6 MiB and 64 GiB.")).toBeVisible();
+  await dialog.getByRole("textbox", { name: "Memory", exact: true }).fill("32");
+  await dialog.screenshot({ path: "test-results/challenge-servers-job-form-units.png" });
   await expectNoAxeViolations(staffPage, "form[aria-label='Challenge server job']");
   await dialog.getByRole("button", { name: "Add job" }).click();
   await expect(staffPage.getByText("Added job!")).toBeVisible();
@@ -87,6 +95,10 @@ test("staff add a job in the UI; a player sees the instance's address, reaches i
   const card = staffPage.getByRole("article", { name: jobName });
   await expect(card.getByTestId("job-health")).toHaveText("2/2 healthy", { timeout: 30_000 });
   await expect(card.getByTestId("job-state")).toHaveText("Running");
+  // Stored as the bytes the server keeps; instance states in words.
+  const { rows: stored } = await database().query<{ memory: string }>("SELECT memory::text AS memory FROM challenge_server_jobs WHERE name = $1", [jobName]);
+  expect(stored[0]?.memory).toBe("33554432");
+  await expect(card.getByRole("table", { name: "Instances" }).getByRole("cell", { name: "Healthy", exact: true })).toHaveCount(2);
   await expectNoAxeViolations(staffPage, "main");
   await shoot(staffPage, "jobs");
   await staffPage.close();
@@ -171,7 +183,8 @@ test("staff give a dedicated job a warm pool in the form and watch it fill; a pl
   const dialog = staffPage.getByRole("dialog", { name: "Challenge server job" });
   await dialog.getByRole("textbox", { name: "Name", exact: true }).fill(jobName);
   await dialog.getByRole("textbox", { name: "Port", exact: true }).fill("8000");
-  await dialog.getByRole("textbox", { name: "Memory (bytes)", exact: true }).fill("33554432");
+  await dialog.getByRole("textbox", { name: "Memory", exact: true }).fill("32");
+  await dialog.getByRole("combobox", { name: "Memory unit" }).selectOption("MiB");
   await dialog.getByRole("textbox", { name: "Image", exact: true }).fill(BANNER_IMAGE);
   await dialog.getByRole("button", { name: "Advanced" }).click();
   await expect(dialog.getByRole("textbox", { name: "Warm instances" })).toHaveCount(0);
@@ -216,7 +229,8 @@ test("staff give a dedicated job a warm pool in the form and watch it fill; a pl
   await playerPage.close();
 
   // The team holds one of the warm instances now; the pool fills up again behind it.
-  await expect(card.getByRole("row", { name: new RegExp(`Team ${team.id}\\b.*${mine.replace(/\./g, "\\.")}`) })).toHaveCount(1, { timeout: 30_000 });
+  // The instance names its team, not the team's id.
+  await expect(card.getByRole("row", { name: new RegExp(`Team: ${team.name}\\b.*${mine.replace(/\./g, "\\.")}`) })).toHaveCount(1, { timeout: 30_000 });
   await expect(card.getByTestId("job-warm")).toHaveText("2/2 warm", { timeout: 60_000 });
   await staffPage.close();
   const deleted = await request.delete(`/api/v2/challenges/${challenge.id}/`, { headers: { authorization: `Token ${staff.token}` } });

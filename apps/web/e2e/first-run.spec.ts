@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { type Browser, expect, type Locator, type Page, test } from "@playwright/test";
 import { expectAccessible } from "./support/axe.ts";
 
 /**
@@ -72,6 +72,39 @@ async function pickDay(page: Page, field: string, offset: number): Promise<void>
   await page.getByRole("button", { name: "Use this time" }).click();
 }
 
+/**
+ * Opens a setup date-time field's picker, picks a day (today + offset; none: the time falls on
+ * today) and types the time into the hours and then the minutes (none: the hour alone).
+ */
+async function typeTime(page: Page, field: string, offset: number | null, hours: string, minutes?: string): Promise<Locator> {
+  await page.getByTestId(field).click();
+  const picker = page.getByRole("dialog").last();
+  if (offset !== null) {
+    const day = picker.getByRole("button", { name: dayLabel(offset), exact: true });
+    for (let pages = 0; !(await day.first().isVisible()) && pages < 3; pages++) {
+      await picker.getByRole("button", { name: offset < 0 ? /previous month/i : /next month/i }).click();
+    }
+    await day.first().click();
+  }
+  const hoursInput = picker.getByRole("spinbutton", { name: "Hours" });
+  const minutesInput = picker.getByRole("spinbutton", { name: "Minutes" });
+  if (hours !== "") {
+    await hoursInput.click();
+    await page.keyboard.type(hours);
+  }
+  if (minutes !== undefined) {
+    await minutesInput.click();
+    await page.keyboard.type(minutes);
+  }
+  return picker;
+}
+
+/** A time of day (today + offset) in epoch seconds, in the browser's zone (the machine's, as Node's). */
+function localEpoch(offset: number, hours: number, minutes: number): number {
+  const day = new Date(Date.now() + offset * 86_400_000);
+  return Math.floor(new Date(day.getFullYear(), day.getMonth(), day.getDate(), hours, minutes).getTime() / 1000);
+}
+
 /** Desktop and phone screenshots of the setup (a bare page: no sidebar to wait for). */
 async function shoot(page: Page, name: string): Promise<void> {
   for (const [size, width, height] of [["desktop", 1440, 900], ["phone", 390, 844]] as const) {
@@ -116,6 +149,35 @@ test("a new organiser sets the event up in the browser and a player solves the f
     await pickDay(page, "event-end", 2);
     await expect(page.getByTestId("event-start-preview")).toContainText("UTC");
     await expect(page.getByTestId("event-end-preview")).toContainText("3 days");
+  });
+
+  await test.step("schedule: typed times are the times kept, on a phone too; minutes without an hour are refused", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    // Both fields emptied first: typing starts from nothing, as on a fresh setup.
+    await page.getByRole("button", { name: "Clear Start" }).click();
+    await page.getByRole("button", { name: "Clear End" }).click();
+    await expect(page.getByTestId("event-start-preview")).toHaveCount(0);
+    // Typed into the hours, then the minutes.
+    let picker = await typeTime(page, "event-start", -1, "18", "30");
+    await picker.getByRole("button", { name: "Use this time" }).click();
+    await expect(page.getByTestId("event-start")).toContainText("18:30");
+    // Minutes alone in the empty field (no day picked yet, so no hour shown) are refused in the
+    // picker, visibly, and nothing is kept until the hour comes; the time then falls on today.
+    picker = await typeTime(page, "event-end", null, "", "45");
+    await picker.getByRole("button", { name: "Use this time" }).click();
+    await expect(picker.getByText("Type the hour too.")).toBeVisible();
+    await expect(picker.getByRole("spinbutton", { name: "Hours" })).toBeFocused();
+    await expectAccessible(page);
+    await page.screenshot({ path: "test-results/first-run-schedule-missing-hour-phone.png" });
+    await page.keyboard.type("9");
+    await picker.getByRole("button", { name: "Use this time" }).click();
+    await expect(page.getByTestId("event-end")).toContainText("09:45");
+    // Emptied again, a later day and an hour alone, confirmed with Enter: kept on the hour.
+    await page.getByRole("button", { name: "Clear End" }).click();
+    picker = await typeTime(page, "event-end", 2, "21");
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("event-end")).toContainText("21:00");
+    await page.setViewportSize({ width: 1280, height: 720 });
     await nextStep(page, "Players");
   });
 
@@ -151,6 +213,10 @@ test("a new organiser sets the event up in the browser and a player solves the f
     await page.getByRole("button", { name: "Create the event" }).click();
     await expect(page).toHaveURL(/\/admin\/check$/);
     await expect(page.getByText("Your event is set up.")).toBeVisible();
+    // The schedule saved is exactly the typed one.
+    const config = (await (await page.request.get("/api/v2/config/")).json()) as { d: { start_time: number; end_time: number } };
+    expect(config.d.start_time).toBe(localEpoch(-1, 18, 30));
+    expect(config.d.end_time).toBe(localEpoch(2, 21, 0));
     // The console's check says what is left: terms and privacy pages; the home page is written
     // (from the description), so it is not listed.
     await expect(page.getByText(/there are no terms of use/)).toBeVisible();
@@ -196,8 +262,11 @@ test("a new organiser sets the event up in the browser and a player solves the f
 /** The organiser writes the event's first category and challenge with forms. */
 async function organiserWritesAChallenge(page: Page): Promise<void> {
   await test.step("the organiser writes a category and a challenge with forms", async () => {
-    await page.goto("/campaign");
-    await page.getByRole("link", { name: "New category" }).click();
+    // The challenge overview of an event without challenges leads to the first category.
+    await page.goto("/admin/allChallenges");
+    await expect(page.getByText(/No challenges yet. Challenges live in categories/)).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole("main").getByRole("link", { name: "New category" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "New category" })).toBeVisible();
     await page.getByLabel("Name").fill("Warm-up");
     await page.getByRole("textbox", { name: "Description" }).fill("First steps on deck.");

@@ -153,7 +153,7 @@ test("exactly one sidebar entry is marked on every page of its section", async (
   await expectMarked("Challenges");
   const challenges = nav.getByRole("button", { name: "Challenges" });
   await expect(challenges).toHaveAttribute("aria-expanded", "true");
-  await expect(nav.getByRole("link", { name: "All categories" })).toHaveAttribute("aria-current", "page");
+  await expect(nav.getByRole("link", { name: "Challenges", exact: true })).toHaveAttribute("aria-current", "page");
   await page.goto(`/campaign/${web.slug}`);
   await expectMarked("Challenges");
   await expect(nav.getByRole("link", { name: web.name })).toHaveAttribute("aria-current", "page");
@@ -168,6 +168,12 @@ test("exactly one sidebar entry is marked on every page of its section", async (
   await nav.getByRole("link", { name: "Leaderboard" }).click();
   await expectMarked("Leaderboard");
   await page.goBack();
+  await expectMarked("Challenges");
+  await expect(challenges).toHaveAttribute("aria-expanded", "true");
+  // The entry's label is a link to the categories (its chevron the submenu's toggle).
+  await nav.getByRole("link", { name: "Leaderboard" }).click();
+  await nav.getByRole("link", { name: "Challenges", exact: true }).click();
+  await expect(page).toHaveURL(/\/campaign$/);
   await expectMarked("Challenges");
   await expect(challenges).toHaveAttribute("aria-expanded", "true");
 
@@ -226,4 +232,39 @@ test("the logo: the event's logo and name on the login and sign-up cards, the ma
   // The header draws the event's logo, which is the same mark while staff have uploaded none.
   await expect(page.getByRole("banner").locator('img[src="/logo"]')).toBeVisible();
   expect(await (await request.get("/logo")).text()).toBe(favicon);
+});
+
+test("a challenge's dialog dims the whole page on a phone, footer included; a long staff page has its sidebar's colour down to the bottom", async ({ page, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const category = await seedCategory(request, staff, { name: unique("Harbour "), contained_type: "campaign" });
+  await seedChallenge(request, staff, { category: category.id, name: "Lighthouse", score: 100, flag_metadata: { flag: "flag{beam}" } });
+  const player = (await seedTeam()).members[0]!;
+  await signIn(page, player);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/campaign/${category.slug}`);
+  await page.getByRole("button", { name: /Lighthouse/ }).first().click();
+  await expect(page.getByRole("dialog").getByRole("heading", { name: "Lighthouse" })).toBeVisible();
+  const covered = await page.evaluate(() => {
+    const overlay = document.querySelector("[data-testid=dialog-overlay]")!.getBoundingClientRect();
+    const footer = document.querySelector("footer")!.getBoundingClientRect();
+    return { overlayBottom: overlay.bottom, footerBottom: footer.bottom, page: document.documentElement.scrollHeight };
+  });
+  expect(covered.footerBottom).toBeGreaterThan(844);
+  expect(covered.overlayBottom).toBeGreaterThanOrEqual(covered.page);
+  await page.screenshot({ path: "test-results/shell-dialog-phone.png", fullPage: true });
+  await page.keyboard.press("Escape");
+
+  await signIn(page, staff);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto("/admin/config");
+  await expect(page.getByRole("heading", { level: 1, name: "Configuration" })).toBeVisible();
+  const sidebar = await page.evaluate(() => {
+    const stripe = getComputedStyle(document.querySelector(".app-shell")!, "::before");
+    return { stripe: stripe.height, colour: stripe.backgroundColor, navbar: getComputedStyle(document.getElementById("app-navbar")!).backgroundColor, page: document.documentElement.scrollHeight };
+  });
+  expect(sidebar.page).toBeGreaterThan(900 * 2);
+  // scrollHeight is rounded; the stripe is the shell's exact height.
+  expect(parseFloat(sidebar.stripe)).toBeGreaterThan(sidebar.page - 1);
+  expect(sidebar.colour).toBe(sidebar.navbar);
+  await page.screenshot({ path: "test-results/shell-long-staff-page.png", fullPage: true });
 });

@@ -75,3 +75,64 @@ test("staff build a theme with a live preview and save it for everyone; players 
     await setConfig("start_time", before.start);
   }
 });
+
+test("a hard-to-read accent is warned of when picked, and a readable shade of it applies in the dark scheme too", async ({ page }) => {
+  const staff = await seedUser({ isStaff: true });
+  const before = await configValue("theme");
+  await signIn(page, staff);
+  try {
+    await setConfig("theme", null);
+    await page.goto("/admin/theme");
+    const builder = page.getByRole("region", { name: "Theme builder" });
+    await expect(builder).toBeVisible();
+    // The built-in teal reads: no warning.
+    await expect(builder.getByTestId("accent-warning")).toHaveCount(0);
+    await builder.getByTestId("theme-primary").fill("#ffd700");
+    await builder.getByRole("heading", { name: "Theme builder" }).click();
+    const warning = builder.getByTestId("accent-warning");
+    await expect(warning).toContainText("1.2:1");
+    await expect(warning).toContainText("readable shade");
+    await builder.getByRole("button", { name: "Save theme" }).click();
+    await expect(page.getByText("Theme saved")).toBeVisible();
+    await page.reload();
+    await expect(page.getByTestId("event-theme")).toBeAttached();
+
+    // The current sidebar entry and the filled buttons in both schemes: derived from the gold (not
+    // the built-in teal), and readable.
+    const save = builder.getByRole("button", { name: "Save theme" });
+    const looks = async () => ({
+      button: await save.evaluate((b) => getComputedStyle(b).backgroundColor),
+      ...(await page.evaluate(() => {
+        const root = getComputedStyle(document.documentElement);
+        const active = [...document.querySelectorAll("#app-navbar [data-active]")].at(-1)!;
+        return {
+          scheme: document.documentElement.dataset.mantineColorScheme,
+          primary: root.getPropertyValue("--fs-primary").trim(),
+          active: getComputedStyle(active).color,
+          sidebarAccent: root.getPropertyValue("--fs-sidebar-accent").trim(),
+        };
+      })),
+    });
+    const hexToRgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(", ")})`;
+    const light = await looks();
+    expect(light.primary).toBe("#ffd700");
+    expect(light.active).toBe(hexToRgb(light.sidebarAccent));
+    expect(light.active).not.toBe("rgb(94, 234, 212)");
+    await expectNoAxeViolations(page);
+    await toggleDark(page);
+    const dark = await looks();
+    expect(dark.scheme).toBe("dark");
+    expect(dark.primary).toBe("#ffd700");
+    expect(dark.active).toBe(light.active);
+    // The filled button is the gold darkened under its white text, not the built-in dark teal.
+    expect(dark.button).toBe(light.button);
+    const [r, g, b] = dark.button.match(/\d+/g)!.map(Number);
+    expect(r).toBeGreaterThan(g! * 0.9);
+    expect(b).toBeLessThan(r! / 2);
+    await page.screenshot({ path: "test-results/theme-gold-dark.png" });
+    await expectNoAxeViolations(page);
+    await toggleDark(page);
+  } finally {
+    await setConfig("theme", before);
+  }
+});

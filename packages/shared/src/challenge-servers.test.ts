@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jobEngineKey, ZJobSpec } from "./challenge-servers.ts";
+import { jobEngineKey, memoryBytes, memoryInUnits, ZJobSpec } from "./challenge-servers.ts";
 
 const base = { name: "box", port: 8000, image: "local/box:1" };
 
@@ -56,5 +56,30 @@ describe("job names and the engine names made from them", () => {
     expect(jobEngineKey("my_chall")).toBe(jobEngineKey("my_chall"));
     expect(jobEngineKey("✓✓✓")).toMatch(/^job-[0-9a-f]{8}$/);
     expect(jobEngineKey("a very long job name that goes on")).toMatch(/^a-very-long-[0-9a-f]{8}$/);
+  });
+});
+
+describe("job memory in MiB and GiB", () => {
+  it("shows stored bytes as whole GiB when they are, else MiB", () => {
+    expect(memoryInUnits(1_073_741_824)).toEqual({ amount: "1", unit: "GiB" });
+    expect(memoryInUnits(33_554_432)).toEqual({ amount: "32", unit: "MiB" });
+    expect(memoryInUnits(1_610_612_736)).toEqual({ amount: "1536", unit: "MiB" });
+    expect(memoryInUnits(1_000_000)).toEqual({ amount: "0.95", unit: "MiB" });
+  });
+
+  it("turns a typed amount and unit into the bytes the server stores", () => {
+    expect(memoryBytes("512", "MiB")).toBe(536_870_912);
+    expect(memoryBytes(" 2 ", "GiB")).toBe(2_147_483_648);
+    expect(memoryBytes("1.5", "GiB")).toBe(1_610_612_736);
+    // What the form shows reads back to what was stored.
+    const { amount, unit } = memoryInUnits(33_554_432);
+    expect(memoryBytes(amount, unit)).toBe(33_554_432);
+  });
+
+  it("refuses what is not a number", () => {
+    expect(memoryBytes("", "MiB")).toBeNull();
+    expect(memoryBytes("1e3", "MiB")).toBeNull();
+    expect(memoryBytes("-1", "GiB")).toBeNull();
+    expect(memoryBytes("lots", "GiB")).toBeNull();
   });
 });

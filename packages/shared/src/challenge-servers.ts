@@ -187,3 +187,20 @@ export function instanceExtra(input: { ip: string; port: number; expiresAt: Date
   if (input.expiresAt) lines.push(`Your team's own instance, removed at ${input.expiresAt.toISOString()}.`);
   return lines;
 }
+
+/** The units the job form takes memory in; the server stores bytes. */
+export const MEMORY_UNITS = { MiB: 1024 ** 2, GiB: 1024 ** 3 } as const;
+export type MemoryUnit = keyof typeof MEMORY_UNITS;
+
+/** Bytes as the job form shows them: whole GiB when they are, else MiB (up to two decimals). */
+export function memoryInUnits(bytes: number): { amount: string; unit: MemoryUnit } {
+  if (bytes >= MEMORY_UNITS.GiB && bytes % MEMORY_UNITS.GiB === 0) return { amount: String(bytes / MEMORY_UNITS.GiB), unit: "GiB" };
+  return { amount: String(Math.round((bytes / MEMORY_UNITS.MiB) * 100) / 100), unit: "MiB" };
+}
+
+/** An amount typed in the job form (digits, or a decimal such as 1.5) in bytes, whole; null when it is not a number. */
+export function memoryBytes(amount: string, unit: MemoryUnit): number | null {
+  const text = amount.trim();
+  if (!/^\d+(\.\d+)?$/.test(text)) return null;
+  return Math.round(Number(text) * MEMORY_UNITS[unit]);
+}

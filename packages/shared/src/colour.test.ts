@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contrastRatio, mixColours, readableColour, relativeLuminance, textOn } from "./colour.ts";
+import { accentContrastShortfall, contrastRatio, mixColours, readableColour, relativeLuminance, textOn } from "./colour.ts";
 
 describe("colour contrast for staff-chosen themes", () => {
   it("computes WCAG luminance and contrast", () => {
@@ -41,5 +41,30 @@ describe("colour contrast for staff-chosen themes", () => {
     expect(textOn("#0f766e")).toBe("#ffffff");
     expect(textOn("#2dd4bf")).toBe("#0b1220");
     expect(textOn("#fde047", "#ffffff", "#111111")).toBe("#111111");
+  });
+});
+
+describe("the accent shortfall staff are warned of", () => {
+  it("is none for accents that carry white text and read on the light page", () => {
+    expect(accentContrastShortfall("#0f766e")).toBeNull();
+    expect(accentContrastShortfall("#1e1b4b", "#f3f6fa")).toBeNull();
+  });
+
+  it("is the weaker of white text on it and it on the page, rounded down so 4.46 is not shown as 4.5", () => {
+    // Gold under white text: 1.4:1.
+    expect(accentContrastShortfall("#ffd700")).toBe(1.4);
+    // The dark preset's teal: 1.86:1 under white, lower still on the light grey page.
+    expect(accentContrastShortfall("#2dd4bf")).toBe(1.8);
+    expect(accentContrastShortfall("#2dd4bf", "#f3f6fa")).toBe(1.7);
+    // 4.48:1 is short of 4.5 and says 4.4, never a passing-looking 4.5.
+    expect(accentContrastShortfall("#777777")).toBe(4.4);
+    // #767676 carries white text at 4.54:1 but reads at 4.19:1 on the grey page.
+    expect(accentContrastShortfall("#767676")).toBeNull();
+    expect(accentContrastShortfall("#767676", "#f3f6fa")).toBe(4.1);
+  });
+
+  it("says nothing of a colour still being typed", () => {
+    expect(accentContrastShortfall("#ffd")).toBeNull();
+    expect(accentContrastShortfall("")).toBeNull();
   });
 });

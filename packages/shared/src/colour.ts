@@ -54,3 +54,18 @@ export function readableColour(colour: string, against: string, toward: string, 
 export function textOn(fill: string, light = "#ffffff", dark = "#0b1220"): string {
   return contrastRatio(fill, light) >= 4.5 ? light : dark;
 }
+
+/** The contrast text needs on a colour, or a colour as text needs on its page (WCAG AA, normal text). */
+export const READABLE_CONTRAST = 4.5;
+
+/**
+ * How an accent picked by staff reads as it is: the lower of white text on it (a filled button)
+ * and it as text on the light page (a link), rounded to one decimal, or null when both reach
+ * 4.5:1. The theme still shows a readable shade of a failing accent; this is for warning staff
+ * that what they see is not quite what they picked.
+ */
+export function accentContrastShortfall(accent: string, page = "#ffffff"): number | null {
+  if (!/^#[0-9a-f]{6}$/i.test(accent) || !/^#[0-9a-f]{6}$/i.test(page)) return null;
+  const ratio = Math.min(contrastRatio(accent, "#ffffff"), contrastRatio(accent, page));
+  return ratio < READABLE_CONTRAST ? Math.floor(ratio * 10) / 10 : null;
+}

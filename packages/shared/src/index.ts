@@ -33,3 +33,4 @@ export * from "./unlock-picks.ts";
 export * from "./flag-hash.ts";
 export * from "./markdown-summary.ts";
 export * from "./moderation.ts";
+export * from "./words.ts";

@@ -34,11 +34,18 @@ export function ModalDialog({ opened, onClose, title, children, centered = false
     return () => tellOuter(-1);
   }, [shown, tellOuter]);
 
+  // The overlay dims the whole page, not only the window: a phone's page runs on under its fixed
+  // overlay (the footer below the fold, a full-page capture), so it is as tall as the page.
+  const [pageHeight, setPageHeight] = useState(0);
+  useEffect(() => {
+    if (shown) setPageHeight(document.documentElement.scrollHeight);
+  }, [shown]);
+
   const Parts = position === "right" ? Drawer : Modal;
   const hasHeader = title !== undefined || withCloseButton;
   const content = (
     <>
-      <Parts.Overlay />
+      <Parts.Overlay style={{ bottom: "auto", height: `max(100%, ${pageHeight}px)` }} data-testid="dialog-overlay" />
       <Parts.Content>
         {hasHeader && (
           // A plain row: Mantine's <header> would be read as a second banner landmark beside the app's.

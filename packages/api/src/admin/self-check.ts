@@ -1,4 +1,4 @@
-import { checkChallenge, contrastRatio, type SelfCheckEntry } from "@flagship/shared";
+import { accentContrastShortfall, checkChallenge, type SelfCheckEntry } from "@flagship/shared";
 import { anyWorkerAlive } from "../challenge-servers/tier.ts";
 import type { StaffContext } from "../guards.ts";
 
@@ -17,9 +17,6 @@ export interface EventCheckEntry {
   ratio?: number;
 }
 
-/** The contrast text needs (WCAG AA for body text). */
-const READABLE = 4.5;
-
 /**
  * The event's own problems before it starts: nothing to play, a schedule that cannot happen as set,
  * challenge servers that no worker would start, and an accent colour that white text (a filled
@@ -36,8 +33,8 @@ export async function checkEvent(ctx: StaffContext): Promise<EventCheckEntry[]> 
   if (jobs > 0 && !(await anyWorkerAlive(ctx.db))) entries.push({ issue: "jobs_without_worker" });
   const accent = config.theme?.primary;
   if (accent) {
-    const ratio = Math.min(contrastRatio(accent, "#ffffff"), contrastRatio(accent, config.theme?.light ?? "#ffffff"));
-    if (ratio < READABLE) entries.push({ issue: "accent_contrast", ratio: Math.round(ratio * 10) / 10 });
+    const ratio = accentContrastShortfall(accent, config.theme?.light ?? "#ffffff");
+    if (ratio !== null) entries.push({ issue: "accent_contrast", ratio });
   }
   return entries;
 }

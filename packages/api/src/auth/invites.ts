@@ -13,7 +13,12 @@ export interface InviteView {
   auto_team: number | null;
 }
 
-const INVITE_SELECT = { id: true, code: true, uses: true, maxUses: true, autoTeamId: true } satisfies Prisma.InviteSelect;
+/** The staff console's invite: the auto-join team named, so staff never read a bare team id. */
+export interface NamedInviteView extends InviteView {
+  auto_team_name: string | null;
+}
+
+const INVITE_SELECT = { id: true, code: true, uses: true, maxUses: true, autoTeamId: true, autoTeam: { select: { name: true } } } satisfies Prisma.InviteSelect;
 
 /** POST /auth/generate_invites/ (staff): up to 10,000 codes at once, each for max_uses registrations. */
 export async function generateInvites(ctx: StaffContext, raw: unknown): Promise<{ invite_codes: string[] }> {
@@ -41,6 +46,12 @@ const ZInviteListInput = ZPageInput.extend({
 
 /** GET /auth/invites/ (staff, paged; `?fully_used=false` lists the ones still usable). */
 export async function listInvites(ctx: StaffContext, raw: unknown): Promise<Page<InviteView> & { limit: number; offset: number }> {
+  const page = await listNamedInvites(ctx, raw);
+  return { ...page, results: page.results.map(({ auto_team_name: _name, ...invite }) => invite) };
+}
+
+/** The invites as the staff console lists them: listInvites with each auto-join team's name. */
+export async function listNamedInvites(ctx: StaffContext, raw: unknown): Promise<Page<NamedInviteView> & { limit: number; offset: number }> {
   const { limit, offset, fully_used } = parseInput(ZInviteListInput, raw);
   const maxUses = ctx.db.invite.fields.maxUses;
   const where: Prisma.InviteWhereInput =
@@ -54,6 +65,6 @@ export async function listInvites(ctx: StaffContext, raw: unknown): Promise<Page
     total: count,
     limit,
     offset,
-    results: rows.map((r) => ({ id: r.id, code: r.code, uses: r.uses, max_uses: r.maxUses, auto_team: r.autoTeamId })),
+    results: rows.map((r) => ({ id: r.id, code: r.code, uses: r.uses, max_uses: r.maxUses, auto_team: r.autoTeamId, auto_team_name: r.autoTeam?.name ?? null })),
   };
 }

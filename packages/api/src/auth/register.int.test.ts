@@ -158,6 +158,10 @@ describe("registration", () => {
     expect(await world.services.db.user.count({ where: { teamId: team.id } })).toBe(2);
     const invite = await world.services.db.invite.findUniqueOrThrow({ where: { code }, select: { uses: true } });
     expect(invite.uses).toBe(2);
+    // The staff console lists the invite with its team's name, not only its id.
+    const listed = await callerFor(world, staff).auth.invites({ limit: 1000 });
+    const { name } = await world.services.db.team.findUniqueOrThrow({ where: { id: team.id }, select: { name: true } });
+    expect(listed.results.find((r) => r.code === code)).toMatchObject({ auto_team: team.id, auto_team_name: name });
   });
 });
 
@@ -168,7 +172,7 @@ describe("invites (staff)", () => {
     expect(invite_codes).toHaveLength(3);
     const unused = await callerFor(world, staff).auth.invites({ fully_used: false, limit: 1000 });
     expect(unused.results.map((r) => r.code)).toEqual(expect.arrayContaining(invite_codes));
-    expect(unused.results.find((r) => r.code === invite_codes[0])).toMatchObject({ uses: 0, max_uses: 1, auto_team: null });
+    expect(unused.results.find((r) => r.code === invite_codes[0])).toMatchObject({ uses: 0, max_uses: 1, auto_team: null, auto_team_name: null });
     const audit = await world.services.db.auditLog.findFirstOrThrow({ where: { action: "generate_invites" }, orderBy: { id: "desc" } });
     expect(audit.extra).toMatchObject({ amount: 3, max_uses: 1 });
   });

@@ -13,7 +13,7 @@ import type {
 import { authedProcedure, publicProcedure, router, staffProcedure } from "../trpc.ts";
 import { changePassword } from "./change-password.ts";
 import { desudo, sudo } from "./impersonate.ts";
-import { generateInvites, listInvites } from "./invites.ts";
+import { generateInvites, listNamedInvites } from "./invites.ts";
 import { login, login2fa, mayLogInDirectly } from "./login.ts";
 import { logout } from "./logout.ts";
 import { listIdentities, oidcInfo, redeemOidcLink, redeemOidcLogin, unlinkIdentity } from "./oidc.ts";
@@ -79,5 +79,5 @@ export const authRouter = router({
   generateInvites: staffProcedure.input(typed<GenerateInvitesInput>()).mutation(({ ctx, input }) => generateInvites(ctx, input)),
   invites: staffProcedure
     .input(typed<{ limit?: number; offset?: number; fully_used?: boolean } | undefined>())
-    .query(({ ctx, input }) => listInvites(ctx, input ?? {})),
+    .query(({ ctx, input }) => listNamedInvites(ctx, input ?? {})),
 });

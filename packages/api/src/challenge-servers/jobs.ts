@@ -32,6 +32,8 @@ export interface JobInstanceView {
   id: number;
   slot: number | null;
   team_id: number | null;
+  /** The team's name, for staff reading the list (null for shared and warm instances). */
+  team_name: string | null;
   worker: string;
   host: string;
   port: number | null;
@@ -176,6 +178,8 @@ export async function listJobs(ctx: StaffContext): Promise<JobStatusView[]> {
     ctx.db.teamInstance.groupBy({ by: ["instanceId"], _count: { _all: true } }),
   ]);
   const teamsByInstance = new Map(pins.map((p) => [p.instanceId, p._count._all]));
+  const teamIds = [...new Set(instances.flatMap((i) => (i.teamId === null ? [] : [i.teamId])))];
+  const teamNames = new Map(teamIds.length === 0 ? [] : (await ctx.db.team.findMany({ where: { id: { in: teamIds } }, select: { id: true, name: true } })).map((team) => [team.id, team.name]));
   const byJob = new Map<number, JobInstanceView[]>();
   const generationOf = new Map(jobs.map((j) => [j.id, j.generation]));
   for (const i of instances) {
@@ -184,6 +188,7 @@ export async function listJobs(ctx: StaffContext): Promise<JobStatusView[]> {
       id: i.id,
       slot: i.slot,
       team_id: i.teamId,
+      team_name: i.teamId === null ? null : (teamNames.get(i.teamId) ?? null),
       worker: i.workerId,
       host: i.host,
       port: i.port,

@@ -1,5 +1,7 @@
-import { Anchor, Badge, Group, Table, Text, UnstyledButton } from "@mantine/core";
+import { Anchor, Badge, Button, Group, Stack, Table, Text, UnstyledButton } from "@mantine/core";
 import { ratingPercent } from "@flagship/shared";
+import { choicesOf } from "../authoring/choices.tsx";
+import "../authoring/texts.ts";
 import { Link } from "@tanstack/react-router";
 import { useMemo, useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
@@ -24,8 +26,11 @@ const SORTS: Record<SortKey, (a: Row, b: Row) => number> = {
   score: (a, b) => a.challenge.score - b.challenge.score,
   solves: (a, b) => a.challenge.solve_count - b.challenge.solve_count,
   rating: (a, b) => (a.rating ?? -1) - (b.rating ?? -1),
-  flag_type: (a, b) => a.challenge.flag_type.localeCompare(b.challenge.flag_type),
+  flag_type: (a, b) => flagTypeLabel(a.challenge.flag_type).localeCompare(flagTypeLabel(b.challenge.flag_type)),
 };
+
+/** A flag type as the editor names it ('plaintext' is 'Exact text'). */
+const flagTypeLabel = (flagType: string) => choicesOf("flag_type", [flagType])[0]!.label;
 
 /** Link props of a challenge's editor (/campaign/{category}/{challenge}#edit). */
 export function editorLink(category: CategoryView, challenge: ChallengeView) {
@@ -61,7 +66,19 @@ export function ChallengeOverviewPage() {
       <QueryState query={categories}>
         {() =>
           rows.length === 0 ? (
-            <EmptyState>{t("overview.empty")}</EmptyState>
+            <Stack align="center" gap="sm">
+              <EmptyState>{(categories.data ?? []).length === 0 ? t("overview.empty_no_categories") : t("overview.empty")}</EmptyState>
+              <Group gap="sm" justify="center">
+                <Button component={Link} to="/campaign/new">
+                  {t("overview.new_category")}
+                </Button>
+                {(categories.data ?? []).length > 0 && (
+                  <Button component={Link} to="/campaign" variant="default">
+                    {t("overview.open_categories")}
+                  </Button>
+                )}
+              </Group>
+            </Stack>
           ) : (
             <StackedTable minWidth={900} sortable>
               <Table striped highlightOnHover verticalSpacing="xs" data-testid="challenge-overview">
@@ -116,7 +133,7 @@ export function ChallengeOverviewPage() {
                         +{challenge.votes.positive} / −{challenge.votes.negative}
                       </Table.Td>
                       <Table.Td data-label={t("overview.rating")} ta="right">{rating === null ? "—" : `${rating}%`}</Table.Td>
-                      <Table.Td data-label={t("overview.flag_type")} ff="monospace">{challenge.flag_type}</Table.Td>
+                      <Table.Td data-label={t("overview.flag_type")}>{flagTypeLabel(challenge.flag_type)}</Table.Td>
                       <Table.Td data-label={t("overview.server")}>
                         {typeof challenge.challenge_metadata.cserv_name === "string" ? (
                           <Anchor component={Link} to="/admin/jobs" ff="monospace">

@@ -6,6 +6,7 @@ import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
 import { useTRPCClient } from "../../lib/trpc.ts";
 import { AdminPage, EmptyState, QueryState } from "./AdminPage.tsx";
 import { StackedTable } from "./StackedTable.tsx";
+import { type PickedTeam, TeamPicker } from "./TeamPicker.tsx";
 import "./texts.ts";
 
 /** The spec's list page sizes and quick amounts; a generated list above this many codes opens full height. */
@@ -33,16 +34,15 @@ export function InvitesPage() {
   });
 
   const server = useServerForm({
-    initialValues: { amount: "", max_uses: 1 as number | string, auto_team: "" },
+    initialValues: { amount: "", max_uses: 1 as number | string, auto_team: null as PickedTeam | null },
     validate: {
       amount: (v) => (/^\d+$/.test(v.trim()) && Number(v) > 0 ? null : t("invites.number_required")),
-      auto_team: (v) => (v.trim() === "" || /^\d+$/.test(v.trim()) ? null : t("invites.number_required")),
     },
     submit: (values) =>
       client.auth.generateInvites.mutate({
         amount: Number(values.amount),
         max_uses: Number(values.max_uses) || 1,
-        auto_team: values.auto_team.trim() ? Number(values.auto_team) : null,
+        auto_team: values.auto_team?.id ?? null,
       }),
     success: (result) => t("invites.generated_toast", { count: result.invite_codes.length }),
     onSuccess: async (result) => {
@@ -74,12 +74,16 @@ export function InvitesPage() {
             <SimpleGrid cols={{ base: 1, sm: 3 }}>
               <TextInput label={t("invites.amount")} inputMode="numeric" {...server.form.getInputProps("amount")} />
               <NumberInput label={t("invites.max_uses")} min={1} allowDecimal={false} {...server.form.getInputProps("max_uses")} />
-              <TextInput
+              <TeamPicker
                 label={t("invites.auto_team")}
                 description={t("invites.auto_team_help")}
                 // The help under the input, so the three inputs line up under their labels.
-                inputWrapperOrder={["label", "input", "description", "error"]}
-                inputMode="numeric" {...server.form.getInputProps("auto_team")} />
+                descriptionBelow
+                value={server.form.values.auto_team}
+                onChange={(team) => server.form.setFieldValue("auto_team", team)}
+                error={server.form.errors.auto_team as string | undefined}
+                testId="invite-team"
+              />
             </SimpleGrid>
             <Group justify="flex-end">
               <Button type="submit" loading={server.pending}>
@@ -170,7 +174,7 @@ export function InvitesPage() {
                             {invite.uses} / {invite.max_uses}
                           </Badge>
                         </Table.Td>
-                        <Table.Td ta="right" data-label={t("invites.auto_team")}>{invite.auto_team ?? "—"}</Table.Td>
+                        <Table.Td ta="right" data-label={t("invites.auto_team")}>{invite.auto_team_name ?? "—"}</Table.Td>
                       </Table.Tr>
                     ))}
                   </Table.Tbody>

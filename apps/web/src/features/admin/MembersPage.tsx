@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Checkbox, Group, SimpleGrid, Stack, Switch, Text, Textarea, TextInput, Title } from "@mantine/core";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useRevealOnOpen } from "./SearchResults.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
@@ -10,6 +10,7 @@ import { ImpersonateButton } from "../auth/ImpersonateButton.tsx";
 import { AdminPage, QueryState } from "./AdminPage.tsx";
 import { ConfirmButton } from "./ConfirmButton.tsx";
 import { changedFields, useEditorAction } from "./editor-actions.ts";
+import { type PickedTeam, TeamPicker } from "./TeamPicker.tsx";
 import type { AdminMember, SignInFailures } from "./types.ts";
 import { SEARCH_LIMIT, SearchBox, SearchResults, useAdminSearch } from "./SearchResults.tsx";
 import "./texts.ts";
@@ -215,7 +216,7 @@ function MemberForm({ member, onClose }: { member: AdminMember; onClose: () => v
     discordid: member.discordid,
     twitter: member.twitter,
     reddit: member.reddit,
-    team: member.team === null ? "" : String(member.team),
+    team: member.team === null ? null : ({ id: member.team, name: member.team_name ?? `#${member.team}` } as PickedTeam | null),
     is_active: member.is_active ?? true,
     is_visible: member.is_visible ?? true,
     is_staff: member.is_staff,
@@ -224,10 +225,9 @@ function MemberForm({ member, onClose }: { member: AdminMember; onClose: () => v
   };
   const server = useServerForm({
     initialValues: initial,
-    validate: { team: (v) => (v.trim() === "" || /^\d+$/.test(v.trim()) ? null : t("members_admin.team_id_number")) },
     submit: (values) => {
-      const patch = changedFields(initial, values);
-      if (typeof patch.team === "string") patch.team = patch.team.trim() === "" ? null : Number(patch.team);
+      const { team: _team, ...changed } = changedFields(initial, values);
+      const patch = { ...changed, ...(values.team?.id !== initial.team?.id && { team: values.team?.id ?? null }) };
       return client.users.staffUpdate.mutate({ id: member.id, patch });
     },
     success: t("members_admin.modified"),
@@ -243,6 +243,11 @@ function MemberForm({ member, onClose }: { member: AdminMember; onClose: () => v
     },
   );
   const { form } = server;
+  // Taken out of their team (or moved) by another action: the picker follows.
+  useEffect(() => {
+    form.setFieldValue("team", initial.team);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when the stored team changes
+  }, [member.team]);
 
   return (
     <ServerFormBox server={server}>
@@ -299,14 +304,14 @@ function MemberForm({ member, onClose }: { member: AdminMember; onClose: () => v
           {TEXT_FIELDS.map((field) => (
             <TextInput key={field} label={t(`members_admin.${field}`)} {...form.getInputProps(field)} />
           ))}
-          <TextInput label={t("members_admin.team_id")} description={member.team_name ?? t("members_admin.no_team")} inputMode="numeric" {...form.getInputProps("team")} />
+          <TeamPicker label={t("members_admin.team")} description={t("members_admin.team_help")} value={form.values.team} onChange={(team) => form.setFieldValue("team", team)} error={form.errors.team as string | undefined} testId="member-team" />
         </SimpleGrid>
         <Textarea label={t("members_admin.bio")} autosize minRows={2} maxLength={400} {...form.getInputProps("bio")} />
-        <Group gap="lg">
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
           {SWITCHES.map((flag) => (
-            <Switch key={flag} label={t(`members_admin.${flag}`)} {...form.getInputProps(flag, { type: "checkbox" })} />
+            <Switch key={flag} label={t(`members_admin.${flag}`)} description={t(`members_admin.${flag}_help`)} {...form.getInputProps(flag, { type: "checkbox" })} />
           ))}
-        </Group>
+        </SimpleGrid>
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t("admin_ui.close")}

@@ -14,6 +14,7 @@ import { MissingRenderer } from "../../shell/MissingRenderer.tsx";
 import { type CategoryView, type ChallengeView, isFull } from "../challenges/types.ts";
 import { ChoiceSelect, choicesOf } from "./choices.tsx";
 import { type ChallengeDraft, draftFrom, fieldsOf, patchJsonText } from "./draft.ts";
+import { flagTypes } from "../../plugins/extensions.tsx";
 import { TeamFlagLookup } from "../sharing/TeamFlagLookup.tsx";
 import { FlagFields } from "./FlagFields.tsx";
 import { FilesEditor, HintsEditor } from "./HintsFilesEditors.tsx";
@@ -83,6 +84,7 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
   );
   // An error that only the Advanced panel shows opens it; the flag's shows beside the flag too,
   // unless its JSON is broken and the flag fields are gone.
+  const flagFieldsShown = Boolean(flagMetadata) && flagTypes.get(draft.flag_type) !== undefined;
   const opensAdvanced = (found: Record<string, string>) => "challenge_metadata" in found || "unlock_requirements" in found || ("flag_metadata" in found && !flagMetadata);
   const decayCurve = flagMetadata?.decay_function === "linear" || flagMetadata?.decay_function === "logarithmic" ? flagMetadata.decay_function : "geometric";
   const TypeEditor = editorRenderer(draft.challenge_type);
@@ -142,7 +144,9 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
       const found = fieldErrors(error);
       if (opensAdvanced(found)) setAdvanced("advanced");
       setErrors(found);
-      setFormError(`${t("editor.challenge_save_failed")} ${errorText(error)}`);
+      // A message the form shows beside its field is not repeated above the save bar.
+      const besideFields = Object.keys(found).length > 0 && Object.keys(found).every((key) => key.split(".")[0]! in draft);
+      setFormError(`${t("editor.challenge_save_failed")} ${besideFields ? t("editor.fix_errors") : errorText(error)}`);
     } finally {
       setSaving(false);
     }
@@ -395,7 +399,7 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
                   {t("editor.advanced_help")}
                 </Text>
                 <Textarea label={t("editor.challenge_metadata")} description={t("editor.challenge_metadata_help")} value={draft.challenge_metadata} onChange={(e) => set("challenge_metadata", e.currentTarget.value)} error={errors.challenge_metadata} autosize minRows={2} styles={monospace} data-testid="challenge-metadata" />
-                <Textarea label={t("editor.flag_metadata")} description={t("editor.flag_metadata_help")} value={draft.flag_metadata} onChange={(e) => set("flag_metadata", e.currentTarget.value)} error={errors.flag_metadata} autosize minRows={2} styles={monospace} data-testid="flag-metadata" />
+                <Textarea label={t("editor.flag_metadata")} description={t("editor.flag_metadata_help")} value={draft.flag_metadata} onChange={(e) => set("flag_metadata", e.currentTarget.value)} error={flagFieldsShown ? undefined : errors.flag_metadata} autosize minRows={2} styles={monospace} data-testid="flag-metadata" />
                 <TextInput
                   label={t("editor.unlock_expression")}
                   description={t("editor.unlock_expression_help")}

@@ -1,4 +1,5 @@
 import { Select, Stack, Text } from "@mantine/core";
+import { spellOut } from "@flagship/shared";
 import { i18n } from "../../lib/i18n.ts";
 
 export type ChoiceKind = "challenge_type" | "flag_type" | "points_type" | "decay_curve" | "difficulty" | "category_type";
@@ -11,12 +12,13 @@ export interface Choice {
 
 /**
  * Stored values as staff read them: a name and a one-line description from the editor's texts.
- * A value without texts (a plugin's own type) is shown as it is stored, with no description.
+ * A value without texts (a plugin's own type) is spelled out ('multipleChoice' is 'Multiple
+ * choice'), with no description.
  */
 export function choicesOf(kind: ChoiceKind, values: readonly string[]): Choice[] {
   return values.map((value) => {
     const key = `editor.choices.${kind}.${value}`;
-    return i18n.exists(key) ? { value, label: i18n.t(key), description: i18n.t(`${key}_help`) } : { value, label: value, description: "" };
+    return i18n.exists(key) ? { value, label: i18n.t(key), description: i18n.t(`${key}_help`) } : { value, label: spellOut(value) || value, description: "" };
   });
 }
 
@@ -26,7 +28,7 @@ export function choicesOf(kind: ChoiceKind, values: readonly string[]): Choice[]
  */
 export function ChoiceSelect({ label, choices, value, onChange, error, required, testId }: { label: string; choices: Choice[]; value: string; onChange(value: string): void; error?: string; required?: boolean; testId?: string }) {
   const descriptions = new Map(choices.map((c) => [c.value, c.description]));
-  const data = choices.some((c) => c.value === value) ? choices : [...choices, { value, label: value, description: "" }];
+  const data = choices.some((c) => c.value === value) ? choices : [...choices, { value, label: spellOut(value) || value, description: "" }];
   return (
     <Select
       label={label}

@@ -1,5 +1,5 @@
-import { JOB_DEFAULTS } from "@flagship/shared";
-import { Accordion, Button, Group, PasswordInput, Select, SimpleGrid, Stack, Switch, Textarea, TextInput } from "@mantine/core";
+import { JOB_DEFAULTS, JOB_LIMITS, MEMORY_UNITS, type MemoryUnit, memoryBytes, memoryInUnits } from "@flagship/shared";
+import { Accordion, Button, Group, NativeSelect, PasswordInput, Select, SimpleGrid, Stack, Switch, Textarea, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
@@ -15,6 +15,7 @@ interface Values {
   port: string;
   replicas: string;
   memory: string;
+  memoryUnit: MemoryUnit;
   cpus: string;
   image: string;
   username: string;
@@ -44,13 +45,21 @@ const SERVER_FIELDS: Record<string, keyof Values> = {
   "job_spec.env": "env",
 };
 
+/**
+ * A new job's replicas: one shared container serves most challenges (the server's own default,
+ * for clients that send none, stays the contract's 5).
+ */
+const NEW_JOB_REPLICAS = 1;
+
 function initial(job: JobStatusView | undefined, challengeId: number | undefined): Values {
+  const memory = memoryInUnits(job?.resources.memory ?? JOB_DEFAULTS.memory);
   return {
     challenge: challengeId ? String(challengeId) : job ? String(job.challenge_id) : "",
     name: job?.name ?? "",
     port: job ? String(job.port) : "",
-    replicas: String(job?.replicas ?? JOB_DEFAULTS.replicas),
-    memory: String(job?.resources.memory ?? JOB_DEFAULTS.memory),
+    replicas: String(job?.replicas ?? NEW_JOB_REPLICAS),
+    memory: memory.amount,
+    memoryUnit: memory.unit,
     cpus: String(job?.resources.cpus ?? JOB_DEFAULTS.cpus),
     image: job?.image ?? "",
     username: "",
@@ -116,7 +125,12 @@ export function JobForm({ challengeId, job, challenges, onDone }: { challengeId?
     const found: Partial<Record<keyof Values, string>> = {};
     const required = t("generic.required");
     for (const key of ["name", "port", "replicas", "memory", "cpus", "image", "challenge"] as const) if (values[key].trim() === "") found[key] = required;
-    for (const key of ["port", "replicas", "memory", "lifetime", "warm"] as const) if (values[key].trim() !== "" && !/^\d+$/.test(values[key].trim())) found[key] = t("cserv.digits");
+    for (const key of ["port", "replicas", "lifetime", "warm"] as const) if (values[key].trim() !== "" && !/^\d+$/.test(values[key].trim())) found[key] = t("cserv.digits");
+    if (values.memory.trim() !== "") {
+      const bytes = memoryBytes(values.memory, values.memoryUnit);
+      if (bytes === null) found.memory = t("cserv.decimal");
+      else if (bytes < JOB_LIMITS.memory.min || bytes > JOB_LIMITS.memory.max) found.memory = t("cserv.memory_range");
+    }
     if (values.cpus.trim() !== "" && !/^\d+(\.\d+)?$/.test(values.cpus.trim())) found.cpus = t("cserv.decimal");
     const env = parseEnv(values.env);
     if (typeof env === "number") found.env = t("cserv.env_line", { line: env });
@@ -136,7 +150,7 @@ export function JobForm({ challengeId, job, challenges, onDone }: { challengeId?
         name: values.name.trim(),
         port: Number(values.port),
         replicas: Number(values.replicas),
-        resources: { memory: Number(values.memory), cpus: Number(values.cpus) },
+        resources: { memory: memoryBytes(values.memory, values.memoryUnit) ?? 0, cpus: Number(values.cpus) },
         image: values.image.trim(),
         ...auth,
         env,
@@ -171,9 +185,36 @@ export function JobForm({ challengeId, job, challenges, onDone }: { challengeId?
         {text("name", { description: t("cserv.name_hint") })}
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
           {text("port", { description: t("cserv.port_hint"), inputMode: "numeric" })}
-          {text("replicas", { inputMode: "numeric" })}
-          {text("memory", { inputMode: "numeric" })}
-          {text("cpus", { inputMode: "decimal" })}
+          {text("replicas", { inputMode: "numeric", description: t("cserv.replicas_hint") })}
+          <TextInput
+            label={t("cserv.memory")}
+            description={t("cserv.memory_hint")}
+            value={values.memory}
+            onChange={(e) => {
+              set("memory", e.currentTarget.value);
+              setErrors(({ memory: _fixed, ...rest }) => rest);
+            }}
+            error={errors.memory}
+            withAsterisk
+            inputMode="decimal"
+            autoComplete="off"
+            rightSectionWidth={80}
+            rightSection={
+              <NativeSelect
+                aria-label={t("cserv.memory_unit")}
+                data={Object.keys(MEMORY_UNITS)}
+                value={values.memoryUnit}
+                onChange={(e) => {
+                  set("memoryUnit", e.currentTarget.value as MemoryUnit);
+                  setErrors(({ memory: _fixed, ...rest }) => rest);
+                }}
+                variant="unstyled"
+                rightSectionWidth={20}
+                styles={{ input: { fontWeight: 500, paddingInlineStart: 8, paddingInlineEnd: 22 } }}
+              />
+            }
+          />
+          {text("cpus", { inputMode: "decimal", description: t("cserv.cpus_hint") })}
         </SimpleGrid>
         {text("image")}
         <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">

@@ -1,4 +1,4 @@
-import { type JobState } from "@flagship/shared";
+import { type JobState, spellOut } from "@flagship/shared";
 import { Alert, Anchor, Badge, Button, Card, Code, Group, List, Stack, Table, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -238,10 +238,10 @@ function JobCard({ job }: { job: JobStatusView }) {
               <Table.Tbody>
                 {current.map((i) => (
                   <Table.Tr key={i.id}>
-                    <Table.Td>{i.team_id !== null ? t("cserv.instance_team", { team: i.team_id }) : i.pooled ? t("cserv.instance_warm") : t("cserv.instance_slot", { slot: (i.slot ?? 0) + 1 })}</Table.Td>
+                    <Table.Td>{i.team_id !== null ? t("cserv.instance_team", { team: i.team_name ?? `#${i.team_id}` }) : i.pooled ? t("cserv.instance_warm") : t("cserv.instance_slot", { slot: (i.slot ?? 0) + 1 })}</Table.Td>
                     <Table.Td>{i.worker}</Table.Td>
                     <Table.Td>{i.port !== null ? `${i.host}:${i.port}` : "—"}</Table.Td>
-                    <Table.Td>{i.status}</Table.Td>
+                    <Table.Td>{t(`cserv.status_${i.status}`, { defaultValue: spellOut(i.status) })}</Table.Td>
                     <Table.Td>{i.teams}</Table.Td>
                   </Table.Tr>
                 ))}

@@ -33,6 +33,7 @@ import { errorText, fieldErrors } from "../auth/errors.ts";
 import { PasswordStrengthBar, usePasswordStrength } from "../auth/PasswordStrength.tsx";
 import { useSwitchSession } from "../auth/useSession.ts";
 import { LogoPicker } from "../theming/LogoPicker.tsx";
+import { AccentWarning } from "../theming/AccentWarning.tsx";
 import { setThemePreview, THEME_PRESETS } from "../theming/themeState.ts";
 import "@mantine/core/styles/RadioCard.css";
 import "@mantine/core/styles/RadioIndicator.css";
@@ -337,6 +338,7 @@ function SetupFlow({ sso }: { sso: boolean }) {
             <>
               <Text size="sm">{t("setup.look_intro")}</Text>
               <ColorInput label={t("setup.colour")} description={t("setup.colour_hint")} format="hex" swatches={SWATCHES} swatchesPerRow={7} value={values.colour} onChange={set("colour")} error={errors.colour ?? errors.theme} withEyeDropper={false} withPicker={false} popoverProps={{ withinPortal: false }} />
+              <AccentWarning colour={values.colour} page={PALETTES.light.light} />
               <Group gap="sm">
                 <Button variant="subtle" size="xs" onClick={() => set("colour")(PALETTES.light.primary)}>
                   {t("setup.keep_default")}

@@ -8,6 +8,7 @@ import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { errorText } from "../auth/errors.ts";
 import "../authoring/texts.ts";
+import { AccentWarning } from "./AccentWarning.tsx";
 import { LogoSetting } from "./LogoPicker.tsx";
 import { setThemePreview, THEME_PRESETS } from "./themeState.ts";
 
@@ -75,6 +76,7 @@ export function ThemeBuilder() {
             />
           ))}
         </SimpleGrid>
+        <AccentWarning colour={theme.primary} page={theme.light} />
         <Stack gap={4}>
           <Text size="sm" fw={500} id="sidebar-type-label">
             {t("theme.sidebar_type")}
