@@ -41,6 +41,7 @@ function scalarFields(data: Partial<CreateChallengeInput> | UpdateChallengeInput
     ...(data.post_score_explanation !== undefined && { postScoreExplanation: data.post_score_explanation }),
     ...(data.attempt_limit !== undefined && { attemptLimit: data.attempt_limit === 0 ? null : data.attempt_limit }),
     ...(data.source !== undefined && { source: data.source }),
+    ...(data.scheduled_at !== undefined && { scheduledAt: data.scheduled_at === null ? null : new Date(data.scheduled_at) }),
   };
 }
 

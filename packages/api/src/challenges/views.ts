@@ -39,6 +39,8 @@ export interface ChallengeView {
   flag_metadata?: JsonObject;
   attempt_limit?: number | null;
   source?: string;
+  /** When it is released to players (ISO-8601), or null. */
+  scheduled_at?: string | null;
 }
 
 /** A locked challenge: enough to place its tile, nothing that gives it away. */
@@ -168,7 +170,7 @@ export function unlockedFor(challenge: CatalogChallenge, state: PlayerState): bo
  * staff-only metadata and tags.
  */
 export function challengeView(challenge: CatalogChallenge, state: PlayerState, staff: boolean): AnyChallengeView | null {
-  if (challenge.hidden && !staff) return null;
+  if (challenge.withheld && !staff) return null;
   const solved = state.solved.has(challenge.id);
   const unlocked = solved || unlockedFor(challenge, state);
   if (!unlocked && !staff) return { ...stubFields(challenge), votes: votesOf(challenge, state) };
@@ -189,6 +191,7 @@ export function challengeView(challenge: CatalogChallenge, state: PlayerState, s
     view.flag_metadata = challenge.flagMetadata;
     view.attempt_limit = challenge.attemptLimit;
     view.source = challenge.source;
+    view.scheduled_at = challenge.scheduledAt;
   }
   return view;
 }

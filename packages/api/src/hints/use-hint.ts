@@ -31,7 +31,7 @@ export async function useHint(ctx: Context, input: unknown): Promise<UsedHint> {
   const { id } = parseInput(ZUseHintInput, input);
   const { catalog, hint } = await findHint(ctx, id);
   const challenge = hint ? catalog.challenges.get(hint.challengeId) : undefined;
-  if (!hint || !challenge || (challenge.hidden && !access.staff)) throw new AppError("not_found");
+  if (!hint || !challenge || (challenge.withheld && !access.staff)) throw new AppError("not_found");
   const state = await loadPlayerState(ctx.db, actor.id, teamId);
   // The contract's order: a locked challenge first, then a hint already used.
   if (!state.solved.has(challenge.id) && !isUnlocked(challenge.unlockRequirements, state.solved)) throw new AppError("challenge_not_unlocked");
