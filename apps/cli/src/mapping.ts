@@ -27,6 +27,8 @@ export interface DesiredChallenge {
     post_score_explanation: string;
     /** The repository the challenge comes from (set by the sync, which knows the repository). */
     source: string;
+    /** When players first see it (ISO-8601, UTC), or null. */
+    scheduled_at: string | null;
   };
   hints: { name: string; penalty: number; text: string }[];
   /** Paths relative to the challenge's folder. */
@@ -156,6 +158,7 @@ export function mapChallenge(spec: ChallengeSpec): { challenge: DesiredChallenge
         maintenance: ext.maintenance ?? false,
         post_score_explanation: ext.post_score_explanation ?? "",
         source: "",
+        scheduled_at: spec.scheduled_at ?? null,
       },
       hints,
       files: spec.files ?? [],
@@ -164,6 +167,31 @@ export function mapChallenge(spec: ChallengeSpec): { challenge: DesiredChallenge
     },
   };
 }
+
+/**
+ * The names players see for a challenge's files, by entry of `files`: the file's own name, or,
+ * when two entries share it (`dist/a/notes.txt`, `dist/b/notes.txt`), as many of the folders
+ * above it as tell them apart (`a/notes.txt`, `b/notes.txt`).
+ */
+export function playerFileNames(entries: readonly string[]): Map<string, string> {
+  const parts = new Map(entries.map((entry) => [entry, entry.split(/[\\/]+/).filter((part) => part !== "" && part !== ".")]));
+  const byBase = new Map<string, string[]>();
+  for (const [entry, segments] of parts) {
+    const base = segments.at(-1) ?? entry;
+    byBase.set(base, [...(byBase.get(base) ?? []), entry]);
+  }
+  const names = new Map<string, string>();
+  for (const group of byBase.values()) {
+    const longest = Math.max(...group.map((entry) => parts.get(entry)!.length));
+    let depth = 1;
+    while (depth < longest && new Set(group.map((entry) => parts.get(entry)!.slice(-depth).join("/"))).size < group.length) depth += 1;
+    for (const entry of group) names.set(entry, parts.get(entry)!.slice(-depth).join("/"));
+  }
+  return names;
+}
+
+/** The name a file is uploaded under, which downloads keep: its player name with folders joined by "_". */
+export const uploadNameOf = (playerName: string) => playerName.replaceAll("/", "_");
 
 /** The port a Dockerfile says its server listens on: the first EXPOSE, or null. */
 export function exposedPort(dockerfile: string): number | null {

@@ -36,6 +36,8 @@ export interface RemoteChallenge {
   attempt_limit?: number | null;
   /** The repository a sync made it from ("" when made otherwise); older servers leave it out. */
   source?: string;
+  /** When players first see it (ISO-8601), or null; older servers leave it out. */
+  scheduled_at?: string | null;
 }
 
 export interface RemoteCategory {

@@ -6,7 +6,7 @@ import path from "node:path";
 import { ZCategoryInput, ZCreateChallengeInput, ZJobSpec } from "@flagship/shared";
 import { type Api, CliError, EXIT } from "./client.ts";
 import { buildImage } from "./docker.ts";
-import { exposedPort, mapChallenge, OWNED_METADATA_KEYS, type DesiredChallenge, type DesiredServer } from "./mapping.ts";
+import { exposedPort, mapChallenge, OWNED_METADATA_KEYS, playerFileNames, uploadNameOf, type DesiredChallenge, type DesiredServer } from "./mapping.ts";
 import type { Progress } from "./progress.ts";
 import { type RemoteCategory, type RemoteChallenge, type RemoteFile, type RemoteJob, sameJson } from "./remote.ts";
 import { loadRepository, type LocalFile, type Problem } from "./spec.ts";
@@ -80,6 +80,7 @@ const CHALLENGE_KEYS = [
   "maintenance",
   "post_score_explanation",
   "source",
+  "scheduled_at",
 ] as const;
 
 /** The metadata to store: the remote's own keys (a job's cserv_name...) kept, the sync's replaced. */
@@ -93,7 +94,7 @@ export function changedFields(remote: RemoteChallenge, desired: DesiredChallenge
   const patch: Record<string, unknown> = {};
   for (const key of CHALLENGE_KEYS) {
     const want = key === "challenge_metadata" ? mergedMetadata(remote.challenge_metadata ?? {}, desired.challenge_metadata) : desired[key];
-    const have = key === "attempt_limit" ? (remote.attempt_limit ?? null) : key === "source" ? (remote.source ?? "") : remote[key];
+    const have = key === "attempt_limit" || key === "scheduled_at" ? (remote[key] ?? null) : key === "source" ? (remote.source ?? "") : remote[key];
     if (!sameJson(have, want)) patch[key] = want;
   }
   return patch;
@@ -120,11 +121,12 @@ async function sameFile(api: Api, url: string, size: number, local: LocalFile): 
 /** Uploads the file an entry of `files` resolved to, under the entry's own name (not the name a link leads to). */
 async function uploadFile(api: Api, name: string, local: LocalFile, progress: Progress): Promise<{ name: string; url: string; size: number }> {
   const { size } = local;
-  const bar = progress.bar(`upload ${name}`, size);
+  const bar = progress.bytes(`upload ${name}`, size);
   try {
-    const stored = await api.upload(name, size, createReadStream(local.path), (n) => bar.increment(n));
+    const stored = await api.upload(uploadNameOf(name), size, createReadStream(local.path), (n) => bar.increment(n));
     bar.finish();
-    return stored;
+    // Players see the name that tells it from the challenge's other files (a folder kept when two share a name).
+    return { ...stored, name };
   } finally {
     bar.stop();
   }
@@ -193,7 +195,7 @@ function checkAgainstServer(planned: readonly Planned[], remoteIds: ReadonlySet<
       name: desired.name,
       ...desired.fields,
       hints: desired.hints,
-      files: desired.files.map((name) => ({ name: path.basename(name), url: "/files/0/0", size: local.get(name)!.size })),
+      files: [...playerFileNames(desired.files)].map(([entry, name]) => ({ name, url: "/files/0/0", size: local.get(entry)!.size })),
     };
     const parsed = ZCreateChallengeInput.safeParse(body);
     if (!parsed.success) {
@@ -342,7 +344,7 @@ async function syncPlanned(
   const uploads = new Map<Planned, { remove: RemoteFile[]; add: { name: string; stored: { name: string; url: string; size: number } | null }[] }>();
   for (const item of planned) {
     const remote = remoteByKey.get(`${item.desired.category}\u0000${item.desired.name}`);
-    const wanted = new Map(item.desired.files.map((file) => [path.basename(file), item.local.get(file)!]));
+    const wanted = new Map([...playerFileNames(item.desired.files)].map(([entry, name]) => [name, item.local.get(entry)!]));
     const remove: RemoteFile[] = [];
     for (const file of remote?.files ?? []) {
       const local = wanted.get(file.name);
@@ -420,7 +422,9 @@ async function syncPlanned(
       remoteOf.set(key, remote);
       const patch = changedFields(remote, desired.fields);
       if (Object.keys(patch).length > 0) {
-        const before = Object.fromEntries(Object.keys(patch).map((field) => [field, field === "attempt_limit" ? (remote.attempt_limit ?? null) : remote[field as keyof RemoteChallenge]]));
+        const before = Object.fromEntries(
+          Object.keys(patch).map((field) => [field, field === "attempt_limit" || field === "scheduled_at" ? (remote[field] ?? null) : remote[field as keyof RemoteChallenge]]),
+        );
         await write(
           key,
           `~ ${verb("updated", "would update")} ${label}: ${Object.keys(patch).join(", ")}`,
