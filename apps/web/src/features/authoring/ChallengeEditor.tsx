@@ -6,6 +6,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
+import { EventTimeField } from "../../lib/EventTimeField.tsx";
 import { useLeaveGuard } from "../../lib/leave-guard.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { errorText, fieldErrors } from "../auth/errors.ts";
@@ -341,6 +342,9 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
             <Switch label={t("editor.maintenance")} description={t("editor.maintenance_help")} checked={draft.maintenance} onChange={(e) => set("maintenance", e.currentTarget.checked)} />
             <Switch label={t("editor.tiebreaker")} description={t("editor.tiebreaker_help")} checked={draft.tiebreaker} onChange={(e) => set("tiebreaker", e.currentTarget.checked)} />
           </SimpleGrid>
+          <div style={{ maxWidth: "24rem" }}>
+            <EventTimeField label={t("editor.scheduled_at")} description={t("editor.scheduled_at_help")} value={draft.scheduled_at} onChange={(seconds) => set("scheduled_at", seconds)} error={errors.scheduled_at} data-testid="challenge-scheduled-at" />
+          </div>
           {category.contained_type === "campaign" && (
             <Stack gap={4} component="fieldset" style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
               <Text component="legend" size="sm" fw={500} p={0}>

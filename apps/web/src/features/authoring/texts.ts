@@ -79,6 +79,8 @@ export const authoringTexts = {
     tags_help: "Press Enter after each tag.",
     hidden: "Hidden",
     hidden_help: "Only staff see hidden challenges.",
+    scheduled_at: "Release at",
+    scheduled_at_help: "Players see the challenge from this time on, with no one doing anything. Leave empty to show it now (unless hidden).",
     maintenance: "Maintenance",
     maintenance_help: "Players see a warning that the challenge may not work.",
     tiebreaker: "Tiebreaker",
