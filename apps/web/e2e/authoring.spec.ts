@@ -357,3 +357,54 @@ test("every setting the JSON held has a field: a per-team flag's secret, the par
   await expect.poll(async () => JSON.parse(await edit.getByTestId("challenge-metadata").inputValue())).not.toHaveProperty("cserv_name");
   await expectAccessible(page);
 });
+
+test("staff schedule a challenge's release in the editor: players do not see it until then; cleared, they do", async ({ page, request }) => {
+  test.setTimeout(150_000);
+  const staff = await seedUser({ isStaff: true });
+  const category = await seedCategory(request, staff, { name: unique("Timed ") });
+  const challenge = await seedChallenge(request, staff, { category: category.id, name: unique("Dawn "), score: 150, flag_metadata: { flag: "flag{dawn}" } });
+  const team = await seedTeam();
+  const playerPage = await page.context().browser()!.newPage();
+  await signIn(playerPage, team.members[0]!);
+  const playerSees = async (count: number) => {
+    await playerPage.goto(`/campaign/${category.id}`);
+    await expect(playerPage.getByRole("heading", { level: 1, name: category.name })).toBeVisible();
+    await expect(playerPage.getByRole("button", { name: new RegExp(challenge.name) })).toHaveCount(count);
+  };
+  await playerSees(1);
+
+  await signIn(page, staff);
+  await page.goto(`/campaign/${category.id}/${challenge.id}#edit`);
+  const edit = page.getByRole("form", { name: `Edit ${challenge.name}` });
+  // The release time is picked as the event's times are: tomorrow, on the calendar.
+  await edit.getByTestId("challenge-scheduled-at").click();
+  const tomorrow = new Date(Date.now() + 86_400_000);
+  const day = page.getByRole("button", { name: `${tomorrow.getDate()} ${tomorrow.toLocaleString("en-GB", { month: "long" })} ${tomorrow.getFullYear()}`, exact: true });
+  if (!(await day.first().isVisible())) await page.getByRole("button", { name: /next month/i }).click();
+  await day.first().click();
+  await page.getByRole("button", { name: "Use this time" }).click();
+  await expect(edit.getByTestId("challenge-scheduled-at-preview")).toContainText("UTC");
+  await shootBoth(page, "authoring-scheduled-editor");
+  const save = edit.getByRole("button", { name: "Save challenge" });
+  await save.click();
+  await expect(page.getByText("Challenge saved").last()).toBeVisible();
+  await expect(edit.getByTestId("save-state")).toHaveText("No unsaved changes");
+
+  // Staff see the schedule on the challenge and on its tile; players do not see the challenge.
+  await page.goto(`/campaign/${category.id}/${challenge.id}`);
+  await expect(page.getByTestId("scheduled-badge").first()).toContainText("Scheduled for");
+  await expect(page.getByTestId("staff-visibility-note")).toContainText("Scheduled: players see this challenge from");
+  await page.goto(`/campaign/${category.id}`);
+  await expect(page.getByTestId("challenge-tile").filter({ hasText: challenge.name }).getByTestId("scheduled-badge")).toContainText("Scheduled for");
+  await shootBoth(page, "authoring-scheduled-tile");
+  await playerSees(0);
+  await shootBoth(playerPage, "authoring-scheduled-player");
+
+  // Cleared: players see it at once.
+  await page.goto(`/campaign/${category.id}/${challenge.id}#edit`);
+  await edit.getByRole("button", { name: "Clear Release at" }).click();
+  await save.click();
+  await expect(edit.getByTestId("save-state")).toHaveText("No unsaved changes");
+  await playerSees(1);
+  await playerPage.close();
+});
