@@ -35,6 +35,8 @@ export interface DesiredChallenge {
   files: string[];
   /** Challenge names or ids; all must be solved (CTFd's prerequisites). */
   requirements: (string | number)[];
+  /** The challenge suggested after a solve (ctfcli's `next`), by name or id, or null. */
+  next: string | number | null;
   server: DesiredServer | null;
 }
 
@@ -163,6 +165,7 @@ export function mapChallenge(spec: ChallengeSpec): { challenge: DesiredChallenge
       hints,
       files: spec.files ?? [],
       requirements,
+      next: spec.next ?? null,
       server,
     },
   };

@@ -38,6 +38,8 @@ export interface RemoteChallenge {
   source?: string;
   /** When players first see it (ISO-8601), or null; older servers leave it out. */
   scheduled_at?: string | null;
+  /** The challenge suggested after a solve, by id; older servers leave it out. */
+  next_challenge?: number | null;
 }
 
 export interface RemoteCategory {

@@ -136,7 +136,7 @@ export const ZChallengeSpec = z
     requirements: z
       .union([z.array(ZRequirement), z.object({ prerequisites: z.array(ZRequirement).default([]), anonymize: z.boolean().optional() })])
       .nullish(),
-    next: z.union([z.string(), z.number()]).nullish(),
+    next: z.union([z.string().min(1), z.number().int().positive()]).nullish(),
     state: z.enum(["visible", "hidden"]).default("visible"),
     /**
      * When players first see the challenge, as ctfcli writes it: ISO-8601, such as
@@ -414,6 +414,10 @@ export async function loadRepository(root: string): Promise<LoadedChallenge[]> {
       }
       if (ref === spec.name) challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, [...path_, index]), message: "requirements: a challenge cannot require itself.", severity: "error" });
     }
+    if (typeof spec.next === "string" && !names.has(spec.next) && !/^\d+$/.test(spec.next)) {
+      challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["next"]), message: `next: no challenge named "${spec.next}" in the repository.`, severity: "error" });
+    }
+    if (spec.next === spec.name) challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["next"]), message: "next: a challenge cannot suggest itself.", severity: "error" });
     const image = spec.image;
     if (image && isLocalImage(image)) {
       const problem = (message: string) => challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["image"]), message: `image: ${message}`, severity: "error" });

@@ -210,6 +210,9 @@ function checkAgainstServer(planned: readonly Planned[], remoteIds: ReadonlySet<
       const id = typeof ref === "number" ? ref : /^\d+$/.test(ref) ? Number(ref) : null;
       if (id !== null && !remoteIds.has(id)) problem(1, `requirements: ${label} requires challenge ${id}, which the server does not have.`);
     }
+    const next = desired.next;
+    const nextId = typeof next === "number" ? next : typeof next === "string" && /^\d+$/.test(next) ? Number(next) : null;
+    if (nextId !== null && !remoteIds.has(nextId)) problem(1, `next: ${label} suggests challenge ${nextId}, which the server does not have.`);
   }
   if (problems.length > 0) throw new CliError(`${formatProblems(problems).join("\n")}\n${problems.length} problem(s); nothing was changed.`, EXIT.problems);
 }
@@ -494,6 +497,23 @@ async function syncPlanned(
         `~ ${verb("updated", "would update")} "${desired.category}/${desired.name}": unlock requirements`,
         () => api.request("PATCH", `/challenges/${id}/`, { unlock_requirements: expression }),
         () => ({ what: `restore the unlock requirements of "${desired.category}/${desired.name}"`, run: () => api.request("PATCH", `/challenges/${id}/`, { unlock_requirements: had }) }),
+      );
+    }
+
+    // The challenge suggested next, likewise once every challenge has an id.
+    for (const { desired } of planned) {
+      const key = `${desired.category}\u0000${desired.name}`;
+      const id = ids.get(desired.name);
+      const ref = desired.next;
+      const next = ref === null ? null : typeof ref === "number" ? ref : /^\d+$/.test(ref) ? Number(ref) : ids.get(ref);
+      if (id === undefined || next === undefined) continue; // dry run: not created yet
+      const had = remoteOf.get(key)?.next_challenge ?? null;
+      if (had === next) continue;
+      await write(
+        key,
+        `~ ${verb("updated", "would update")} "${desired.category}/${desired.name}": next`,
+        () => api.request("PATCH", `/challenges/${id}/`, { next_challenge: next }),
+        () => ({ what: `restore the next challenge of "${desired.category}/${desired.name}"`, run: () => api.request("PATCH", `/challenges/${id}/`, { next_challenge: had }) }),
       );
     }
 

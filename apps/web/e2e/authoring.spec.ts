@@ -358,13 +358,14 @@ test("every setting the JSON held has a field: a per-team flag's secret, the par
   await expectAccessible(page);
 });
 
-test("staff schedule a challenge's release in the editor: players do not see it until then; cleared, they do", async ({ page, request }) => {
+test("staff schedule a challenge's release in the editor: players do not see it until then; cleared, they do", async ({ page, request, browser }) => {
   test.setTimeout(150_000);
   const staff = await seedUser({ isStaff: true });
   const category = await seedCategory(request, staff, { name: unique("Timed ") });
   const challenge = await seedChallenge(request, staff, { category: category.id, name: unique("Dawn "), score: 150, flag_metadata: { flag: "flag{dawn}" } });
   const team = await seedTeam();
-  const playerPage = await page.context().browser()!.newPage();
+  const playerContext = await browser.newContext();
+  const playerPage = await playerContext.newPage();
   await signIn(playerPage, team.members[0]!);
   const playerSees = async (count: number) => {
     await playerPage.goto(`/campaign/${category.id}`);
@@ -406,5 +407,5 @@ test("staff schedule a challenge's release in the editor: players do not see it 
   await save.click();
   await expect(edit.getByTestId("save-state")).toHaveText("No unsaved changes");
   await playerSees(1);
-  await playerPage.close();
+  await playerContext.close();
 });

@@ -78,6 +78,8 @@ export const CHALLENGE_FIELDS = {
    * When the challenge is released (ISO-8601 with its offset, as ctfcli writes it): hidden from
    * players until then, then shown with no staff action. Null: no schedule.
    */
+  /** The challenge suggested after a solve (ctfcli's `next`), by id; null: none. */
+  next_challenge: z.number().int().positive().nullable(),
   scheduled_at: z.iso.datetime({ offset: true, message: "Enter a date and time in ISO-8601 form, such as 2026-05-01T18:00:00Z." }).nullable(),
 };
 
@@ -114,6 +116,7 @@ export const ZCreateChallengeInput = z
     attempt_limit: CHALLENGE_FIELDS.attempt_limit.default(null),
     source: CHALLENGE_FIELDS.source.default(""),
     scheduled_at: CHALLENGE_FIELDS.scheduled_at.default(null),
+    next_challenge: CHALLENGE_FIELDS.next_challenge.default(null),
     tags: CHALLENGE_FIELDS.tags.default([]),
     files: z.array(z.union([z.number().int().positive(), ZFileInput])).max(100).default([]),
     hints: z.array(ZHintFields).max(100).default([]),

@@ -25,6 +25,7 @@ function challenge(id: number, categoryId: number): CatalogChallenge {
     source: "",
     scheduledAt: null,
     withheld: false,
+    nextChallengeId: null,
     solveCount: 0,
     votesPositive: 0,
     votesNegative: 0,

@@ -39,6 +39,7 @@ export const catalogChallengeSelect = {
   attemptLimit: true,
   source: true,
   scheduledAt: true,
+  nextChallengeId: true,
   solveCount: true,
   votesPositive: true,
   votesNegative: true,
@@ -96,6 +97,8 @@ export interface CatalogChallenge {
    * expires at the next scheduled release (see CatalogCache), so this is never stale.
    */
   withheld: boolean;
+  /** The challenge suggested after a solve, or null. */
+  nextChallengeId: number | null;
   solveCount: number;
   votesPositive: number;
   votesNegative: number;
@@ -177,6 +180,7 @@ async function loadCatalog(db: Db, previous: Catalog | null): Promise<Catalog> {
       source: row.source,
       scheduledAt: row.scheduledAt?.toISOString() ?? null,
       withheld,
+      nextChallengeId: row.nextChallengeId,
       solveCount: row.solveCount,
       votesPositive: row.votesPositive,
       votesNegative: row.votesNegative,

@@ -35,6 +35,11 @@ export interface ChallengeView {
   tags: { type: string; text: string }[];
   tiebreaker: boolean;
   post_score_explanation: string;
+  /**
+   * The challenge suggested after a solve, by id, or null. Only an id: a client offers it by the
+   * name it finds in the caller's own listing, so one the caller cannot see is never named.
+   */
+  next_challenge: number | null;
   /** Staff only. */
   flag_metadata?: JsonObject;
   attempt_limit?: number | null;
@@ -130,6 +135,7 @@ export function fixedFields(challenge: CatalogChallenge) {
     maintenance: challenge.maintenance,
     tags: playerTags(challenge.tags),
     tiebreaker: challenge.tiebreaker,
+    next_challenge: challenge.nextChallengeId,
   };
 }
 
