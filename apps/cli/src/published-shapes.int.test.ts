@@ -182,3 +182,36 @@ describe("scheduled releases, ctfcli's unused keys and files of one name", () =>
     expect(again.stdout.trim().split("\n").at(-1)).toBe("Nothing to change: 1 challenge(s) up to date.");
   }, 120_000);
 });
+
+describe("next and anonymized requirements", () => {
+  it("sync next by name (the suggestion after a solve) and list a challenge locked with anonymize as an anonymous tile", async () => {
+    const repo = await repository();
+    await writeChallenge(repo, "intro/one", "name: Step One\ncategory: Intro\nvalue: 10\nnext: Step Two\nflags:\n  - flag{one}\n");
+    await writeChallenge(
+      repo,
+      "intro/two",
+      "name: Step Two\ncategory: Intro\ndescription: The second step.\nvalue: 20\nrequirements:\n  prerequisites:\n    - Step One\n  anonymize: true\nflags:\n  - flag{two}\n",
+    );
+    const sync = await flagship(server!, ["challenge", "sync", repo]);
+    expect([sync.code, sync.stderr]).toEqual([0, ""]);
+    expect(sync.stdout).not.toMatch(/warning/);
+    expect(sync.stdout).toContain('~ updated "Intro/Step One": next');
+    const staff = await challengesOf(server!.token);
+    expect(staff.get("Step One").next_challenge).toBe(staff.get("Step Two").id);
+
+    const player = (await createTeamWith(server!.world)).members[0]!.token;
+    const listed = (await api<Category[]>(server!.url, player, "GET", "/challenges/categories/")).find((c) => c.name === "Intro")!.challenges;
+    const stub = listed.find((c) => c.id === staff.get("Step Two").id);
+    expect(stub).toMatchObject({ unlocked: false });
+    for (const key of ["name", "description", "score", "current_score", "author", "files", "hints"]) expect(stub).not.toHaveProperty(key);
+    expect(listed.find((c) => c.id === staff.get("Step One").id)).toMatchObject({ name: "Step One", next_challenge: staff.get("Step Two").id });
+
+    const again = await flagship(server!, ["challenge", "sync", repo]);
+    expect(again.stdout.trim().split("\n").at(-1)).toBe("Nothing to change: 2 challenge(s) up to date.");
+
+    await writeChallenge(repo, "intro/one", "name: Step One\ncategory: Intro\nvalue: 10\nnext: Step Nine\nflags:\n  - flag{one}\n");
+    const lint = await flagship(null, ["challenge", "lint", repo]);
+    expect(lint.code).toBe(1);
+    expect(lint.stdout).toMatch(/intro\/one\/challenge\.yml:4: error: next: no challenge named "Step Nine" in the repository\./);
+  }, 120_000);
+});

@@ -102,3 +102,18 @@ describe("a scheduled challenge", () => {
     expect(audit?.extra).toMatchObject({ id: made.id, fields: ["scheduled_at"] });
   });
 });
+
+describe("the challenge suggested next", () => {
+  it("is stored by id, refused when it does not exist or is the challenge itself, and read by players as an id", async () => {
+    const staffCaller = callerFor(world, staff);
+    const second = await staffCaller.challenges.create({ category: categoryId, name: "Second step", score: 100, flag_metadata: { flag: "flag{2}" } });
+    const first = await staffCaller.challenges.create({ category: categoryId, name: "First step", score: 100, flag_metadata: { flag: "flag{1}" }, next_challenge: second.id });
+    expect(first).toMatchObject({ next_challenge: second.id });
+    await expect(staffCaller.challenges.update({ id: first.id, patch: { next_challenge: 999_999 } })).rejects.toMatchObject({ message: expect.stringMatching(/does not exist/) });
+    await expect(staffCaller.challenges.update({ id: first.id, patch: { next_challenge: first.id } })).rejects.toMatchObject({ message: expect.stringMatching(/cannot suggest itself/) });
+    expect(await callerFor(world, team.members[0]!).challenges.get({ id: first.id })).toMatchObject({ next_challenge: second.id });
+    // Deleting the suggestion leaves none.
+    await staffCaller.challenges.delete({ id: second.id });
+    expect(await staffCaller.challenges.get({ id: first.id })).toMatchObject({ next_challenge: null });
+  });
+});
