@@ -409,3 +409,41 @@ test("staff schedule a challenge's release in the editor: players do not see it 
   await playerSees(1);
   await playerContext.close();
 });
+
+test("after a solve, the player is offered the challenge its author suggests next, only when they can see it", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const staff = await seedUser({ isStaff: true });
+  const category = await seedCategory(request, staff, { name: unique("Path ") });
+  const second = await seedChallenge(request, staff, { category: category.id, name: "Second stop", score: 100, flag_metadata: { flag: "flag{second}" } });
+  const first = await seedChallenge(request, staff, { category: category.id, name: "First stop", score: 100, flag_metadata: { flag: "flag{first}" }, next_challenge: second.id });
+  // Suggested next, but hidden: never named to players.
+  const hidden = await seedChallenge(request, staff, { category: category.id, name: "Secret stop", score: 100, flag_metadata: { flag: "flag{secret}" }, hidden: true });
+  await seedChallenge(request, staff, { category: category.id, name: "Side stop", score: 100, flag_metadata: { flag: "flag{side}" }, next_challenge: hidden.id });
+  const team = await seedTeam();
+  await signIn(page, team.members[0]!);
+
+  await page.goto(`/campaign/${category.id}/${first.id}`);
+  await page.getByTestId("flag-input").fill("flag{first}");
+  await page.getByRole("button", { name: "Submit" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("heading", { name: "Flag correct!" })).toBeVisible();
+  const next = dialog.getByRole("link", { name: "Next: Second stop" });
+  await expect(next).toBeVisible();
+  await shootBoth(page, "solved-next-dialog");
+  await next.click();
+  await expect(page.getByRole("heading", { name: "Second stop" })).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+
+  // Solved already: the panel offers it too.
+  await page.goto(`/campaign/${category.id}/${first.id}`);
+  await expect(page.getByTestId("already-solved")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Next: Second stop" })).toBeVisible();
+
+  await page.goto(`/campaign/${category.id}`);
+  await page.getByRole("button", { name: /Side stop/ }).click();
+  await page.getByTestId("flag-input").fill("flag{side}");
+  await page.getByRole("button", { name: "Submit" }).click();
+  await expect(page.getByRole("dialog").getByRole("heading", { name: "Flag correct!" })).toBeVisible();
+  await expect(page.getByTestId("next-challenge")).toHaveCount(0);
+  await expect(page.getByRole("dialog")).not.toContainText("Secret stop");
+});
