@@ -152,8 +152,10 @@ export type UpdateCategoryInput = z.infer<typeof ZUpdateCategoryInput>;
 export const ZCreateFileInput = ZFileInput.extend({ challenge: z.number().int().positive() });
 // Updates carry no defaults: a field left out stays as it is.
 export const ZUpdateFileInput = z.object({ name: fileName.optional(), url: fileUrl.optional(), size: fileSize.optional() });
-export const ZCreateHintInput = ZHintFields.extend({ challenge: z.number().int().positive() });
-export const ZUpdateHintInput = z.object({ name: hintName.optional(), penalty: hintPenalty.optional(), text: hintText.optional() });
+/** Hints of the same challenge a team must have used before this one, by id. */
+const hintRequirements = z.array(z.number().int().positive()).max(100);
+export const ZCreateHintInput = ZHintFields.extend({ challenge: z.number().int().positive(), requirements: hintRequirements.default([]) });
+export const ZUpdateHintInput = z.object({ name: hintName.optional(), penalty: hintPenalty.optional(), text: hintText.optional(), requirements: hintRequirements.optional() });
 
 /** Ids are integers; REST clients sometimes send them as digit strings. */
 const id = z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), z.number().int().positive());

@@ -45,7 +45,7 @@ export const catalogChallengeSelect = {
   votesNegative: true,
   firstBloodTeam: { select: { name: true } },
   tags: { select: { type: true, text: true }, orderBy: { id: "asc" } },
-  hints: { select: { id: true, name: true, penalty: true, text: true }, orderBy: { id: "asc" } },
+  hints: { select: { id: true, name: true, penalty: true, text: true, requirements: true }, orderBy: { id: "asc" } },
   files: { select: { id: true, name: true, url: true, size: true }, orderBy: { id: "asc" } },
 } satisfies Prisma.ChallengeSelect;
 
@@ -66,6 +66,8 @@ export interface CatalogHint {
   name: string;
   penalty: number;
   text: string;
+  /** Hints of the challenge the team must have used first. */
+  requirements: number[];
 }
 
 export interface CatalogChallenge {

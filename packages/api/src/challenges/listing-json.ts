@@ -32,8 +32,8 @@ function fragmentsOf(challenge: CatalogChallenge): ChallengeFragments {
     head: open(fixedFields(challenge)),
     hints: challenge.hints.map((hint) => ({
       id: hint.id,
-      unused: JSON.stringify({ id: hint.id, name: hint.name, penalty: hint.penalty, text: "", used: false }),
-      used: JSON.stringify({ id: hint.id, name: hint.name, penalty: hint.penalty, text: hint.text, used: true }),
+      unused: JSON.stringify({ id: hint.id, name: hint.name, penalty: hint.penalty, text: "", used: false, requirements: hint.requirements }),
+      used: JSON.stringify({ id: hint.id, name: hint.name, penalty: hint.penalty, text: hint.text, used: true, requirements: hint.requirements }),
     })),
     explanation: JSON.stringify(challenge.postScoreExplanation),
     stubHead: open(stubFields(challenge)),

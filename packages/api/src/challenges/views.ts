@@ -23,7 +23,8 @@ export interface ChallengeView {
   score: number;
   current_score: number;
   unlock_requirements: string;
-  hints: { id: number; name: string; penalty: number; text: string; used: boolean }[];
+  /** `requirements`: hints of the challenge to use before this one. */
+  hints: { id: number; name: string; penalty: number; text: string; used: boolean; requirements: number[] }[];
   files: { id: number; name: string; url: string; size: number }[];
   solved: boolean;
   unlocked: boolean;
@@ -184,7 +185,7 @@ export function challengeView(challenge: CatalogChallenge, state: PlayerState, s
     ...fixedFields(challenge),
     hints: challenge.hints.map((hint) => {
       const used = state.hintsUsed.has(hint.id);
-      return { id: hint.id, name: hint.name, penalty: hint.penalty, text: used || staff ? hint.text : "", used };
+      return { id: hint.id, name: hint.name, penalty: hint.penalty, text: used || staff ? hint.text : "", used, requirements: hint.requirements };
     }),
     solved,
     unlocked,

@@ -153,11 +153,14 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
     const kept = new Set(next.hints.map((h) => h.id).filter((id) => id !== undefined));
     for (const hint of current.hints) if (!kept.has(hint.id)) await client.hints.delete.mutate({ id: hint.id });
     for (const hint of next.hints) {
-      const body = { name: hint.name, penalty: hint.penalty, text: hint.text };
+      // Only hints still there can be required.
+      const requirements = (hint.requirements ?? []).filter((id) => kept.has(id));
+      const body = { name: hint.name, penalty: hint.penalty, text: hint.text, requirements };
       if (hint.id === undefined) await client.hints.create.mutate({ challenge: current.id, ...body });
       else {
         const before = current.hints.find((h) => h.id === hint.id);
-        if (!before || before.name !== hint.name || before.penalty !== hint.penalty || before.text !== hint.text) await client.hints.update.mutate({ id: hint.id, patch: body });
+        const sameRequirements = before && [...before.requirements].sort().join() === [...requirements].sort().join();
+        if (!before || before.name !== hint.name || before.penalty !== hint.penalty || before.text !== hint.text || !sameRequirements) await client.hints.update.mutate({ id: hint.id, patch: body });
       }
     }
   }

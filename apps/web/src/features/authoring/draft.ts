@@ -70,7 +70,13 @@ export function draftFrom(source: ChallengeView | Loose): ChallengeDraft {
     attempt_limit: num(s.attempt_limit),
     post_score_explanation: text(s.post_score_explanation),
     unlock_requirements: text(s.unlock_requirements),
-    hints: records(s.hints).map((h) => ({ ...storedId(h), name: text(h.name), penalty: num(h.penalty), text: text(h.text) })),
+    hints: records(s.hints).map((h) => ({
+      ...storedId(h),
+      name: text(h.name),
+      penalty: num(h.penalty),
+      text: text(h.text),
+      requirements: Array.isArray(h.requirements) ? h.requirements.filter((id): id is number => typeof id === "number") : [],
+    })),
     files: records(s.files).map((f) => ({ ...storedId(f), name: text(f.name), url: text(f.url), size: num(f.size) })),
   };
 }
