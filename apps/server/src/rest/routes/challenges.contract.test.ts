@@ -126,7 +126,7 @@ describe("player reads", () => {
       author: "sam",
       score: 200,
       current_score: 200,
-      hints: [{ id: hintId, name: "Crumbs", penalty: 50, text: "", used: false }],
+      hints: [{ id: hintId, name: "Crumbs", penalty: 50, text: "", used: false, requirements: [] }],
       files: [{ id: expect.any(Number), name: "source.zip", url: "/files/source.zip", size: 8192 }],
       solved: false,
       unlocked: true,
