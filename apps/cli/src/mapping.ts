@@ -1,5 +1,5 @@
 import { combineCtfdFlags } from "@flagship/shared";
-import { EXTENSION_KEY, isLocalImage, type ChallengeSpec } from "./spec.ts";
+import { EXTENSION_KEY, hintIndexOf, isLocalImage, type ChallengeSpec } from "./spec.ts";
 
 /**
  * What a challenge file asks of the server: the fields of the REST challenge object, its hints,
@@ -30,7 +30,8 @@ export interface DesiredChallenge {
     /** When players first see it (ISO-8601, UTC), or null. */
     scheduled_at: string | null;
   };
-  hints: { name: string; penalty: number; text: string }[];
+  /** `requires`: the positions of the hints (of this list) to use before this one. */
+  hints: { name: string; penalty: number; text: string; requires: number[] }[];
   /** Paths relative to the challenge's folder. */
   files: string[];
   /** Challenge names or ids; all must be solved (CTFd's prerequisites). */
@@ -117,8 +118,13 @@ export function mapChallenge(spec: ChallengeSpec): { challenge: DesiredChallenge
   const tags = [...(spec.tags ?? []).map((text) => ({ type: "tag", text })), ...(spec.topics ?? []).map((text) => ({ type: "topic", text }))];
   const hints = (spec.hints ?? []).map((hint, index) =>
     typeof hint === "string"
-      ? { name: `Hint ${index + 1}`, penalty: 0, text: hint }
-      : { name: hint.title?.trim() || `Hint ${index + 1}`, penalty: hint.cost, text: hint.content },
+      ? { name: `Hint ${index + 1}`, penalty: 0, text: hint, requires: [] }
+      : {
+          name: hint.title?.trim() || `Hint ${index + 1}`,
+          penalty: hint.cost,
+          text: hint.content,
+          requires: [...new Set((hint.requirements ?? []).map((ref) => hintIndexOf(spec, ref)).filter((at): at is number => at !== null && at !== index))],
+        },
   );
   const requirements = Array.isArray(spec.requirements) ? spec.requirements : (spec.requirements?.prerequisites ?? []);
 

@@ -215,3 +215,35 @@ describe("next and anonymized requirements", () => {
     expect(lint.stdout).toMatch(/intro\/one\/challenge\.yml:4: error: next: no challenge named "Step Nine" in the repository\./);
   }, 120_000);
 });
+
+describe("keyed hints that require other hints", () => {
+  it("sync as ctfcli writes them: the inner hint opens only after the outer one, checked as a player", async () => {
+    const repo = await repository();
+    await writeChallenge(
+      repo,
+      "crypto/layers",
+      "name: Layers\ncategory: Crypto\nvalue: 100\nflags:\n  - flag{layers}\nhints:\n  - key: outer\n    title: Outer layer\n    content: Base64 first.\n    cost: 10\n  - title: Inner layer\n    content: Then XOR.\n    cost: 20\n    requirements:\n      - outer\n",
+    );
+    const sync = await flagship(server!, ["challenge", "sync", repo]);
+    expect([sync.code, sync.stderr]).toEqual([0, ""]);
+    expect(sync.stdout).not.toMatch(/warning/);
+    const staff = (await challengesOf(server!.token)).get("Layers");
+    const [outer, inner] = [...staff.hints].sort((a: { id: number }, b: { id: number }) => a.id - b.id);
+    expect(inner).toMatchObject({ name: "Inner layer", requirements: [outer.id] });
+
+    const player = (await createTeamWith(server!.world)).members[0]!.token;
+    const refused = await fetch(`${server!.url}/api/v2/hints/use/`, { method: "POST", headers: { authorization: `Token ${player}`, "content-type": "application/json" }, body: JSON.stringify({ id: inner.id }) });
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).m).toBe("hint_not_unlocked");
+    expect(await api(server!.url, player, "POST", "/hints/use/", { id: outer.id })).toMatchObject({ text: "Base64 first." });
+    expect(await api(server!.url, player, "POST", "/hints/use/", { id: inner.id })).toMatchObject({ text: "Then XOR." });
+
+    const again = await flagship(server!, ["challenge", "sync", repo]);
+    expect(again.stdout.trim().split("\n").at(-1)).toBe("Nothing to change: 1 challenge(s) up to date.");
+
+    await writeChallenge(repo, "crypto/layers", "name: Layers\ncategory: Crypto\nvalue: 100\nflags:\n  - flag{layers}\nhints:\n  - content: Alone.\n    requirements: [nowhere]\n");
+    const lint = await flagship(null, ["challenge", "lint", repo]);
+    expect(lint.code).toBe(1);
+    expect(lint.stdout).toMatch(/crypto\/layers\/challenge\.yml:8: error: hints: no hint of "Layers" has the key \(or title\) "nowhere"\./);
+  }, 120_000);
+});

@@ -5,6 +5,8 @@ export interface RemoteHint {
   name: string;
   penalty: number;
   text: string;
+  /** Hints of the challenge to use first, by id; older servers leave it out. */
+  requirements?: number[];
 }
 
 export interface RemoteFile {

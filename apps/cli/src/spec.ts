@@ -65,7 +65,15 @@ const ZFlag = z.union([
 
 const ZHint = z.union([
   z.string().min(1),
-  z.object({ content: z.string().min(1), cost: count.default(0), title: text(255).nullish() }),
+  z.object({
+    content: z.string().min(1),
+    cost: count.default(0),
+    title: text(255).nullish(),
+    /** A name other hints of the challenge require it by. */
+    key: text(255).trim().min(1).nullish(),
+    /** Hints of the challenge to use before this one, by key (or title). */
+    requirements: z.array(text(255).trim().min(1), { error: "Give the hints it requires by their key (or title)." }).max(100).nullish(),
+  }),
 ]);
 
 const ZRequirement = z.union([z.string().min(1), z.number().int().positive()]);
@@ -418,6 +426,21 @@ export async function loadRepository(root: string): Promise<LoadedChallenge[]> {
       challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["next"]), message: `next: no challenge named "${spec.next}" in the repository.`, severity: "error" });
     }
     if (spec.next === spec.name) challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["next"]), message: "next: a challenge cannot suggest itself.", severity: "error" });
+    const hints = (spec.hints ?? []).map((hint) => (typeof hint === "string" ? null : hint));
+    const keys = new Map<string, number>();
+    for (const [index, hint] of hints.entries()) {
+      if (!hint?.key) continue;
+      if (keys.has(hint.key)) challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["hints", index, "key"]), message: `hints: the key "${hint.key}" is also hint ${keys.get(hint.key)! + 1}'s.`, severity: "error" });
+      else keys.set(hint.key, index);
+    }
+    for (const [index, hint] of hints.entries()) {
+      for (const [at, ref] of (hint?.requirements ?? []).entries()) {
+        const found = hintIndexOf(spec, ref);
+        const line = lineOf(doc, lines, ["hints", index, "requirements", at]);
+        if (found === null) challenge.problems.push({ file: challenge.file, line, message: `hints: no hint of "${spec.name}" has the key (or title) "${ref}".`, severity: "error" });
+        else if (found === index) challenge.problems.push({ file: challenge.file, line, message: "hints: a hint cannot require itself.", severity: "error" });
+      }
+    }
     const image = spec.image;
     if (image && isLocalImage(image)) {
       const problem = (message: string) => challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["image"]), message: `image: ${message}`, severity: "error" });
@@ -431,6 +454,15 @@ export async function loadRepository(root: string): Promise<LoadedChallenge[]> {
     if (challenge.problems.some((p) => p.severity === "error")) challenge.spec = null;
   }
   return loaded;
+}
+
+/** The position of the hint a requirement names: by key first, else by title; null when none. */
+export function hintIndexOf(spec: ChallengeSpec, ref: string): number | null {
+  const hints = spec.hints ?? [];
+  const byKey = hints.findIndex((hint) => typeof hint !== "string" && hint.key === ref);
+  if (byKey >= 0) return byKey;
+  const byTitle = hints.findIndex((hint) => typeof hint !== "string" && hint.title?.trim() === ref);
+  return byTitle >= 0 ? byTitle : null;
 }
 
 /** `image: .` or a relative path is a folder to build; anything else is an image reference. */

@@ -100,6 +100,9 @@ export function changedFields(remote: RemoteChallenge, desired: DesiredChallenge
   return patch;
 }
 
+/** A hint as the server takes it: its requirements are set once every hint has an id. */
+const hintBody = ({ name, penalty, text }: DesiredChallenge["hints"][number]) => ({ name, penalty, text });
+
 /** CTFd's prerequisites are all required: "a b AND c AND". */
 export function unlockExpression(ids: readonly number[]): string {
   return ids.map((id, i) => (i === 0 ? String(id) : `${id} AND`)).join(" ");
@@ -194,7 +197,7 @@ function checkAgainstServer(planned: readonly Planned[], remoteIds: ReadonlySet<
       category: 1,
       name: desired.name,
       ...desired.fields,
-      hints: desired.hints,
+      hints: desired.hints.map(hintBody),
       files: [...playerFileNames(desired.files)].map(([entry, name]) => ({ name, url: "/files/0/0", size: local.get(entry)!.size })),
     };
     const parsed = ZCreateChallengeInput.safeParse(body);
@@ -394,6 +397,8 @@ async function syncPlanned(
     // Challenges, their hints and files.
     const ids = new Map<string, number>();
     const remoteOf = new Map<string, RemoteChallenge>();
+    /** Each challenge's hints' ids, in the file's order (unknown in a dry run). */
+    const hintIds = new Map<string, (number | undefined)[]>();
     for (const item of planned) {
       const { desired } = item;
       const key = `${desired.category}\u0000${desired.name}`;
@@ -410,7 +415,7 @@ async function syncPlanned(
               name: desired.name,
               ...desired.fields,
               unlock_requirements: "",
-              hints: desired.hints,
+              hints: desired.hints.map(hintBody),
               files: files.add.map((f) => f.stored!),
             }),
           (made) => ({ what: `delete challenge ${label} (${made.id})`, run: () => api.request("DELETE", `/challenges/${made.id}/`) }),
@@ -418,6 +423,7 @@ async function syncPlanned(
         if (created) {
           ids.set(desired.name, created.id);
           remoteOf.set(key, created);
+          hintIds.set(key, [...created.hints].sort((a, b) => a.id - b.id).map((h) => h.id));
         }
         continue;
       }
@@ -437,20 +443,24 @@ async function syncPlanned(
       }
 
       const hints = [...remote.hints].sort((a, b) => a.id - b.id);
+      const order: (number | undefined)[] = [];
+      hintIds.set(key, order);
       for (const [index, hint] of desired.hints.entries()) {
         const have = hints[index];
+        if (have) order.push(have.id);
         if (!have) {
-          await write(
+          const made = await write(
             key,
             `+ ${verb("added", "would add")} hint "${hint.name}" to ${label}`,
-            () => api.request<{ id: number }>("POST", "/hints/", { challenge: remote.id, ...hint }),
+            () => api.request<{ id: number }>("POST", "/hints/", { challenge: remote.id, ...hintBody(hint) }),
             (made) => ({ what: `delete hint "${hint.name}" of ${label}`, run: () => api.request("DELETE", `/hints/${made.id}/`) }),
           );
+          order.push(made?.id);
         } else if (have.name !== hint.name || have.penalty !== hint.penalty || have.text !== hint.text) {
           await write(
             key,
             `~ ${verb("updated", "would update")} hint "${hint.name}" of ${label}`,
-            () => api.request("PATCH", `/hints/${have.id}/`, hint),
+            () => api.request("PATCH", `/hints/${have.id}/`, hintBody(hint)),
             () => ({ what: `restore hint "${have.name}" of ${label}`, run: () => api.request("PATCH", `/hints/${have.id}/`, { name: have.name, penalty: have.penalty, text: have.text }) }),
           );
         }
@@ -479,6 +489,27 @@ async function syncPlanned(
           `+ ${verb("uploaded", "would upload")} file "${name}" to ${label}`,
           () => api.request<{ id: number }>("POST", "/challenges/files/", { challenge: remote.id, ...stored! }),
           (made) => ({ what: `remove file "${name}" from ${label}`, run: () => api.request("DELETE", `/challenges/files/${made.id}/`) }),
+        );
+      }
+    }
+
+    // Hint requirements, once every hint has an id.
+    for (const { desired } of planned) {
+      const key = `${desired.category}\u0000${desired.name}`;
+      const order = hintIds.get(key);
+      if (!order) continue; // dry run: not created yet
+      const remoteHints = new Map((remoteOf.get(key)?.hints ?? []).map((h) => [h.id, h]));
+      for (const [index, hint] of desired.hints.entries()) {
+        const id = order[index];
+        const wanted = hint.requires.map((at) => order[at]);
+        if (id === undefined || wanted.some((w) => w === undefined)) continue;
+        const had = remoteHints.get(id)?.requirements ?? [];
+        if ([...had].sort().join() === [...(wanted as number[])].sort().join()) continue;
+        await write(
+          key,
+          `~ ${verb("updated", "would update")} hint "${hint.name}" of "${desired.category}/${desired.name}": requirements`,
+          () => api.request("PATCH", `/hints/${id}/`, { requirements: wanted }),
+          () => ({ what: `restore the requirements of hint "${hint.name}" of "${desired.category}/${desired.name}"`, run: () => api.request("PATCH", `/hints/${id}/`, { requirements: had }) }),
         );
       }
     }
