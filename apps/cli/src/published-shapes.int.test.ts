@@ -234,7 +234,7 @@ describe("keyed hints that require other hints", () => {
     const player = (await createTeamWith(server!.world)).members[0]!.token;
     const refused = await fetch(`${server!.url}/api/v2/hints/use/`, { method: "POST", headers: { authorization: `Token ${player}`, "content-type": "application/json" }, body: JSON.stringify({ id: inner.id }) });
     expect(refused.status).toBe(403);
-    expect((await refused.json()).m).toBe("hint_not_unlocked");
+    expect(((await refused.json()) as { m: string }).m).toBe("hint_not_unlocked");
     expect(await api(server!.url, player, "POST", "/hints/use/", { id: outer.id })).toMatchObject({ text: "Base64 first." });
     expect(await api(server!.url, player, "POST", "/hints/use/", { id: inner.id })).toMatchObject({ text: "Then XOR." });
 
