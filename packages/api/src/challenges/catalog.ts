@@ -341,7 +341,7 @@ class CatalogCache {
   /**
    * Every copy reads the schedule with its catalog, so every copy drops its own catalog at the
    * moment a challenge is released, with no staff action and no message between copies. A timer
-   * is set at most ~24 days ahead (setTimeout's limit); reaching that just reads the catalog again.
+   * waits at most ~24 days at once (setTimeout's limit), then waits on for the rest.
    */
   private armRelease(at: number | null): void {
     if (this.releaseTimer) clearTimeout(this.releaseTimer);
