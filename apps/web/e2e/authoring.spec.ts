@@ -447,3 +447,50 @@ test("after a solve, the player is offered the challenge its author suggests nex
   await expect(page.getByTestId("next-challenge")).toHaveCount(0);
   await expect(page.getByRole("dialog")).not.toContainText("Secret stop");
 });
+
+test("staff make one hint open only after another; the player's locked hint says which to open first", async ({ page, request, browser }) => {
+  test.setTimeout(150_000);
+  const staff = await seedUser({ isStaff: true });
+  const category = await seedCategory(request, staff, { name: unique("Layers ") });
+  const challenge = await seedChallenge(request, staff, {
+    category: category.id,
+    name: unique("Onion "),
+    score: 200,
+    flag_metadata: { flag: "flag{onion}" },
+    hints: [
+      { name: "Outer layer", penalty: 10, text: "Base64 first." },
+      { name: "Inner layer", penalty: 20, text: "Then XOR with 0x42." },
+    ],
+  });
+  await signIn(page, staff);
+  await page.goto(`/campaign/${category.id}/${challenge.id}#edit`);
+  const edit = page.getByRole("form", { name: `Edit ${challenge.name}` });
+  const inner = edit.getByTestId("hint-row").nth(1);
+  await inner.getByRole("combobox", { name: "Opens after" }).click();
+  await page.getByRole("option", { name: "Outer layer" }).click();
+  await page.keyboard.press("Escape");
+  await shootBoth(page, "authoring-hint-requires-editor");
+  await edit.getByRole("button", { name: "Save challenge" }).click();
+  await expect(page.getByText("Challenge saved").last()).toBeVisible();
+  await expect(edit.getByTestId("save-state")).toHaveText("No unsaved changes");
+
+  const team = await seedTeam();
+  const playerContext = await browser.newContext();
+  const player = await playerContext.newPage();
+  await signIn(player, team.members[0]!);
+  await player.goto(`/campaign/${category.id}/${challenge.id}`);
+  await expect(player.getByRole("heading", { name: challenge.name })).toBeVisible();
+  const locked = player.getByTestId("hint-requires");
+  await expect(locked).toHaveText("Opens once your team has used “Outer layer”.");
+  const useButtons = player.getByRole("button", { name: "Use hint" });
+  await expect(useButtons.nth(1)).toBeDisabled();
+  await shootBoth(player, "hint-requires-player");
+  await useButtons.first().click();
+  await player.getByRole("dialog", { name: "Use this hint?" }).getByRole("button", { name: "Use hint" }).click();
+  await expect(player.getByText("Base64 first.")).toBeVisible();
+  await expect(locked).toHaveCount(0);
+  await player.getByRole("button", { name: "Use hint" }).click();
+  await player.getByRole("dialog", { name: "Use this hint?" }).getByRole("button", { name: "Use hint" }).click();
+  await expect(player.getByText("Then XOR with 0x42.")).toBeVisible();
+  await playerContext.close();
+});
