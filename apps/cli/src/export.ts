@@ -94,6 +94,8 @@ export function challengeFile(challenge: RemoteChallenge, category: string, name
     }),
     ...(required.length > 0 && { requirements: required }),
     state: challenge.hidden ? "hidden" : "visible",
+    ...(challenge.scheduled_at && { scheduled_at: challenge.scheduled_at }),
+    ...(challenge.next_challenge && { next: names.get(challenge.next_challenge) ?? challenge.next_challenge }),
     ...(job && { image: job.image }),
     version: "0.1",
     ...(Object.keys(ext).length > 0 && { [EXTENSION_KEY]: ext }),

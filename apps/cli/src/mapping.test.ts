@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { challengeValue, flagMetadataError } from "@flagship/shared";
 import { describe, expect, it } from "vitest";
 import { challengeFile } from "./export.ts";
-import { exposedPort, jobNameOf, mapChallenge, NO_FLAG_PATTERN, type DesiredChallenge } from "./mapping.ts";
+import { exposedPort, jobNameOf, mapChallenge, NO_FLAG_PATTERN, playerFileNames, uploadNameOf, type DesiredChallenge } from "./mapping.ts";
 import type { RemoteChallenge } from "./remote.ts";
 import { checkChallengeFile, type ChallengeSpec } from "./spec.ts";
 import { changedFields, unlockExpression } from "./sync.ts";
@@ -42,8 +42,8 @@ describe("mapping a challenge file to the server's fields", () => {
     const pattern = new RegExp(`^(?:${String(challenge.fields.flag_metadata.flag).replace(/\(\?i:([^)]*(?:\)[^|)]*)*)\)/g, "$1")})$`, "i");
     for (const answer of ["flag{plain}", "FLAG{any-case}", "flag{NUM-42}"]) expect(pattern.test(answer)).toBe(true);
     expect(challenge.hints).toEqual([
-      { name: "Hint 1", penalty: 0, text: "a free hint" },
-      { name: "Hint 2", penalty: 20, text: "a paid hint" },
+      { name: "Hint 1", penalty: 0, text: "a free hint", requires: [] },
+      { name: "Hint 2", penalty: 20, text: "a paid hint", requires: [] },
     ]);
     expect(challenge.files).toEqual(["files/notes.txt"]);
     expect(challenge.requirements).toEqual([7, "Smallest"]);
@@ -117,5 +117,18 @@ describe("diffing and exporting", () => {
       expect(again.fields).toEqual({ ...desired.fields, challenge_metadata: desired.fields.challenge_metadata });
       expect(again.hints).toEqual(desired.hints);
     }
+  });
+});
+
+describe("the names players see for a challenge's files", () => {
+  it("are the files' own names, keeping as many folders as tell two of one name apart", () => {
+    expect([...playerFileNames(["dist/a/notes.txt", "dist/b/notes.txt", "dist/readme.txt", "x/deep/a/k.bin", "y/deep/a/k.bin"])]).toEqual([
+      ["dist/a/notes.txt", "a/notes.txt"],
+      ["dist/b/notes.txt", "b/notes.txt"],
+      ["dist/readme.txt", "readme.txt"],
+      ["x/deep/a/k.bin", "x/deep/a/k.bin"],
+      ["y/deep/a/k.bin", "y/deep/a/k.bin"],
+    ]);
+    expect(uploadNameOf("a/notes.txt")).toBe("a_notes.txt");
   });
 });

@@ -1,5 +1,5 @@
 import { combineCtfdFlags } from "@flagship/shared";
-import { EXTENSION_KEY, isLocalImage, type ChallengeSpec } from "./spec.ts";
+import { EXTENSION_KEY, hintIndexOf, isLocalImage, type ChallengeSpec } from "./spec.ts";
 
 /**
  * What a challenge file asks of the server: the fields of the REST challenge object, its hints,
@@ -27,12 +27,17 @@ export interface DesiredChallenge {
     post_score_explanation: string;
     /** The repository the challenge comes from (set by the sync, which knows the repository). */
     source: string;
+    /** When players first see it (ISO-8601, UTC), or null. */
+    scheduled_at: string | null;
   };
-  hints: { name: string; penalty: number; text: string }[];
+  /** `requires`: the positions of the hints (of this list) to use before this one. */
+  hints: { name: string; penalty: number; text: string; requires: number[] }[];
   /** Paths relative to the challenge's folder. */
   files: string[];
   /** Challenge names or ids; all must be solved (CTFd's prerequisites). */
   requirements: (string | number)[];
+  /** The challenge suggested after a solve (ctfcli's `next`), by name or id, or null. */
+  next: string | number | null;
   server: DesiredServer | null;
 }
 
@@ -113,8 +118,13 @@ export function mapChallenge(spec: ChallengeSpec): { challenge: DesiredChallenge
   const tags = [...(spec.tags ?? []).map((text) => ({ type: "tag", text })), ...(spec.topics ?? []).map((text) => ({ type: "topic", text }))];
   const hints = (spec.hints ?? []).map((hint, index) =>
     typeof hint === "string"
-      ? { name: `Hint ${index + 1}`, penalty: 0, text: hint }
-      : { name: hint.title?.trim() || `Hint ${index + 1}`, penalty: hint.cost, text: hint.content },
+      ? { name: `Hint ${index + 1}`, penalty: 0, text: hint, requires: [] }
+      : {
+          name: hint.title?.trim() || `Hint ${index + 1}`,
+          penalty: hint.cost,
+          text: hint.content,
+          requires: [...new Set((hint.requirements ?? []).map((ref) => hintIndexOf(spec, ref)).filter((at): at is number => at !== null && at !== index))],
+        },
   );
   const requirements = Array.isArray(spec.requirements) ? spec.requirements : (spec.requirements?.prerequisites ?? []);
 
@@ -156,14 +166,41 @@ export function mapChallenge(spec: ChallengeSpec): { challenge: DesiredChallenge
         maintenance: ext.maintenance ?? false,
         post_score_explanation: ext.post_score_explanation ?? "",
         source: "",
+        scheduled_at: spec.scheduled_at ?? null,
       },
       hints,
       files: spec.files ?? [],
       requirements,
+      next: spec.next ?? null,
       server,
     },
   };
 }
+
+/**
+ * The names players see for a challenge's files, by entry of `files`: the file's own name, or,
+ * when two entries share it (`dist/a/notes.txt`, `dist/b/notes.txt`), as many of the folders
+ * above it as tell them apart (`a/notes.txt`, `b/notes.txt`).
+ */
+export function playerFileNames(entries: readonly string[]): Map<string, string> {
+  const parts = new Map(entries.map((entry) => [entry, entry.split(/[\\/]+/).filter((part) => part !== "" && part !== ".")]));
+  const byBase = new Map<string, string[]>();
+  for (const [entry, segments] of parts) {
+    const base = segments.at(-1) ?? entry;
+    byBase.set(base, [...(byBase.get(base) ?? []), entry]);
+  }
+  const names = new Map<string, string>();
+  for (const group of byBase.values()) {
+    const longest = Math.max(...group.map((entry) => parts.get(entry)!.length));
+    let depth = 1;
+    while (depth < longest && new Set(group.map((entry) => parts.get(entry)!.slice(-depth).join("/"))).size < group.length) depth += 1;
+    for (const entry of group) names.set(entry, parts.get(entry)!.slice(-depth).join("/"));
+  }
+  return names;
+}
+
+/** The name a file is uploaded under, which downloads keep: its player name with folders joined by "_". */
+export const uploadNameOf = (playerName: string) => playerName.replaceAll("/", "_");
 
 /** The port a Dockerfile says its server listens on: the first EXPOSE, or null. */
 export function exposedPort(dockerfile: string): number | null {

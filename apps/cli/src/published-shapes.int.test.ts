@@ -113,3 +113,137 @@ describe("large handed-out files", () => {
     expect(Date.now() - started).toBeLessThan(20_000);
   }, 60_000);
 });
+
+describe("scheduled releases, ctfcli's unused keys and files of one name", () => {
+  it("sync scheduled_at as ctfcli writes it: hidden from players until then, staff see it; a later edit moves it", async () => {
+    const repo = await repository();
+    const yml = (at: string) => `name: Timed\ncategory: Web\nvalue: 100\nscheduled_at: ${at}\nflags:\n  - flag{timed}\n`;
+    await writeChallenge(repo, "web/timed", yml("2099-06-01T10:00:00+02:00"));
+    const sync = await flagship(server!, ["challenge", "sync", repo]);
+    expect([sync.code, sync.stderr]).toEqual([0, ""]);
+    expect(sync.stdout).not.toContain("Unknown key");
+    expect((await challengesOf(server!.token)).get("Timed")).toMatchObject({ scheduled_at: "2099-06-01T08:00:00.000Z", hidden: false });
+    const player = (await createTeamWith(server!.world)).members[0]!.token;
+    expect((await challengesOf(player)).has("Timed")).toBe(false);
+    const again = await flagship(server!, ["challenge", "sync", repo]);
+    expect(again.stdout.trim().split("\n").at(-1)).toBe("Nothing to change: 1 challenge(s) up to date.");
+
+    // Moved to a moment just ahead, as ctfcli writes it (seconds, +00:00): released then with no one doing anything.
+    const release = new Date(Math.ceil((Date.now() + 8000) / 1000) * 1000);
+    await writeChallenge(repo, "web/timed", yml(`"${release.toISOString().replace(/\.\d+Z$/, "+00:00")}"`));
+    const moved = await flagship(server!, ["challenge", "sync", repo]);
+    expect(moved.stdout).toContain('~ updated "Web/Timed": scheduled_at');
+    expect((await challengesOf(server!.token)).get("Timed")).toMatchObject({ scheduled_at: release.toISOString() });
+    await new Promise((resolve) => setTimeout(resolve, Math.max(release.getTime() - Date.now(), 0) + 300));
+    expect((await challengesOf(player)).get("Timed")).toMatchObject({ name: "Timed", unlocked: true });
+
+    await writeChallenge(repo, "web/timed", yml("next friday"));
+    const bad = await flagship(null, ["challenge", "lint", repo]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/web\/timed\/challenge\.yml:4: error: scheduled_at: "next friday" is not an ISO-8601 date and time/);
+  }, 120_000);
+
+  it("warn once per repository for each ctfcli key Flagship does not use, with how many files have it", async () => {
+    const repo = await repository();
+    for (const n of [1, 2, 3]) {
+      await writeChallenge(repo, `misc/unused-${n}`, `name: Unused ${n}\ncategory: Misc\nvalue: 10\nsolution: writeup.md\n${n === 2 ? "module: web\n" : ""}flags:\n  - flag{u${n}}\n`);
+    }
+    const lint = await flagship(null, ["challenge", "lint", repo]);
+    expect(lint.code).toBe(0);
+    const warnings = lint.stdout.split("\n").filter((line) => line.includes(": warning: "));
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/misc\/unused-1\/challenge\.yml:4: warning: "solution" is ctfcli's but Flagship does not use it; it is ignored \(3 challenge files have it; said once for the repository\)\.$/);
+    expect(warnings[1]).toMatch(/misc\/unused-2\/challenge\.yml:5: warning: "module" is ctfcli's but Flagship does not use it; it is ignored \(1 challenge file has it; said once for the repository\)\.$/);
+  }, 60_000);
+
+  it("hand out files of one name in different folders as distinct files, named with their folder", async () => {
+    const repo = await repository();
+    await writeChallenge(repo, "misc/twins", "name: Twins\ncategory: Misc\nvalue: 10\nflags:\n  - flag{twins}\nfiles:\n  - dist/a/notes.txt\n  - dist/b/notes.txt\n  - dist/readme.txt\n", {
+      "dist/a/notes.txt": "first notes",
+      "dist/b/notes.txt": "second notes",
+      "dist/readme.txt": "read me",
+    });
+    const sync = await flagship(server!, ["challenge", "sync", repo]);
+    expect([sync.code, sync.stderr]).toEqual([0, ""]);
+    const player = (await createTeamWith(server!.world)).members[0]!.token;
+    const files = (await challengesOf(player)).get("Twins").files as { name: string; url: string }[];
+    expect(files.map((f) => f.name).sort()).toEqual(["a/notes.txt", "b/notes.txt", "readme.txt"]);
+    const bodies = await Promise.all(files.map(async (f) => [f.name, await (await fetch(`${server!.url}${f.url}`, { headers: { authorization: `Token ${player}` } })).text()]));
+    expect(Object.fromEntries(bodies)).toEqual({ "a/notes.txt": "first notes", "b/notes.txt": "second notes", "readme.txt": "read me" });
+
+    await writeChallenge(repo, "misc/twins", "name: Twins\ncategory: Misc\nvalue: 10\nflags:\n  - flag{twins}\nfiles:\n  - dist/a/notes.txt\n  - dist/b/notes.txt\n  - dist/readme.txt\n", {
+      "dist/b/notes.txt": "second notes, edited",
+    });
+    const edit = await flagship(server!, ["challenge", "sync", repo]);
+    expect(edit.stdout).toContain('- removed file "b/notes.txt" from "Misc/Twins" (changed)');
+    expect(edit.stdout).toContain('+ uploaded file "b/notes.txt" to "Misc/Twins"');
+    expect(edit.stdout).not.toContain("a/notes.txt");
+    const again = await flagship(server!, ["challenge", "sync", repo]);
+    expect(again.stdout.trim().split("\n").at(-1)).toBe("Nothing to change: 1 challenge(s) up to date.");
+  }, 120_000);
+});
+
+describe("next and anonymized requirements", () => {
+  it("sync next by name (the suggestion after a solve) and list a challenge locked with anonymize as an anonymous tile", async () => {
+    const repo = await repository();
+    await writeChallenge(repo, "intro/one", "name: Step One\ncategory: Intro\nvalue: 10\nnext: Step Two\nflags:\n  - flag{one}\n");
+    await writeChallenge(
+      repo,
+      "intro/two",
+      "name: Step Two\ncategory: Intro\ndescription: The second step.\nvalue: 20\nrequirements:\n  prerequisites:\n    - Step One\n  anonymize: true\nflags:\n  - flag{two}\n",
+    );
+    const sync = await flagship(server!, ["challenge", "sync", repo]);
+    expect([sync.code, sync.stderr]).toEqual([0, ""]);
+    expect(sync.stdout).not.toMatch(/warning/);
+    expect(sync.stdout).toContain('~ updated "Intro/Step One": next');
+    const staff = await challengesOf(server!.token);
+    expect(staff.get("Step One").next_challenge).toBe(staff.get("Step Two").id);
+
+    const player = (await createTeamWith(server!.world)).members[0]!.token;
+    const listed = (await api<Category[]>(server!.url, player, "GET", "/challenges/categories/")).find((c) => c.name === "Intro")!.challenges;
+    const stub = listed.find((c) => c.id === staff.get("Step Two").id);
+    expect(stub).toMatchObject({ unlocked: false });
+    for (const key of ["name", "description", "score", "current_score", "author", "files", "hints"]) expect(stub).not.toHaveProperty(key);
+    expect(listed.find((c) => c.id === staff.get("Step One").id)).toMatchObject({ name: "Step One", next_challenge: staff.get("Step Two").id });
+
+    const again = await flagship(server!, ["challenge", "sync", repo]);
+    expect(again.stdout.trim().split("\n").at(-1)).toBe("Nothing to change: 2 challenge(s) up to date.");
+
+    await writeChallenge(repo, "intro/one", "name: Step One\ncategory: Intro\nvalue: 10\nnext: Step Nine\nflags:\n  - flag{one}\n");
+    const lint = await flagship(null, ["challenge", "lint", repo]);
+    expect(lint.code).toBe(1);
+    expect(lint.stdout).toMatch(/intro\/one\/challenge\.yml:4: error: next: no challenge named "Step Nine" in the repository\./);
+  }, 120_000);
+});
+
+describe("keyed hints that require other hints", () => {
+  it("sync as ctfcli writes them: the inner hint opens only after the outer one, checked as a player", async () => {
+    const repo = await repository();
+    await writeChallenge(
+      repo,
+      "crypto/layers",
+      "name: Layers\ncategory: Crypto\nvalue: 100\nflags:\n  - flag{layers}\nhints:\n  - key: outer\n    title: Outer layer\n    content: Base64 first.\n    cost: 10\n  - title: Inner layer\n    content: Then XOR.\n    cost: 20\n    requirements:\n      - outer\n",
+    );
+    const sync = await flagship(server!, ["challenge", "sync", repo]);
+    expect([sync.code, sync.stderr]).toEqual([0, ""]);
+    expect(sync.stdout).not.toMatch(/warning/);
+    const staff = (await challengesOf(server!.token)).get("Layers");
+    const [outer, inner] = [...staff.hints].sort((a: { id: number }, b: { id: number }) => a.id - b.id);
+    expect(inner).toMatchObject({ name: "Inner layer", requirements: [outer.id] });
+
+    const player = (await createTeamWith(server!.world)).members[0]!.token;
+    const refused = await fetch(`${server!.url}/api/v2/hints/use/`, { method: "POST", headers: { authorization: `Token ${player}`, "content-type": "application/json" }, body: JSON.stringify({ id: inner.id }) });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { m: string }).m).toBe("hint_not_unlocked");
+    expect(await api(server!.url, player, "POST", "/hints/use/", { id: outer.id })).toMatchObject({ text: "Base64 first." });
+    expect(await api(server!.url, player, "POST", "/hints/use/", { id: inner.id })).toMatchObject({ text: "Then XOR." });
+
+    const again = await flagship(server!, ["challenge", "sync", repo]);
+    expect(again.stdout.trim().split("\n").at(-1)).toBe("Nothing to change: 1 challenge(s) up to date.");
+
+    await writeChallenge(repo, "crypto/layers", "name: Layers\ncategory: Crypto\nvalue: 100\nflags:\n  - flag{layers}\nhints:\n  - content: Alone.\n    requirements: [nowhere]\n");
+    const lint = await flagship(null, ["challenge", "lint", repo]);
+    expect(lint.code).toBe(1);
+    expect(lint.stdout).toMatch(/crypto\/layers\/challenge\.yml:8: error: hints: no hint of "Layers" has the key \(or title\) "nowhere"\./);
+  }, 120_000);
+});

@@ -5,6 +5,8 @@ export interface RemoteHint {
   name: string;
   penalty: number;
   text: string;
+  /** Hints of the challenge to use first, by id; older servers leave it out. */
+  requirements?: number[];
 }
 
 export interface RemoteFile {
@@ -36,6 +38,10 @@ export interface RemoteChallenge {
   attempt_limit?: number | null;
   /** The repository a sync made it from ("" when made otherwise); older servers leave it out. */
   source?: string;
+  /** When players first see it (ISO-8601), or null; older servers leave it out. */
+  scheduled_at?: string | null;
+  /** The challenge suggested after a solve, by id; older servers leave it out. */
+  next_challenge?: number | null;
 }
 
 export interface RemoteCategory {

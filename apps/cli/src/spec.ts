@@ -35,8 +35,16 @@ const CTFD_KEYS = [
   "next",
   "state",
   "version",
+  "scheduled_at",
 ] as const;
 export const EXTENSION_KEY = "flagship";
+
+/**
+ * Keys ctfcli knows that Flagship has no use for: a writeup (`solution`), a module of a
+ * deployment, a health check script. They are ignored with one warning per repository and key,
+ * not one per challenge: a repository often has them in every file.
+ */
+const UNUSED_CTFD_KEYS = ["solution", "module", "healthcheck"] as const;
 
 const text = (max: number) => z.string().max(max);
 /**
@@ -57,7 +65,15 @@ const ZFlag = z.union([
 
 const ZHint = z.union([
   z.string().min(1),
-  z.object({ content: z.string().min(1), cost: count.default(0), title: text(255).nullish() }),
+  z.object({
+    content: z.string().min(1),
+    cost: count.default(0),
+    title: text(255).nullish(),
+    /** A name other hints of the challenge require it by. */
+    key: text(255).trim().min(1).nullish(),
+    /** Hints of the challenge to use before this one, by key (or title). */
+    requirements: z.array(text(255).trim().min(1), { error: "Give the hints it requires by their key (or title)." }).max(100).nullish(),
+  }),
 ]);
 
 const ZRequirement = z.union([z.string().min(1), z.number().int().positive()]);
@@ -128,8 +144,25 @@ export const ZChallengeSpec = z
     requirements: z
       .union([z.array(ZRequirement), z.object({ prerequisites: z.array(ZRequirement).default([]), anonymize: z.boolean().optional() })])
       .nullish(),
-    next: z.union([z.string(), z.number()]).nullish(),
+    next: z.union([z.string().min(1), z.number().int().positive()]).nullish(),
     state: z.enum(["visible", "hidden"]).default("visible"),
+    /**
+     * When players first see the challenge, as ctfcli writes it: ISO-8601, such as
+     * 2026-05-01T18:00:00Z or 2026-05-01T20:00:00+02:00; a time without an offset is UTC.
+     */
+    scheduled_at: z
+      .union([z.string(), z.date()])
+      .transform((value, ctx) => {
+        const text = value instanceof Date ? value.toISOString() : value.trim();
+        const parsed = z.iso.datetime({ offset: true, local: true }).safeParse(text);
+        const date = parsed.success ? new Date(/(Z|[+-]\d\d:?\d\d)$/i.test(text) ? text : `${text}Z`) : null;
+        if (!date || Number.isNaN(date.getTime())) {
+          ctx.addIssue({ code: "custom", message: `"${text}" is not an ISO-8601 date and time (such as 2026-05-01T18:00:00Z).` });
+          return z.NEVER;
+        }
+        return date.toISOString();
+      })
+      .nullish(),
     version: z.union([z.string(), z.number()]).nullish(),
     [EXTENSION_KEY]: ZExtension.nullish(),
   })
@@ -223,7 +256,12 @@ function olderDynamicFields(data: Record<string, unknown>): string[] {
 }
 
 /** Parses and checks one challenge file's text. Pure: `file` only labels the problems. */
-export function checkChallengeFile(file: string, source: string): { spec: ChallengeSpec | null; problems: Problem[] } {
+export function checkChallengeFile(file: string, source: string): { spec: ChallengeSpec | null; problems: Problem[]; unused: { key: string; line: number }[] } {
+  const unused: { key: string; line: number }[] = [];
+  return { ...checkChallengeText(file, source, unused), unused };
+}
+
+function checkChallengeText(file: string, source: string, unused: { key: string; line: number }[]): { spec: ChallengeSpec | null; problems: Problem[] } {
   const lines = new LineCounter();
   // Keys given twice are read as ctfcli's YAML reader reads them (the later one wins), with a warning.
   const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
@@ -254,9 +292,10 @@ export function checkChallengeFile(file: string, source: string): { spec: Challe
   }
   const known = new Set<string>([...CTFD_KEYS, EXTENSION_KEY]);
   for (const key of Object.keys(data)) {
-    if (!known.has(key)) problems.push({ file, line: lineOf(doc, lines, [key]), message: `Unknown key "${key}" is ignored.`, severity: "warning" });
+    if ((UNUSED_CTFD_KEYS as readonly string[]).includes(key)) unused.push({ key, line: lineOf(doc, lines, [key]) });
+    else if (!known.has(key)) problems.push({ file, line: lineOf(doc, lines, [key]), message: `Unknown key "${key}" is ignored.`, severity: "warning" });
   }
-  const known_only = Object.fromEntries(Object.entries(data).filter(([key]) => known.has(key)));
+  const known_only = Object.fromEntries(Object.entries(data).filter(([key]) => known.has(key) && !(UNUSED_CTFD_KEYS as readonly string[]).includes(key)));
   const parsed = ZChallengeSpec.safeParse(known_only);
   if (!parsed.success) {
     for (const issue of parsed.error.issues.flatMap(deepest)) {
@@ -319,6 +358,8 @@ export async function loadRepository(root: string): Promise<LoadedChallenge[]> {
   const files = await findChallengeFiles(realRoot);
   const loaded: LoadedChallenge[] = [];
   const sources = new Map<LoadedChallenge, string>();
+  /** Each unused ctfcli key: the first file and line that has it, and how many files do. */
+  const unusedKeys = new Map<string, { challenge: LoadedChallenge; line: number; count: number }>();
   for (const file of files) {
     const label = path.relative(process.cwd(), file) || file;
     const real = await realPathOf(file);
@@ -328,10 +369,19 @@ export async function loadRepository(root: string): Promise<LoadedChallenge[]> {
       continue;
     }
     const source = await readFile(real, "utf8");
-    const { spec, problems } = checkChallengeFile(label, source);
+    const { spec, problems, unused } = checkChallengeFile(label, source);
     const challenge: LoadedChallenge = { file: label, dir: path.dirname(file), spec, problems, files: new Map() };
+    for (const { key, line } of unused) {
+      const seen = unusedKeys.get(key);
+      if (seen) seen.count += 1;
+      else unusedKeys.set(key, { challenge, line, count: 1 });
+    }
     loaded.push(challenge);
     sources.set(challenge, source);
+  }
+  for (const [key, { challenge, line, count }] of unusedKeys) {
+    const where = count === 1 ? "1 challenge file has it" : `${count} challenge files have it`;
+    challenge.problems.push({ file: challenge.file, line, message: `"${key}" is ctfcli's but Flagship does not use it; it is ignored (${where}; said once for the repository).`, severity: "warning" });
   }
   const seen = new Map<string, string>();
   const names = new Set(loaded.flatMap((c) => (c.spec ? [c.spec.name] : [])));
@@ -372,6 +422,25 @@ export async function loadRepository(root: string): Promise<LoadedChallenge[]> {
       }
       if (ref === spec.name) challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, [...path_, index]), message: "requirements: a challenge cannot require itself.", severity: "error" });
     }
+    if (typeof spec.next === "string" && !names.has(spec.next) && !/^\d+$/.test(spec.next)) {
+      challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["next"]), message: `next: no challenge named "${spec.next}" in the repository.`, severity: "error" });
+    }
+    if (spec.next === spec.name) challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["next"]), message: "next: a challenge cannot suggest itself.", severity: "error" });
+    const hints = (spec.hints ?? []).map((hint) => (typeof hint === "string" ? null : hint));
+    const keys = new Map<string, number>();
+    for (const [index, hint] of hints.entries()) {
+      if (!hint?.key) continue;
+      if (keys.has(hint.key)) challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["hints", index, "key"]), message: `hints: the key "${hint.key}" is also hint ${keys.get(hint.key)! + 1}'s.`, severity: "error" });
+      else keys.set(hint.key, index);
+    }
+    for (const [index, hint] of hints.entries()) {
+      for (const [at, ref] of (hint?.requirements ?? []).entries()) {
+        const found = hintIndexOf(spec, ref);
+        const line = lineOf(doc, lines, ["hints", index, "requirements", at]);
+        if (found === null) challenge.problems.push({ file: challenge.file, line, message: `hints: no hint of "${spec.name}" has the key (or title) "${ref}".`, severity: "error" });
+        else if (found === index) challenge.problems.push({ file: challenge.file, line, message: "hints: a hint cannot require itself.", severity: "error" });
+      }
+    }
     const image = spec.image;
     if (image && isLocalImage(image)) {
       const problem = (message: string) => challenge.problems.push({ file: challenge.file, line: lineOf(doc, lines, ["image"]), message: `image: ${message}`, severity: "error" });
@@ -385,6 +454,15 @@ export async function loadRepository(root: string): Promise<LoadedChallenge[]> {
     if (challenge.problems.some((p) => p.severity === "error")) challenge.spec = null;
   }
   return loaded;
+}
+
+/** The position of the hint a requirement names: by key first, else by title; null when none. */
+export function hintIndexOf(spec: ChallengeSpec, ref: string): number | null {
+  const hints = spec.hints ?? [];
+  const byKey = hints.findIndex((hint) => typeof hint !== "string" && hint.key === ref);
+  if (byKey >= 0) return byKey;
+  const byTitle = hints.findIndex((hint) => typeof hint !== "string" && hint.title?.trim() === ref);
+  return byTitle >= 0 ? byTitle : null;
 }
 
 /** `image: .` or a relative path is a folder to build; anything else is an image reference. */

@@ -6,7 +6,7 @@ import path from "node:path";
 import { ZCategoryInput, ZCreateChallengeInput, ZJobSpec } from "@flagship/shared";
 import { type Api, CliError, EXIT } from "./client.ts";
 import { buildImage } from "./docker.ts";
-import { exposedPort, mapChallenge, OWNED_METADATA_KEYS, type DesiredChallenge, type DesiredServer } from "./mapping.ts";
+import { exposedPort, mapChallenge, OWNED_METADATA_KEYS, playerFileNames, uploadNameOf, type DesiredChallenge, type DesiredServer } from "./mapping.ts";
 import type { Progress } from "./progress.ts";
 import { type RemoteCategory, type RemoteChallenge, type RemoteFile, type RemoteJob, sameJson } from "./remote.ts";
 import { loadRepository, type LocalFile, type Problem } from "./spec.ts";
@@ -80,6 +80,7 @@ const CHALLENGE_KEYS = [
   "maintenance",
   "post_score_explanation",
   "source",
+  "scheduled_at",
 ] as const;
 
 /** The metadata to store: the remote's own keys (a job's cserv_name...) kept, the sync's replaced. */
@@ -93,11 +94,14 @@ export function changedFields(remote: RemoteChallenge, desired: DesiredChallenge
   const patch: Record<string, unknown> = {};
   for (const key of CHALLENGE_KEYS) {
     const want = key === "challenge_metadata" ? mergedMetadata(remote.challenge_metadata ?? {}, desired.challenge_metadata) : desired[key];
-    const have = key === "attempt_limit" ? (remote.attempt_limit ?? null) : key === "source" ? (remote.source ?? "") : remote[key];
+    const have = key === "attempt_limit" || key === "scheduled_at" ? (remote[key] ?? null) : key === "source" ? (remote.source ?? "") : remote[key];
     if (!sameJson(have, want)) patch[key] = want;
   }
   return patch;
 }
+
+/** A hint as the server takes it: its requirements are set once every hint has an id. */
+const hintBody = ({ name, penalty, text }: DesiredChallenge["hints"][number]) => ({ name, penalty, text });
 
 /** CTFd's prerequisites are all required: "a b AND c AND". */
 export function unlockExpression(ids: readonly number[]): string {
@@ -120,11 +124,12 @@ async function sameFile(api: Api, url: string, size: number, local: LocalFile): 
 /** Uploads the file an entry of `files` resolved to, under the entry's own name (not the name a link leads to). */
 async function uploadFile(api: Api, name: string, local: LocalFile, progress: Progress): Promise<{ name: string; url: string; size: number }> {
   const { size } = local;
-  const bar = progress.bar(`upload ${name}`, size);
+  const bar = progress.bytes(`upload ${name}`, size);
   try {
-    const stored = await api.upload(name, size, createReadStream(local.path), (n) => bar.increment(n));
+    const stored = await api.upload(uploadNameOf(name), size, createReadStream(local.path), (n) => bar.increment(n));
     bar.finish();
-    return stored;
+    // Players see the name that tells it from the challenge's other files (a folder kept when two share a name).
+    return { ...stored, name };
   } finally {
     bar.stop();
   }
@@ -192,8 +197,8 @@ function checkAgainstServer(planned: readonly Planned[], remoteIds: ReadonlySet<
       category: 1,
       name: desired.name,
       ...desired.fields,
-      hints: desired.hints,
-      files: desired.files.map((name) => ({ name: path.basename(name), url: "/files/0/0", size: local.get(name)!.size })),
+      hints: desired.hints.map(hintBody),
+      files: [...playerFileNames(desired.files)].map(([entry, name]) => ({ name, url: "/files/0/0", size: local.get(entry)!.size })),
     };
     const parsed = ZCreateChallengeInput.safeParse(body);
     if (!parsed.success) {
@@ -208,6 +213,9 @@ function checkAgainstServer(planned: readonly Planned[], remoteIds: ReadonlySet<
       const id = typeof ref === "number" ? ref : /^\d+$/.test(ref) ? Number(ref) : null;
       if (id !== null && !remoteIds.has(id)) problem(1, `requirements: ${label} requires challenge ${id}, which the server does not have.`);
     }
+    const next = desired.next;
+    const nextId = typeof next === "number" ? next : typeof next === "string" && /^\d+$/.test(next) ? Number(next) : null;
+    if (nextId !== null && !remoteIds.has(nextId)) problem(1, `next: ${label} suggests challenge ${nextId}, which the server does not have.`);
   }
   if (problems.length > 0) throw new CliError(`${formatProblems(problems).join("\n")}\n${problems.length} problem(s); nothing was changed.`, EXIT.problems);
 }
@@ -342,7 +350,7 @@ async function syncPlanned(
   const uploads = new Map<Planned, { remove: RemoteFile[]; add: { name: string; stored: { name: string; url: string; size: number } | null }[] }>();
   for (const item of planned) {
     const remote = remoteByKey.get(`${item.desired.category}\u0000${item.desired.name}`);
-    const wanted = new Map(item.desired.files.map((file) => [path.basename(file), item.local.get(file)!]));
+    const wanted = new Map([...playerFileNames(item.desired.files)].map(([entry, name]) => [name, item.local.get(entry)!]));
     const remove: RemoteFile[] = [];
     for (const file of remote?.files ?? []) {
       const local = wanted.get(file.name);
@@ -389,6 +397,8 @@ async function syncPlanned(
     // Challenges, their hints and files.
     const ids = new Map<string, number>();
     const remoteOf = new Map<string, RemoteChallenge>();
+    /** Each challenge's hints' ids, in the file's order (unknown in a dry run). */
+    const hintIds = new Map<string, (number | undefined)[]>();
     for (const item of planned) {
       const { desired } = item;
       const key = `${desired.category}\u0000${desired.name}`;
@@ -405,7 +415,7 @@ async function syncPlanned(
               name: desired.name,
               ...desired.fields,
               unlock_requirements: "",
-              hints: desired.hints,
+              hints: desired.hints.map(hintBody),
               files: files.add.map((f) => f.stored!),
             }),
           (made) => ({ what: `delete challenge ${label} (${made.id})`, run: () => api.request("DELETE", `/challenges/${made.id}/`) }),
@@ -413,6 +423,7 @@ async function syncPlanned(
         if (created) {
           ids.set(desired.name, created.id);
           remoteOf.set(key, created);
+          hintIds.set(key, [...created.hints].sort((a, b) => a.id - b.id).map((h) => h.id));
         }
         continue;
       }
@@ -420,7 +431,9 @@ async function syncPlanned(
       remoteOf.set(key, remote);
       const patch = changedFields(remote, desired.fields);
       if (Object.keys(patch).length > 0) {
-        const before = Object.fromEntries(Object.keys(patch).map((field) => [field, field === "attempt_limit" ? (remote.attempt_limit ?? null) : remote[field as keyof RemoteChallenge]]));
+        const before = Object.fromEntries(
+          Object.keys(patch).map((field) => [field, field === "attempt_limit" || field === "scheduled_at" ? (remote[field] ?? null) : remote[field as keyof RemoteChallenge]]),
+        );
         await write(
           key,
           `~ ${verb("updated", "would update")} ${label}: ${Object.keys(patch).join(", ")}`,
@@ -430,20 +443,24 @@ async function syncPlanned(
       }
 
       const hints = [...remote.hints].sort((a, b) => a.id - b.id);
+      const order: (number | undefined)[] = [];
+      hintIds.set(key, order);
       for (const [index, hint] of desired.hints.entries()) {
         const have = hints[index];
+        if (have) order.push(have.id);
         if (!have) {
-          await write(
+          const made = await write(
             key,
             `+ ${verb("added", "would add")} hint "${hint.name}" to ${label}`,
-            () => api.request<{ id: number }>("POST", "/hints/", { challenge: remote.id, ...hint }),
+            () => api.request<{ id: number }>("POST", "/hints/", { challenge: remote.id, ...hintBody(hint) }),
             (made) => ({ what: `delete hint "${hint.name}" of ${label}`, run: () => api.request("DELETE", `/hints/${made.id}/`) }),
           );
+          order.push(made?.id);
         } else if (have.name !== hint.name || have.penalty !== hint.penalty || have.text !== hint.text) {
           await write(
             key,
             `~ ${verb("updated", "would update")} hint "${hint.name}" of ${label}`,
-            () => api.request("PATCH", `/hints/${have.id}/`, hint),
+            () => api.request("PATCH", `/hints/${have.id}/`, hintBody(hint)),
             () => ({ what: `restore hint "${have.name}" of ${label}`, run: () => api.request("PATCH", `/hints/${have.id}/`, { name: have.name, penalty: have.penalty, text: have.text }) }),
           );
         }
@@ -476,6 +493,27 @@ async function syncPlanned(
       }
     }
 
+    // Hint requirements, once every hint has an id.
+    for (const { desired } of planned) {
+      const key = `${desired.category}\u0000${desired.name}`;
+      const order = hintIds.get(key);
+      if (!order) continue; // dry run: not created yet
+      const remoteHints = new Map((remoteOf.get(key)?.hints ?? []).map((h) => [h.id, h]));
+      for (const [index, hint] of desired.hints.entries()) {
+        const id = order[index];
+        const wanted = hint.requires.map((at) => order[at]);
+        if (id === undefined || wanted.some((w) => w === undefined)) continue;
+        const had = remoteHints.get(id)?.requirements ?? [];
+        if ([...had].sort().join() === [...(wanted as number[])].sort().join()) continue;
+        await write(
+          key,
+          `~ ${verb("updated", "would update")} hint "${hint.name}" of "${desired.category}/${desired.name}": requirements`,
+          () => api.request("PATCH", `/hints/${id}/`, { requirements: wanted }),
+          () => ({ what: `restore the requirements of hint "${hint.name}" of "${desired.category}/${desired.name}"`, run: () => api.request("PATCH", `/hints/${id}/`, { requirements: had }) }),
+        );
+      }
+    }
+
     // Unlock requirements, once every challenge of the repository has an id.
     for (const { desired } of planned) {
       const key = `${desired.category}\u0000${desired.name}`;
@@ -490,6 +528,23 @@ async function syncPlanned(
         `~ ${verb("updated", "would update")} "${desired.category}/${desired.name}": unlock requirements`,
         () => api.request("PATCH", `/challenges/${id}/`, { unlock_requirements: expression }),
         () => ({ what: `restore the unlock requirements of "${desired.category}/${desired.name}"`, run: () => api.request("PATCH", `/challenges/${id}/`, { unlock_requirements: had }) }),
+      );
+    }
+
+    // The challenge suggested next, likewise once every challenge has an id.
+    for (const { desired } of planned) {
+      const key = `${desired.category}\u0000${desired.name}`;
+      const id = ids.get(desired.name);
+      const ref = desired.next;
+      const next = ref === null ? null : typeof ref === "number" ? ref : /^\d+$/.test(ref) ? Number(ref) : ids.get(ref);
+      if (id === undefined || next === undefined) continue; // dry run: not created yet
+      const had = remoteOf.get(key)?.next_challenge ?? null;
+      if (had === next) continue;
+      await write(
+        key,
+        `~ ${verb("updated", "would update")} "${desired.category}/${desired.name}": next`,
+        () => api.request("PATCH", `/challenges/${id}/`, { next_challenge: next }),
+        () => ({ what: `restore the next challenge of "${desired.category}/${desired.name}"`, run: () => api.request("PATCH", `/challenges/${id}/`, { next_challenge: had }) }),
       );
     }
 

@@ -365,3 +365,140 @@ test("every setting the JSON held has a field: a per-team flag's secret, the par
   await expect.poll(async () => JSON.parse(await edit.getByTestId("challenge-metadata").inputValue())).not.toHaveProperty("cserv_name");
   await expectAccessible(page);
 });
+
+test("staff schedule a challenge's release in the editor: players do not see it until then; cleared, they do", async ({ page, request, browser }) => {
+  test.setTimeout(150_000);
+  const staff = await seedUser({ isStaff: true });
+  const category = await seedCategory(request, staff, { name: unique("Timed ") });
+  const challenge = await seedChallenge(request, staff, { category: category.id, name: unique("Dawn "), score: 150, flag_metadata: { flag: "flag{dawn}" } });
+  const team = await seedTeam();
+  const playerContext = await browser.newContext();
+  const playerPage = await playerContext.newPage();
+  await signIn(playerPage, team.members[0]!);
+  const playerSees = async (count: number) => {
+    await playerPage.goto(`/campaign/${category.id}`);
+    await expect(playerPage.getByRole("heading", { level: 1, name: category.name })).toBeVisible();
+    await expect(playerPage.getByRole("button", { name: new RegExp(challenge.name) })).toHaveCount(count);
+  };
+  await playerSees(1);
+
+  await signIn(page, staff);
+  await page.goto(`/campaign/${category.id}/${challenge.id}#edit`);
+  const edit = page.getByRole("form", { name: `Edit ${challenge.name}` });
+  // The release time is picked as the event's times are: tomorrow, on the calendar.
+  await edit.getByTestId("challenge-scheduled-at").click();
+  const tomorrow = new Date(Date.now() + 86_400_000);
+  const day = page.getByRole("button", { name: `${tomorrow.getDate()} ${tomorrow.toLocaleString("en-GB", { month: "long" })} ${tomorrow.getFullYear()}`, exact: true });
+  if (!(await day.first().isVisible())) await page.getByRole("button", { name: /next month/i }).click();
+  await day.first().click();
+  await page.getByRole("button", { name: "Use this time" }).click();
+  await expect(edit.getByTestId("challenge-scheduled-at-preview")).toContainText("UTC");
+  await shootBoth(page, "authoring-scheduled-editor");
+  const save = edit.getByRole("button", { name: "Save challenge" });
+  await save.click();
+  await expect(page.getByText("Challenge saved").last()).toBeVisible();
+  await expect(edit.getByTestId("save-state")).toHaveText("No unsaved changes");
+
+  // Staff see the schedule on the challenge and on its tile; players do not see the challenge.
+  await page.goto(`/campaign/${category.id}/${challenge.id}`);
+  await expect(page.getByTestId("scheduled-badge").first()).toContainText("Scheduled for");
+  await expect(page.getByTestId("staff-visibility-note")).toContainText("Scheduled: players see this challenge from");
+  await page.goto(`/campaign/${category.id}`);
+  await expect(page.getByTestId("challenge-tile").filter({ hasText: challenge.name }).getByTestId("scheduled-badge")).toContainText("Scheduled for");
+  await shootBoth(page, "authoring-scheduled-tile");
+  await playerSees(0);
+  await shootBoth(playerPage, "authoring-scheduled-player");
+
+  // Cleared: players see it at once.
+  await page.goto(`/campaign/${category.id}/${challenge.id}#edit`);
+  await edit.getByRole("button", { name: "Clear Release at" }).click();
+  await save.click();
+  await expect(edit.getByTestId("save-state")).toHaveText("No unsaved changes");
+  await playerSees(1);
+  await playerContext.close();
+});
+
+test("after a solve, the player is offered the challenge its author suggests next, only when they can see it", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const staff = await seedUser({ isStaff: true });
+  const category = await seedCategory(request, staff, { name: unique("Path ") });
+  const second = await seedChallenge(request, staff, { category: category.id, name: "Second stop", score: 100, flag_metadata: { flag: "flag{second}" } });
+  const first = await seedChallenge(request, staff, { category: category.id, name: "First stop", score: 100, flag_metadata: { flag: "flag{first}" }, next_challenge: second.id });
+  // Suggested next, but hidden: never named to players.
+  const hidden = await seedChallenge(request, staff, { category: category.id, name: "Secret stop", score: 100, flag_metadata: { flag: "flag{secret}" }, hidden: true });
+  await seedChallenge(request, staff, { category: category.id, name: "Side stop", score: 100, flag_metadata: { flag: "flag{side}" }, next_challenge: hidden.id });
+  const team = await seedTeam();
+  await signIn(page, team.members[0]!);
+
+  await page.goto(`/campaign/${category.id}/${first.id}`);
+  await page.getByTestId("flag-input").fill("flag{first}");
+  await page.getByRole("button", { name: "Submit" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("heading", { name: "Flag correct!" })).toBeVisible();
+  const next = dialog.getByRole("link", { name: "Next: Second stop" });
+  await expect(next).toBeVisible();
+  await shootBoth(page, "solved-next-dialog");
+  await next.click();
+  await expect(page.getByRole("heading", { name: "Second stop" })).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+
+  // Solved already: the panel offers it too.
+  await page.goto(`/campaign/${category.id}/${first.id}`);
+  await expect(page.getByTestId("already-solved")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Next: Second stop" })).toBeVisible();
+
+  await page.goto(`/campaign/${category.id}`);
+  await page.getByRole("button", { name: /Side stop/ }).click();
+  await page.getByTestId("flag-input").fill("flag{side}");
+  await page.getByRole("button", { name: "Submit" }).click();
+  await expect(page.getByRole("dialog").getByRole("heading", { name: "Flag correct!" })).toBeVisible();
+  await expect(page.getByTestId("next-challenge")).toHaveCount(0);
+  await expect(page.getByRole("dialog")).not.toContainText("Secret stop");
+});
+
+test("staff make one hint open only after another; the player's locked hint says which to open first", async ({ page, request, browser }) => {
+  test.setTimeout(150_000);
+  const staff = await seedUser({ isStaff: true });
+  const category = await seedCategory(request, staff, { name: unique("Layers ") });
+  const challenge = await seedChallenge(request, staff, {
+    category: category.id,
+    name: unique("Onion "),
+    score: 200,
+    flag_metadata: { flag: "flag{onion}" },
+    hints: [
+      { name: "Outer layer", penalty: 10, text: "Base64 first." },
+      { name: "Inner layer", penalty: 20, text: "Then XOR with 0x42." },
+    ],
+  });
+  await signIn(page, staff);
+  await page.goto(`/campaign/${category.id}/${challenge.id}#edit`);
+  const edit = page.getByRole("form", { name: `Edit ${challenge.name}` });
+  const inner = edit.getByTestId("hint-row").nth(1);
+  await inner.getByRole("combobox", { name: "Opens after" }).click();
+  await page.getByRole("option", { name: "Outer layer" }).click();
+  await page.keyboard.press("Escape");
+  await shootBoth(page, "authoring-hint-requires-editor");
+  await edit.getByRole("button", { name: "Save challenge" }).click();
+  await expect(page.getByText("Challenge saved").last()).toBeVisible();
+  await expect(edit.getByTestId("save-state")).toHaveText("No unsaved changes");
+
+  const team = await seedTeam();
+  const playerContext = await browser.newContext();
+  const player = await playerContext.newPage();
+  await signIn(player, team.members[0]!);
+  await player.goto(`/campaign/${category.id}/${challenge.id}`);
+  await expect(player.getByRole("heading", { name: challenge.name })).toBeVisible();
+  const locked = player.getByTestId("hint-requires");
+  await expect(locked).toHaveText("Opens once your team has used “Outer layer”.");
+  const useButtons = player.getByRole("button", { name: "Use hint" });
+  await expect(useButtons.nth(1)).toBeDisabled();
+  await shootBoth(player, "hint-requires-player");
+  await useButtons.first().click();
+  await player.getByRole("dialog", { name: "Use this hint?" }).getByRole("button", { name: "Use hint" }).click();
+  await expect(player.getByText("Base64 first.")).toBeVisible();
+  await expect(locked).toHaveCount(0);
+  await player.getByRole("button", { name: "Use hint" }).click();
+  await player.getByRole("dialog", { name: "Use this hint?" }).getByRole("button", { name: "Use hint" }).click();
+  await expect(player.getByText("Then XOR with 0x42.")).toBeVisible();
+  await playerContext.close();
+});

@@ -74,7 +74,21 @@ export const CHALLENGE_FIELDS = {
   tags: z.array(tag).max(50),
   /** The repository a challenge sync made it from ("" when made otherwise). */
   source: z.string().trim().max(500),
+  /**
+   * When the challenge is released (ISO-8601 with its offset, as ctfcli writes it): hidden from
+   * players until then, then shown with no staff action. Null: no schedule.
+   */
+  /** The challenge suggested after a solve (ctfcli's `next`), by id; null: none. */
+  next_challenge: z.number().int().positive().nullable(),
+  scheduled_at: z.iso.datetime({ offset: true, message: "Enter a date and time in ISO-8601 form, such as 2026-05-01T18:00:00Z." }).nullable(),
 };
+
+/** Whether a challenge is released to players at `now` (seconds): not hidden, and its scheduled time, if any, has come. */
+export function releasedToPlayers(challenge: { hidden: boolean; scheduledAt: Date | string | null }, nowSeconds: number): boolean {
+  if (challenge.hidden) return false;
+  if (challenge.scheduledAt === null) return true;
+  return new Date(challenge.scheduledAt).getTime() <= nowSeconds * 1000;
+}
 
 /** Flag metadata must suit the flag type (regexes are vetted here, before they are ever run). */
 function checkFlagMetadata(value: { flag_type?: string; flag_metadata?: Record<string, unknown> }, ctx: z.RefinementCtx): void {
@@ -101,6 +115,8 @@ export const ZCreateChallengeInput = z
     post_score_explanation: CHALLENGE_FIELDS.post_score_explanation.default(""),
     attempt_limit: CHALLENGE_FIELDS.attempt_limit.default(null),
     source: CHALLENGE_FIELDS.source.default(""),
+    scheduled_at: CHALLENGE_FIELDS.scheduled_at.default(null),
+    next_challenge: CHALLENGE_FIELDS.next_challenge.default(null),
     tags: CHALLENGE_FIELDS.tags.default([]),
     files: z.array(z.union([z.number().int().positive(), ZFileInput])).max(100).default([]),
     hints: z.array(ZHintFields).max(100).default([]),
@@ -136,8 +152,10 @@ export type UpdateCategoryInput = z.infer<typeof ZUpdateCategoryInput>;
 export const ZCreateFileInput = ZFileInput.extend({ challenge: z.number().int().positive() });
 // Updates carry no defaults: a field left out stays as it is.
 export const ZUpdateFileInput = z.object({ name: fileName.optional(), url: fileUrl.optional(), size: fileSize.optional() });
-export const ZCreateHintInput = ZHintFields.extend({ challenge: z.number().int().positive() });
-export const ZUpdateHintInput = z.object({ name: hintName.optional(), penalty: hintPenalty.optional(), text: hintText.optional() });
+/** Hints of the same challenge a team must have used before this one, by id. */
+const hintRequirements = z.array(z.number().int().positive()).max(100);
+export const ZCreateHintInput = ZHintFields.extend({ challenge: z.number().int().positive(), requirements: hintRequirements.default([]) });
+export const ZUpdateHintInput = z.object({ name: hintName.optional(), penalty: hintPenalty.optional(), text: hintText.optional(), requirements: hintRequirements.optional() });
 
 /** Ids are integers; REST clients sometimes send them as digit strings. */
 const id = z.preprocess((v) => (typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v), z.number().int().positive());

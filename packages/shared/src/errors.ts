@@ -106,6 +106,7 @@ export const ERRORS = {
   challenge_not_solved: def(403, "FORBIDDEN", "You need to solve this challenge first."),
   havent_solved_challenge: def(403, "FORBIDDEN", "You need to solve this challenge first."),
   hint_already_used: def(403, "FORBIDDEN", "Your team has already used this hint."),
+  hint_not_unlocked: def(403, "FORBIDDEN", "Use the hints this one requires first."),
   sync_in_progress: def(409, "CONFLICT", "Another challenge sync is running. Try again once it has finished."),
   sync_lease_lost: def(409, "CONFLICT", "This challenge sync's lease ran out and another sync may have started. Run the sync again."),
 

@@ -54,7 +54,7 @@ async function resolve(ctx: Context, cservName: unknown): Promise<{ job: JobRef;
     const gates = eventGates(config, ctx.now());
     if (!gates.started || (gates.ended && !config.enable_view_challenges_after_competion)) throw new AppError("not_found");
     const { challenge } = await findChallenge(ctx, job.challengeId);
-    if (!challenge || challenge.hidden) throw new AppError("not_found");
+    if (!challenge || challenge.withheld) throw new AppError("not_found");
     const state = await getPlayerState(ctx, authed.actor.id, teamId);
     if (!state.solved.has(challenge.id) && !isUnlocked(challenge.unlockRequirements, state.solved)) throw new AppError("not_found");
   }

@@ -23,6 +23,9 @@ function challenge(id: number, categoryId: number): CatalogChallenge {
     postScoreExplanation: "",
     attemptLimit: null,
     source: "",
+    scheduledAt: null,
+    withheld: false,
+    nextChallengeId: null,
     solveCount: 0,
     votesPositive: 0,
     votesNegative: 0,
@@ -37,7 +40,7 @@ function catalog(): Catalog {
   const web: CatalogCategory = { id: 1, slug: "web", name: "Web", displayOrder: 0, containedType: "jeopardy", description: "", metadata: {}, challenges: [challenge(10, 1), challenge(11, 1)] };
   const pwn: CatalogCategory = { id: 2, slug: "pwn", name: "Pwn", displayOrder: 1, containedType: "jeopardy", description: "", metadata: {}, challenges: [challenge(20, 2)] };
   const all = [...web.challenges, ...pwn.challenges];
-  return { categories: [web, pwn], challenges: new Map(all.map((c) => [c.id, c])), hints: new Map() };
+  return { categories: [web, pwn], challenges: new Map(all.map((c) => [c.id, c])), hints: new Map(), nextRelease: null };
 }
 
 describe("a solve applied to the catalog", () => {

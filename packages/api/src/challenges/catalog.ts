@@ -1,7 +1,7 @@
 import type { Db, Prisma } from "@flagship/db";
 import { entitySlug } from "@flagship/shared";
 import type { Context } from "../context.ts";
-import { isResync } from "../events/publisher.ts";
+import { EVENT_CODES, isResync } from "../events/publisher.ts";
 
 /**
  * Every category and challenge with its tags, hints and files, read once and shared by all
@@ -38,12 +38,14 @@ export const catalogChallengeSelect = {
   postScoreExplanation: true,
   attemptLimit: true,
   source: true,
+  scheduledAt: true,
+  nextChallengeId: true,
   solveCount: true,
   votesPositive: true,
   votesNegative: true,
   firstBloodTeam: { select: { name: true } },
   tags: { select: { type: true, text: true }, orderBy: { id: "asc" } },
-  hints: { select: { id: true, name: true, penalty: true, text: true }, orderBy: { id: "asc" } },
+  hints: { select: { id: true, name: true, penalty: true, text: true, requirements: true }, orderBy: { id: "asc" } },
   files: { select: { id: true, name: true, url: true, size: true }, orderBy: { id: "asc" } },
 } satisfies Prisma.ChallengeSelect;
 
@@ -64,6 +66,8 @@ export interface CatalogHint {
   name: string;
   penalty: number;
   text: string;
+  /** Hints of the challenge the team must have used first. */
+  requirements: number[];
 }
 
 export interface CatalogChallenge {
@@ -88,6 +92,15 @@ export interface CatalogChallenge {
   attemptLimit: number | null;
   /** The repository a challenge sync made it from; staff only. */
   source: string;
+  /** When it is released to players (ISO-8601), or null; staff only. */
+  scheduledAt: string | null;
+  /**
+   * Hidden from players when this catalog was read: hidden, or scheduled for later. A catalog
+   * expires at the next scheduled release (see CatalogCache), so this is never stale.
+   */
+  withheld: boolean;
+  /** The challenge suggested after a solve, or null. */
+  nextChallengeId: number | null;
   solveCount: number;
   votesPositive: number;
   votesNegative: number;
@@ -112,6 +125,8 @@ export interface Catalog {
   categories: CatalogCategory[];
   challenges: Map<number, CatalogChallenge>;
   hints: Map<number, CatalogHint>;
+  /** The earliest scheduled release still to come when this catalog was read (ms since the epoch), or null. */
+  nextRelease: number | null;
 }
 
 function asObject(value: Prisma.JsonValue): JsonObject {
@@ -132,9 +147,16 @@ async function loadCatalog(db: Db, previous: Catalog | null): Promise<Catalog> {
   const challengeMap = new Map<number, CatalogChallenge>();
   const hintMap = new Map<number, CatalogHint>();
   const reuse = new Map<number, { signature: string; challenge: CatalogChallenge }>();
+  const now = Date.now();
+  let nextRelease: number | null = null;
   for (const old of previous?.challenges.values() ?? []) reuse.set(old.id, { signature: signatures.get(old) ?? "", challenge: old });
   for (const row of challenges) {
-    const signature = JSON.stringify(row, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
+    const release = row.scheduledAt?.getTime() ?? null;
+    const scheduled = release !== null && release > now;
+    if (scheduled && (nextRelease === null || release < nextRelease)) nextRelease = release;
+    const withheld = row.hidden || scheduled;
+    // Whether it is withheld is part of what the object says: it changes at the release, the row does not.
+    const signature = JSON.stringify({ row, withheld }, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
     const kept = reuse.get(row.id);
     const challengeMetadata = asObject(row.challengeMetadata);
     const challenge: CatalogChallenge = kept && kept.signature === signature ? kept.challenge : {
@@ -158,6 +180,9 @@ async function loadCatalog(db: Db, previous: Catalog | null): Promise<Catalog> {
       postScoreExplanation: row.postScoreExplanation,
       attemptLimit: row.attemptLimit,
       source: row.source,
+      scheduledAt: row.scheduledAt?.toISOString() ?? null,
+      withheld,
+      nextChallengeId: row.nextChallengeId,
       solveCount: row.solveCount,
       votesPositive: row.votesPositive,
       votesNegative: row.votesNegative,
@@ -205,6 +230,7 @@ async function loadCatalog(db: Db, previous: Catalog | null): Promise<Catalog> {
     }),
     challenges: challengeMap,
     hints: hintMap,
+    nextRelease,
   };
 }
 
@@ -250,6 +276,7 @@ export function applySolvePatch(catalog: Catalog, patch: SolvePatch): Catalog {
     ),
     challenges,
     hints: catalog.hints,
+    nextRelease: catalog.nextRelease,
   };
 }
 
@@ -267,11 +294,19 @@ class CatalogCache {
    */
   private patches = new Map<number, SolvePatch>();
 
-  constructor(private readonly db: Db) {}
+  /** Fires at the cached catalog's next scheduled release: the catalog expires, the release is announced. */
+  private releaseTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly onRelease: (at: number) => void,
+  ) {}
 
   get(): Promise<Catalog> {
     const age = Date.now() - this.at;
-    if (this.value && age < TTL_MS) {
+    // A catalog read before a scheduled release is not served after it.
+    const released = this.value?.nextRelease != null && Date.now() >= this.value.nextRelease;
+    if (this.value && age < TTL_MS && !released) {
       // Past half its life, refresh in the background: under steady traffic no request waits on
       // the periodic reload, and nothing served is ever older than the TTL.
       if (age >= TTL_MS / 2 && !this.loading) this.load().catch(() => undefined);
@@ -288,6 +323,7 @@ class CatalogCache {
           for (const patch of this.patches.values()) catalog = applySolvePatch(catalog, patch);
           this.value = catalog;
           this.at = Date.now();
+          this.armRelease(catalog.nextRelease);
         }
         this.last = catalog;
         if (this.loading === loading) this.loading = null;
@@ -300,6 +336,26 @@ class CatalogCache {
     );
     this.loading = loading;
     return loading;
+  }
+
+  /**
+   * Every copy reads the schedule with its catalog, so every copy drops its own catalog at the
+   * moment a challenge is released, with no staff action and no message between copies. A timer
+   * waits at most ~24 days at once (setTimeout's limit), then waits on for the rest.
+   */
+  private armRelease(at: number | null): void {
+    if (this.releaseTimer) clearTimeout(this.releaseTimer);
+    this.releaseTimer = null;
+    if (at === null) return;
+    const delay = Math.min(Math.max(at - Date.now(), 0), 2 ** 31 - 1);
+    this.releaseTimer = setTimeout(() => {
+      this.releaseTimer = null;
+      // Early by a rounding, or a far release reached in steps: wait on.
+      if (Date.now() < at) return this.armRelease(at);
+      this.invalidate();
+      this.onRelease(at);
+    }, delay);
+    this.releaseTimer.unref();
   }
 
   private lastMissReload = 0;
@@ -352,7 +408,9 @@ const caches = new WeakMap<Db, CatalogCache>();
 function cacheFor(ctx: Pick<Context, "db" | "events">): CatalogCache {
   let cache = caches.get(ctx.db);
   if (!cache) {
-    const created = new CatalogCache(ctx.db);
+    const created = new CatalogCache(ctx.db, (at) => {
+      announceReleases(ctx, at).catch(() => undefined);
+    });
     cache = created;
     caches.set(ctx.db, created);
     ctx.events.subscribe((event) => {
@@ -397,6 +455,22 @@ export async function findHint(ctx: Pick<Context, "db" | "events">, id: number):
 export async function patchCatalogForSolve(ctx: Pick<Context, "db" | "events">, patch: SolvePatch): Promise<void> {
   cacheFor(ctx).patch(patch);
   await ctx.events.publish({ kind: "internal", name: SOLVED_EVENT, data: { ...patch } });
+}
+
+/**
+ * Challenges released at `at` are news for players, as a challenge staff unhide is: event 6 to
+ * everyone, once. Every copy's timer fires; the first to move the row's updated_at past the
+ * release moment announces it, the others find it moved and stay quiet.
+ */
+async function announceReleases(ctx: Pick<Context, "db" | "events">, at: number): Promise<void> {
+  const moment = new Date(at);
+  const claimed = await ctx.db.$queryRaw<{ id: number }[]>`
+    UPDATE challenges SET updated_at = now()
+    WHERE scheduled_at = ${moment} AND NOT hidden AND updated_at < ${moment}
+    RETURNING id`;
+  for (const { id } of claimed) {
+    await ctx.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: EVENT_CODES.challengeUpdate, challenge_id: id } });
+  }
 }
 
 /** Drops every copy's cached catalog: this process's at once, the others' by event. */

@@ -85,7 +85,7 @@ describe("listing categories", () => {
     const full = mine.challenges.find((c) => c.id === open.id)!;
     expect(full).toMatchObject({ name: "Open Sesame", slug: "open-sesame", unlocked: true, solved: false, post_score_explanation: "" });
     expect(full).not.toHaveProperty("flag_metadata");
-    expect("hints" in full && full.hints[0]).toEqual({ id: expect.any(Number), name: "Nudge", penalty: 10, text: "", used: false });
+    expect("hints" in full && full.hints[0]).toEqual({ id: expect.any(Number), name: "Nudge", penalty: 10, text: "", used: false, requirements: [] });
     const stub = mine.challenges.find((c) => c.id === locked.id)!;
     expect(Object.keys(stub).sort()).toEqual(["category", "challenge_metadata", "challenge_type", "id", "solve_count", "unlock_requirements", "unlocked", "votes"]);
     expect(stub.challenge_metadata).toEqual({ x: 2 });

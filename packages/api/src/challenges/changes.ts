@@ -1,4 +1,4 @@
-import { AppError, unlockError } from "@flagship/shared";
+import { AppError, releasedToPlayers, unlockError } from "@flagship/shared";
 import type { Context } from "../context.ts";
 import { EVENT_CODES } from "../events/publisher.ts";
 import { getCatalog, invalidateCatalog } from "./catalog.ts";
@@ -8,13 +8,14 @@ import { type ChallengeView, challengeView, type CategoryView, categoryView } fr
  * After a staff write: every copy drops its catalog and clients hear event 6 per challenge. Clients
  * fetch the challenge an event names, so a hidden one is announced to staff only: a player's fetch
  * of it is 404, which RACTF's client does not survive. A challenge gone meanwhile is announced to
- * nobody, for the same reason.
+ * nobody, for the same reason. One scheduled for later is hidden from players until then (its
+ * release is announced by the catalog, catalog.ts).
  */
 export async function announceChallengeChanges(ctx: Context, challengeIds: number[]): Promise<void> {
   await invalidateCatalog(ctx);
   if (challengeIds.length === 0) return;
-  const rows = await ctx.db.challenge.findMany({ where: { id: { in: challengeIds } }, select: { id: true, hidden: true } });
-  const hidden = new Map(rows.map((r) => [r.id, r.hidden]));
+  const rows = await ctx.db.challenge.findMany({ where: { id: { in: challengeIds } }, select: { id: true, hidden: true, scheduledAt: true } });
+  const hidden = new Map(rows.map((r) => [r.id, !releasedToPlayers(r, Date.now() / 1000)]));
   for (const challengeId of challengeIds) {
     if (!hidden.has(challengeId)) continue;
     const audience = hidden.get(challengeId) ? { staff: true as const } : { all: true as const };

@@ -34,6 +34,7 @@ export function frozenCatalog(catalog: Catalog, snapshot: FreezeSnapshot): Catal
     ),
     challenges: byId,
     hints: catalog.hints,
+    nextRelease: catalog.nextRelease,
   };
   catalogs.set(catalog, { snapshot, catalog: frozen });
   return frozen;

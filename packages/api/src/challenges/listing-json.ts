@@ -32,8 +32,8 @@ function fragmentsOf(challenge: CatalogChallenge): ChallengeFragments {
     head: open(fixedFields(challenge)),
     hints: challenge.hints.map((hint) => ({
       id: hint.id,
-      unused: JSON.stringify({ id: hint.id, name: hint.name, penalty: hint.penalty, text: "", used: false }),
-      used: JSON.stringify({ id: hint.id, name: hint.name, penalty: hint.penalty, text: hint.text, used: true }),
+      unused: JSON.stringify({ id: hint.id, name: hint.name, penalty: hint.penalty, text: "", used: false, requirements: hint.requirements }),
+      used: JSON.stringify({ id: hint.id, name: hint.name, penalty: hint.penalty, text: hint.text, used: true, requirements: hint.requirements }),
     })),
     explanation: JSON.stringify(challenge.postScoreExplanation),
     stubHead: open(stubFields(challenge)),
@@ -49,7 +49,7 @@ function votesJson(challenge: CatalogChallenge, state: PlayerState): string {
 
 /** One challenge as a player sees it, as JSON; null when hidden. */
 export function playerChallengeJson(challenge: CatalogChallenge, state: PlayerState): string | null {
-  if (challenge.hidden) return null;
+  if (challenge.withheld) return null;
   const f = fragmentsOf(challenge);
   const solved = state.solved.has(challenge.id);
   const unlocked = solved || unlockedFor(challenge, state);
@@ -65,7 +65,7 @@ export function playerChallengeJson(challenge: CatalogChallenge, state: PlayerSt
  * catalog object and shared by every team, so the listing is mostly copied, not written.
  */
 function playerChallengeBytes(challenge: CatalogChallenge, state: PlayerState): Buffer | null {
-  if (challenge.hidden) return null;
+  if (challenge.withheld) return null;
   const f = fragmentsOf(challenge);
   const solved = state.solved.has(challenge.id);
   const unlocked = solved || unlockedFor(challenge, state);

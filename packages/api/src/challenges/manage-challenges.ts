@@ -18,6 +18,14 @@ import type { ChallengeView } from "./views.ts";
 
 type Tx = Prisma.TransactionClient;
 
+/** The suggested next challenge must exist, and not be the challenge itself. */
+async function assertNext(tx: Tx, next: number | null | undefined, self: number | null): Promise<void> {
+  if (next === null || next === undefined) return;
+  if (next === self) throw AppError.field("invalid", "next_challenge", "A challenge cannot suggest itself next.");
+  const found = await tx.challenge.findUnique({ where: { id: next }, select: { id: true } });
+  if (!found) throw AppError.field("invalid", "next_challenge", `Invalid pk "${next}" - object does not exist.`);
+}
+
 async function assertCategory(tx: Tx, id: number): Promise<void> {
   const found = await tx.category.findUnique({ where: { id }, select: { id: true } });
   if (!found) throw AppError.field("invalid", "category", `Invalid pk "${id}" - object does not exist.`);
@@ -41,6 +49,8 @@ function scalarFields(data: Partial<CreateChallengeInput> | UpdateChallengeInput
     ...(data.post_score_explanation !== undefined && { postScoreExplanation: data.post_score_explanation }),
     ...(data.attempt_limit !== undefined && { attemptLimit: data.attempt_limit === 0 ? null : data.attempt_limit }),
     ...(data.source !== undefined && { source: data.source }),
+    ...(data.next_challenge !== undefined && { nextChallengeId: data.next_challenge }),
+    ...(data.scheduled_at !== undefined && { scheduledAt: data.scheduled_at === null ? null : new Date(data.scheduled_at) }),
   };
 }
 
@@ -54,6 +64,7 @@ export async function createChallenge(ctx: StaffContext, input: unknown): Promis
   const data = { ...parsed, flag_metadata: withFlagSecret(parsed.flag_type, parsed.flag_metadata) };
   const id = await ctx.db.$transaction(async (tx) => {
     await assertCategory(tx, data.category);
+    await assertNext(tx, data.next_challenge, null);
     const created = await tx.challenge.create({
       data: {
         ...scalarFields(data),
@@ -89,6 +100,7 @@ export async function updateChallenge(ctx: StaffContext, id: number, input: unkn
     const current = await tx.challenge.findUnique({ where: { id }, include: AUDITED_TAGS });
     if (!current) throw new AppError("not_found");
     if (data.category !== undefined) await assertCategory(tx, data.category);
+    await assertNext(tx, data.next_challenge, id);
     if (data.flag_type !== undefined || data.flag_metadata !== undefined) {
       const message = flagMetadataError(data.flag_type ?? current.flagType, data.flag_metadata ?? current.flagMetadata);
       if (message) throw AppError.field("invalid", "flag_metadata", message);

@@ -58,7 +58,7 @@ async function judgeFlag(ctx: Context, input: unknown): Promise<SubmitFlagResult
   const { challenge: challengeId, flag } = parseInput(ZSubmitFlagInput, input);
 
   const { challenge } = await findChallenge(ctx, challengeId);
-  if (!challenge || (challenge.hidden && !staff)) throw new AppError("not_found");
+  if (!challenge || (challenge.withheld && !staff)) throw new AppError("not_found");
   // The team's state comes from the per-user cache, which our own solves clear at once; the unique
   // (team, challenge) index still refuses a second correct solve whatever the cache says.
   const team = await getPlayerState(ctx, actor.id, teamId);
@@ -80,7 +80,7 @@ async function judgeFlag(ctx: Context, input: unknown): Promise<SubmitFlagResult
         teamId,
         scoring: config.enable_scoring && !gates.ended,
         // Staff testing a hidden challenge must not take first blood from the first real team.
-        firstBloodAllowed: !challenge.hidden,
+        firstBloodAllowed: !challenge.withheld,
         ip: ctx.ip,
         flag: text,
         attemptLimit: limit,
@@ -180,7 +180,7 @@ export async function publishSolve(
   const frozen = frozenAt !== null && outcome.timestamp > frozenAt;
   // A hidden challenge (solved by staff testing it) is news for the solving team only: everyone
   // else must not learn its name, or even that it exists.
-  const audience = challenge.hidden ? { teamId: user.teamId } : frozen ? { teamId: user.teamId, staff: true as const } : { all: true as const };
+  const audience = challenge.withheld ? { teamId: user.teamId } : frozen ? { teamId: user.teamId, staff: true as const } : { all: true as const };
   const score = frozen ? ((await boardCache(ctx).snapshot(ctx.db, frozenAt).catch(() => null))?.challenges.get(challenge.id)?.currentScore ?? outcome.points) : outcome.points;
   await ctx.events.publish({
     kind: "socket",
@@ -203,7 +203,7 @@ export async function publishSolve(
   if (challenge.pointsType === "decay") {
     await ctx.events.publish({
       kind: "socket",
-      audience: frozen && !challenge.hidden ? { staff: true } : audience,
+      audience: frozen && !challenge.withheld ? { staff: true } : audience,
       payload: { event_code: EVENT_CODES.scoreUpdate, challenge_id: challenge.id, challenge_score: outcome.points },
     });
   }

@@ -23,7 +23,8 @@ export interface ChallengeView {
   score: number;
   current_score: number;
   unlock_requirements: string;
-  hints: { id: number; name: string; penalty: number; text: string; used: boolean }[];
+  /** `requirements`: hints of the challenge to use before this one. */
+  hints: { id: number; name: string; penalty: number; text: string; used: boolean; requirements: number[] }[];
   files: { id: number; name: string; url: string; size: number }[];
   solved: boolean;
   unlocked: boolean;
@@ -35,10 +36,17 @@ export interface ChallengeView {
   tags: { type: string; text: string }[];
   tiebreaker: boolean;
   post_score_explanation: string;
+  /**
+   * The challenge suggested after a solve, by id, or null. Only an id: a client offers it by the
+   * name it finds in the caller's own listing, so one the caller cannot see is never named.
+   */
+  next_challenge: number | null;
   /** Staff only. */
   flag_metadata?: JsonObject;
   attempt_limit?: number | null;
   source?: string;
+  /** When it is released to players (ISO-8601), or null. */
+  scheduled_at?: string | null;
 }
 
 /** A locked challenge: enough to place its tile, nothing that gives it away. */
@@ -128,6 +136,7 @@ export function fixedFields(challenge: CatalogChallenge) {
     maintenance: challenge.maintenance,
     tags: playerTags(challenge.tags),
     tiebreaker: challenge.tiebreaker,
+    next_challenge: challenge.nextChallengeId,
   };
 }
 
@@ -168,7 +177,7 @@ export function unlockedFor(challenge: CatalogChallenge, state: PlayerState): bo
  * staff-only metadata and tags.
  */
 export function challengeView(challenge: CatalogChallenge, state: PlayerState, staff: boolean): AnyChallengeView | null {
-  if (challenge.hidden && !staff) return null;
+  if (challenge.withheld && !staff) return null;
   const solved = state.solved.has(challenge.id);
   const unlocked = solved || unlockedFor(challenge, state);
   if (!unlocked && !staff) return { ...stubFields(challenge), votes: votesOf(challenge, state) };
@@ -176,7 +185,7 @@ export function challengeView(challenge: CatalogChallenge, state: PlayerState, s
     ...fixedFields(challenge),
     hints: challenge.hints.map((hint) => {
       const used = state.hintsUsed.has(hint.id);
-      return { id: hint.id, name: hint.name, penalty: hint.penalty, text: used || staff ? hint.text : "", used };
+      return { id: hint.id, name: hint.name, penalty: hint.penalty, text: used || staff ? hint.text : "", used, requirements: hint.requirements };
     }),
     solved,
     unlocked,
@@ -189,6 +198,7 @@ export function challengeView(challenge: CatalogChallenge, state: PlayerState, s
     view.flag_metadata = challenge.flagMetadata;
     view.attempt_limit = challenge.attemptLimit;
     view.source = challenge.source;
+    view.scheduled_at = challenge.scheduledAt;
   }
   return view;
 }

@@ -31,11 +31,17 @@ export async function useHint(ctx: Context, input: unknown): Promise<UsedHint> {
   const { id } = parseInput(ZUseHintInput, input);
   const { catalog, hint } = await findHint(ctx, id);
   const challenge = hint ? catalog.challenges.get(hint.challengeId) : undefined;
-  if (!hint || !challenge || (challenge.hidden && !access.staff)) throw new AppError("not_found");
+  if (!hint || !challenge || (challenge.withheld && !access.staff)) throw new AppError("not_found");
   const state = await loadPlayerState(ctx.db, actor.id, teamId);
   // The contract's order: a locked challenge first, then a hint already used.
   if (!state.solved.has(challenge.id) && !isUnlocked(challenge.unlockRequirements, state.solved)) throw new AppError("challenge_not_unlocked");
   if (state.hintsUsed.has(hint.id)) throw new AppError("hint_already_used");
+  // Hints that require others open once the team has used those; nothing is charged before.
+  const missing = hint.requirements.filter((required) => !state.hintsUsed.has(required));
+  if (missing.length > 0) {
+    const names = missing.map((required) => catalog.hints.get(required)?.name ?? `#${required}`);
+    throw new AppError("hint_not_unlocked", { message: `Use ${names.map((n) => `"${n}"`).join(" and ")} first.`, details: { requirements: missing } });
+  }
   try {
     // The challenge's row lock orders this use against the team's solve of it (locking.ts): a use
     // that commits before the solve is charged to it, one that waits commits after it.

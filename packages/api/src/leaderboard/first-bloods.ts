@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Context } from "../context.ts";
+import { releasedChallengeWhere } from "../challenges/access.ts";
 import type { Hidden } from "./leaderboard.ts";
 import { boardView } from "./view.ts";
 
@@ -28,7 +29,7 @@ export async function latestFirstBloods(ctx: Context, input: FirstBloodsInput): 
     where: {
       firstBlood: true,
       ...(view.frozenAt && { timestamp: { lte: view.frozenAt } }),
-      ...(!view.staff && { challenge: { hidden: false } }),
+      ...(!view.staff && { challenge: releasedChallengeWhere() }),
       ...listed,
     },
     select: { challengeId: true, timestamp: true, challenge: { select: { name: true } }, team: { select: { name: true } }, user: { select: { username: true } } },

@@ -1,5 +1,6 @@
 import { eventGates, isUnlocked, type Page, type PageInput, solveWorth } from "@flagship/shared";
 import type { Context } from "../context.ts";
+import { releasedChallengeWhere } from "../challenges/access.ts";
 import { type BoardEntry, type BoardKind, boardCache, groupBoard, previousBoard } from "./board.ts";
 import { boardView } from "./view.ts";
 
@@ -208,7 +209,7 @@ export async function leaderboardMatrix(ctx: Context, input: PageInput): Promise
       teamId: { in: slice.map((e) => e.id) },
       ...(view.frozenAt && { timestamp: { lte: view.frozenAt } }),
       // Staff may be testing hidden challenges; players must not learn they exist.
-      ...(!view.staff && { challenge: { hidden: false } }),
+      ...(!view.staff && { challenge: releasedChallengeWhere() }),
     },
     select: { teamId: true, challengeId: true },
     orderBy: { timestamp: "asc" },
@@ -247,7 +248,7 @@ export async function ctftimeFeed(ctx: Context, filter: BoardFilter = {}): Promi
   if (!view.staff && !eventGates(config, ctx.now()).started) return {};
   const entries = groupBoard(await boardCache(ctx).get(ctx.db, "team", view.frozenAt), filter.group);
   const [all, solves] = await Promise.all([
-    ctx.db.challenge.findMany({ where: { hidden: false }, select: { id: true, name: true, unlockRequirements: true }, orderBy: { id: "asc" } }),
+    ctx.db.challenge.findMany({ where: view.staff ? { hidden: false } : releasedChallengeWhere(), select: { id: true, name: true, unlockRequirements: true }, orderBy: { id: "asc" } }),
     ctx.db.solve.findMany({
       where: { scoring: true, ...(view.frozenAt && { timestamp: { lte: view.frozenAt } }) },
       select: { teamId: true, challengeId: true, points: true, penalty: true, timestamp: true },

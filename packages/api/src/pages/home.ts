@@ -1,5 +1,6 @@
 import { eventGates } from "@flagship/shared";
 import type { Context } from "../context.ts";
+import { releasedChallengeWhere } from "../challenges/access.ts";
 import { hasStaffPowers } from "../guards.ts";
 import { HOME_URL, type PageView, pageSelect, servedAt } from "./pages.ts";
 
@@ -29,7 +30,7 @@ export async function getHome(ctx: Context): Promise<HomeView> {
   const [pages, categories] = await Promise.all([
     ctx.db.page.findMany({ select: pageSelect, orderBy: { id: "asc" } }),
     ctx.db.category.findMany({
-      select: { id: true, name: true, description: true, _count: { select: { challenges: { where: { hidden: false } } } } },
+      select: { id: true, name: true, description: true, _count: { select: { challenges: { where: releasedChallengeWhere() } } } },
       orderBy: [{ displayOrder: "asc" }, { id: "asc" }],
     }),
   ]);

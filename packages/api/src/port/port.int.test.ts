@@ -57,7 +57,7 @@ describe("category import", () => {
     const second = byName.get("Challenge 502")!;
     expect(second.unlock_requirements).toBe(String(first.id));
     expect(byName.get("Challenge 503")!.unlock_requirements).toBe(`${first.id} ${second.id} OR`);
-    expect(first.hints).toEqual([{ id: expect.any(Number), name: "Hint 501", penalty: 5, text: "text 501", used: false }]);
+    expect(first.hints).toEqual([{ id: expect.any(Number), name: "Hint 501", penalty: 5, text: "text 501", used: false, requirements: [] }]);
     expect(first.files).toEqual([{ id: expect.any(Number), name: "a.txt", url: "https://example.com/a.txt", size: 10 }]);
     expect(first.tags).toEqual([{ type: "tag", text: "web" }, { type: "tag", text: "easy" }]);
     expect(await world.services.db.auditLog.count({ where: { action: "import_category" } })).toBeGreaterThan(0);

@@ -3,6 +3,7 @@ import { type CategoryProgress, categoryProgress, cumulativeScore, type ScorePoi
 import type { Context } from "../context.ts";
 import { type FrozenView, frozenWorth, type LaterSolve, shownInFrozenView } from "../leaderboard/freeze.ts";
 import { solveVisibility } from "./solve-view.ts";
+import { releasedChallengeWhere } from "../challenges/access.ts";
 
 export interface ProgressStats {
   correct: number;
@@ -30,7 +31,7 @@ export async function progressStats(
   const attemptsWhere: Prisma.IncorrectAttemptWhereInput = view ? { AND: [who.attempts, shownInFrozenView(view)] } : who.attempts;
   const [categories, solves, incorrect, records] = await Promise.all([
     ctx.db.category.findMany({
-      select: { id: true, name: true, _count: { select: { challenges: staff ? true : { where: { hidden: false } } } } },
+      select: { id: true, name: true, _count: { select: { challenges: staff ? true : { where: releasedChallengeWhere() } } } },
       orderBy: [{ displayOrder: "asc" }, { id: "asc" }],
     }),
     ctx.db.solve.findMany({

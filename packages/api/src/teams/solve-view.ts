@@ -1,5 +1,6 @@
 import { Prisma } from "@flagship/db";
 import { solveValue } from "@flagship/shared";
+import { releasedChallengeWhere } from "../challenges/access.ts";
 
 /** What a solve list shows; challenge flags and team secrets are not reachable from here. */
 export const SOLVE_VIEW_SELECT = {
@@ -55,7 +56,7 @@ export function toSolveView(row: SolveRow, worth: SolveWorth = solveValue): Solv
  * staff see those.
  */
 export function solveVisibility(staff: boolean): Prisma.SolveWhereInput {
-  return staff ? {} : { challenge: { hidden: false } };
+  return staff ? {} : { challenge: releasedChallengeWhere() };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Context } from "../context.ts";
 import { scoreVisibility, showsTeamScores } from "../leaderboard/score-visibility.ts";
 import { frozenTeam, frozenView, frozenWorth, laterSolves, showsSolve, withLater } from "../leaderboard/freeze.ts";
 import { type SolveView, solvesJsonSql, solveViewsFromJson } from "./solve-view.ts";
+import { RELEASED_CHALLENGE_SQL } from "../challenges/access.ts";
 
 /** A team as anyone may read it. The secret is selected separately, only where it may be shown. */
 export const TEAM_PUBLIC_SELECT = {
@@ -98,7 +99,7 @@ export async function buildTeamView(ctx: Context, teamId: number, options: { wit
               FROM users m WHERE m.team_id = t.id AND (${seeHidden} OR m.is_visible)) AS members,
            CASE WHEN ${scores} THEN (SELECT count(*)::int FROM incorrect_attempts a
                                    WHERE a.team_id = t.id ${attemptsUntil ? Prisma.sql`AND a.timestamp <= ${attemptsUntil}` : Prisma.empty}) ELSE 0 END AS incorrect,
-           ${solvesJsonSql(Prisma.sql`s.team_id = t.id AND ${scores} AND (${staff} OR NOT c.hidden)`)} AS solves
+           ${solvesJsonSql(Prisma.sql`s.team_id = t.id AND ${scores} AND (${staff} OR ${RELEASED_CHALLENGE_SQL})`)} AS solves
       FROM teams t
      WHERE t.id = ${teamId}`;
   if (!team) return null;

@@ -68,7 +68,7 @@ describe("staff writes over REST", () => {
   it("POST /hints/ and /challenges/files/ add to a challenge; PATCH edits", async () => {
     const hint = await server.api("POST", "/hints/", { token: staff.token, body: { challenge: challengeId, name: "Crumbs", penalty: 50, text: "Check document.cookie" } });
     expect(hint.status).toBe(201);
-    expect(hint.body.d).toEqual({ id: expect.any(Number), name: "Crumbs", penalty: 50, text: "Check document.cookie", challenge: challengeId });
+    expect(hint.body.d).toEqual({ id: expect.any(Number), name: "Crumbs", penalty: 50, text: "Check document.cookie", challenge: challengeId, requirements: [] });
     hintId = hint.body.d.id;
     const file = await server.api("POST", "/challenges/files/", { token: staff.token, body: { challenge: challengeId, name: "source.zip", url: "/files/source.zip", size: 4096 } });
     expect(file.status).toBe(201);
@@ -126,7 +126,7 @@ describe("player reads", () => {
       author: "sam",
       score: 200,
       current_score: 200,
-      hints: [{ id: hintId, name: "Crumbs", penalty: 50, text: "", used: false }],
+      hints: [{ id: hintId, name: "Crumbs", penalty: 50, text: "", used: false, requirements: [] }],
       files: [{ id: expect.any(Number), name: "source.zip", url: "/files/source.zip", size: 8192 }],
       solved: false,
       unlocked: true,

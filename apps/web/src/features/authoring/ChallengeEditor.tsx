@@ -6,6 +6,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { Dialog } from "../../lib/Dialog.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
+import { EventTimeField } from "../../lib/EventTimeField.tsx";
 import { useLeaveGuard } from "../../lib/leave-guard.tsx";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { errorText, fieldErrors } from "../auth/errors.ts";
@@ -156,11 +157,14 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
     const kept = new Set(next.hints.map((h) => h.id).filter((id) => id !== undefined));
     for (const hint of current.hints) if (!kept.has(hint.id)) await client.hints.delete.mutate({ id: hint.id });
     for (const hint of next.hints) {
-      const body = { name: hint.name, penalty: hint.penalty, text: hint.text };
+      // Only hints still there can be required.
+      const requirements = (hint.requirements ?? []).filter((id) => kept.has(id));
+      const body = { name: hint.name, penalty: hint.penalty, text: hint.text, requirements };
       if (hint.id === undefined) await client.hints.create.mutate({ challenge: current.id, ...body });
       else {
         const before = current.hints.find((h) => h.id === hint.id);
-        if (!before || before.name !== hint.name || before.penalty !== hint.penalty || before.text !== hint.text) await client.hints.update.mutate({ id: hint.id, patch: body });
+        const sameRequirements = before && [...before.requirements].sort().join() === [...requirements].sort().join();
+        if (!before || before.name !== hint.name || before.penalty !== hint.penalty || before.text !== hint.text || !sameRequirements) await client.hints.update.mutate({ id: hint.id, patch: body });
       }
     }
   }
@@ -345,6 +349,9 @@ export function ChallengeEditor({ category, challenge, prefill }: { category: Ca
             <Switch label={t("editor.maintenance")} description={t("editor.maintenance_help")} checked={draft.maintenance} onChange={(e) => set("maintenance", e.currentTarget.checked)} />
             <Switch label={t("editor.tiebreaker")} description={t("editor.tiebreaker_help")} checked={draft.tiebreaker} onChange={(e) => set("tiebreaker", e.currentTarget.checked)} />
           </SimpleGrid>
+          <div style={{ maxWidth: "24rem" }}>
+            <EventTimeField label={t("editor.scheduled_at")} description={t("editor.scheduled_at_help")} value={draft.scheduled_at} onChange={(seconds) => set("scheduled_at", seconds)} error={errors.scheduled_at} data-testid="challenge-scheduled-at" />
+          </div>
           {category.contained_type === "campaign" && (
             <Stack gap={4} component="fieldset" style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
               <Text component="legend" size="sm" fw={500} p={0}>

@@ -1,5 +1,5 @@
 import { formatFileSize } from "@flagship/shared";
-import { ActionIcon, Button, Card, FileButton, Group, NumberInput, Stack, Text, Textarea, TextInput } from "@mantine/core";
+import { ActionIcon, Button, Card, FileButton, Group, MultiSelect, NumberInput, Stack, Text, Textarea, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { session } from "../../lib/session.ts";
@@ -9,6 +9,8 @@ export interface HintDraft {
   name: string;
   penalty: number;
   text: string;
+  /** Saved hints of the challenge a team must use before this one, by id. */
+  requirements?: number[];
 }
 
 export interface FileDraft {
@@ -40,6 +42,17 @@ export function HintsEditor({ hints, onChange, errors }: { hints: HintDraft[]; o
               </ActionIcon>
             </Group>
             <Textarea label={t("editor.hint_text")} value={hint.text} onChange={(e) => set(index, { text: e.currentTarget.value })} error={errors[`hints.${index}.text`]} autosize minRows={2} />
+            <MultiSelect
+              label={t("editor.hint_requires")}
+              description={t("editor.hint_requires_help")}
+              placeholder={(hint.requirements ?? []).length === 0 ? t("editor.hint_requires_none") : undefined}
+              data={hints.flatMap((other) => (other.id !== undefined && other.id !== hint.id ? [{ value: String(other.id), label: other.name || `#${other.id}` }] : []))}
+              value={(hint.requirements ?? []).map(String)}
+              onChange={(values) => set(index, { requirements: values.map(Number) })}
+              error={errors[`hints.${index}.requirements`]}
+              clearable
+              data-testid="hint-requires-input"
+            />
           </Stack>
         </Card>
       ))}

@@ -15,9 +15,16 @@ describe("the challenge editor's draft", () => {
     const draft = { ...base(), challenge_type: "code", code_language: "ruby", code_default: "puts 1", hints: [{ name: "h", penalty: 1, text: "t" }], files: [{ name: "f", url: "/f", size: 1 }] };
     const { fields } = fieldsOf(draft);
     expect(Object.keys(fields).sort()).toEqual(
-      ["attempt_limit", "author", "challenge_metadata", "challenge_type", "description", "flag_metadata", "flag_type", "hidden", "maintenance", "name", "points_type", "post_score_explanation", "score", "tags", "tiebreaker", "unlock_requirements"],
+      ["attempt_limit", "author", "challenge_metadata", "challenge_type", "description", "flag_metadata", "flag_type", "hidden", "maintenance", "name", "points_type", "post_score_explanation", "scheduled_at", "score", "tags", "tiebreaker", "unlock_requirements"],
     );
     expect(fields).toMatchObject({ challenge_metadata: { code_language: "ruby", code_default: "puts 1" }, attempt_limit: null, score: 50, points_type: "basic", tiebreaker: true, hidden: false });
+  });
+
+  it("reads and writes the release time: ISO-8601 on the wire, seconds in the picker, none as null", () => {
+    expect(draftFrom({ name: "x", scheduled_at: "2026-05-01T18:00:00.000Z" }).scheduled_at).toBe(Date.parse("2026-05-01T18:00:00Z") / 1000);
+    expect(draftFrom({ name: "x", scheduled_at: null }).scheduled_at).toBeNull();
+    expect(fieldsOf({ ...base(), scheduled_at: Date.parse("2026-05-01T18:00:00Z") / 1000 }).fields.scheduled_at).toBe("2026-05-01T18:00:00.000Z");
+    expect(fieldsOf({ ...base(), scheduled_at: null }).fields.scheduled_at).toBeNull();
   });
 
   it("parses flag metadata text as JSON: invalid JSON is refused, empty becomes {}", () => {

@@ -20,6 +20,8 @@ export interface ChallengeDraft {
   author: string;
   tags: { type: string; text: string }[];
   hidden: boolean;
+  /** When players first see it, in seconds since the epoch; null: no schedule. */
+  scheduled_at: number | null;
   maintenance: boolean;
   tiebreaker: boolean;
   attempt_limit: number;
@@ -62,12 +64,19 @@ export function draftFrom(source: ChallengeView | Loose): ChallengeDraft {
     author: text(s.author),
     tags,
     hidden: s.hidden === true,
+    scheduled_at: typeof s.scheduled_at === "string" && !Number.isNaN(Date.parse(s.scheduled_at)) ? Math.floor(Date.parse(s.scheduled_at) / 1000) : null,
     maintenance: s.maintenance === true,
     tiebreaker: s.tiebreaker !== false,
     attempt_limit: num(s.attempt_limit),
     post_score_explanation: text(s.post_score_explanation),
     unlock_requirements: text(s.unlock_requirements),
-    hints: records(s.hints).map((h) => ({ ...storedId(h), name: text(h.name), penalty: num(h.penalty), text: text(h.text) })),
+    hints: records(s.hints).map((h) => ({
+      ...storedId(h),
+      name: text(h.name),
+      penalty: num(h.penalty),
+      text: text(h.text),
+      requirements: Array.isArray(h.requirements) ? h.requirements.filter((id): id is number => typeof id === "number") : [],
+    })),
     files: records(s.files).map((f) => ({ ...storedId(f), name: text(f.name), url: text(f.url), size: num(f.size) })),
   };
 }
@@ -77,10 +86,12 @@ export function draftFrom(source: ChallengeView | Loose): ChallengeDraft {
  * JSON fields as objects, code language and default code inside challenge_metadata, and no
  * attempt limit as null.
  */
-export type ChallengeFields = Omit<ChallengeDraft, "challenge_metadata" | "code_language" | "code_default" | "flag_metadata" | "attempt_limit" | "hints" | "files"> & {
+export type ChallengeFields = Omit<ChallengeDraft, "challenge_metadata" | "code_language" | "code_default" | "flag_metadata" | "attempt_limit" | "scheduled_at" | "hints" | "files"> & {
   challenge_metadata: Record<string, unknown>;
   flag_metadata: Record<string, unknown>;
   attempt_limit: number | null;
+  /** ISO-8601, or null. */
+  scheduled_at: string | null;
 };
 
 /**
@@ -113,6 +124,7 @@ export function fieldsOf(draft: ChallengeDraft): { fields: ChallengeFields; erro
       challenge_metadata: challengeMetadata,
       flag_metadata: flagMetadata,
       attempt_limit: draft.attempt_limit > 0 ? draft.attempt_limit : null,
+      scheduled_at: draft.scheduled_at === null ? null : new Date(draft.scheduled_at * 1000).toISOString(),
       unlock_requirements: draft.unlock_requirements.trim().split(/\s+/).filter(Boolean).join(" "),
     },
   };

@@ -13,6 +13,7 @@ import { useCountdown } from "../countdown/useCountdown.ts";
 import { DifficultyBadge } from "./DifficultyBadge.tsx";
 import { DialogTitle, FlagForm, type Solved } from "./FlagForm.tsx";
 import { HintList } from "./HintList.tsx";
+import { pendingRelease, ScheduledBadge, useReleaseText } from "./ScheduledBadge.tsx";
 import { LockIcon } from "./icons.tsx";
 import { Rating } from "./Rating.tsx";
 import type { ChallengeView } from "./types.ts";
@@ -79,6 +80,8 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
   const ended = useCountdown().flags?.competition_end === true;
   const lateFlags = config?.enable_flag_submission_after_competition === true;
   const locked = !challenge.unlocked && !challenge.solved;
+  const release = staff ? pendingRelease(challenge) : null;
+  const releaseText = useReleaseText();
   return (
     <Stack gap="lg">
       <Stack gap="xs">
@@ -107,6 +110,7 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
               {t("challenges.hidden")}
             </Badge>
           )}
+          {staff && <ScheduledBadge challenge={challenge} />}
           {challenge.tags.map((tag) => (
             <Badge key={`${tag.type}:${tag.text}`} variant="outline" color="gray">
               {tag.text}
@@ -115,11 +119,16 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
         </Group>
       </Stack>
 
-      {staff && (locked || challenge.hidden) && (
+      {staff && (locked || challenge.hidden || release !== null) && (
         <Stack gap={2} data-testid="staff-visibility-note">
           {challenge.hidden && (
             <Text size="sm" c="dimmed">
               {t("challenges.staff_hidden_note")}
+            </Text>
+          )}
+          {release !== null && (
+            <Text size="sm" c="dimmed">
+              {t("challenges.staff_scheduled_note", { time: releaseText(release) })}
             </Text>
           )}
           {locked && (

@@ -12,7 +12,7 @@ type Hint = ChallengeView["hints"][number];
 
 /** The challenge's hints: using one asks for confirmation, showing what it will cost. */
 export function HintList({ challenge, canUse }: { challenge: ChallengeView; canUse: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState<Hint | null>(null);
@@ -30,6 +30,11 @@ export function HintList({ challenge, canUse }: { challenge: ChallengeView; canU
     }),
   );
   if (challenge.hints.length === 0) return null;
+  const names = new Map(challenge.hints.map((hint) => [hint.id, hint.name]));
+  const used = new Set(challenge.hints.filter((hint) => hint.used).map((hint) => hint.id));
+  /** The hints still to use before this one, by name. */
+  const waitingOn = (hint: Hint) => (hint.requirements ?? []).filter((id) => !used.has(id) && names.has(id)).map((id) => names.get(id)!);
+  const list = (items: string[]) => new Intl.ListFormat(i18n.language || "en", { type: "conjunction" }).format(items.map((name) => `“${name}”`));
   return (
     <Stack gap="xs">
       <Text fw={600}>{t("challenges.hints")}</Text>
@@ -44,13 +49,25 @@ export function HintList({ challenge, canUse }: { challenge: ChallengeView; canU
                 </Badge>
               </Group>
               {hint.used && <Markdown>{hint.text}</Markdown>}
+              {!hint.used && waitingOn(hint).length > 0 && (
+                <Text size="sm" c="dimmed" id={`hint-${hint.id}-requires`} data-testid="hint-requires">
+                  {t("challenges.hint_requires", { names: list(waitingOn(hint)), interpolation: { escapeValue: false } })}
+                </Text>
+              )}
             </Stack>
             {hint.used ? (
               <Badge variant="outline" color="gray">
                 {t("challenges.hint_used")}
               </Badge>
             ) : (
-              <Button size="xs" variant="light" color="orange" disabled={!canUse} onClick={() => setConfirming(hint)}>
+              <Button
+                size="xs"
+                variant="light"
+                color="orange"
+                disabled={!canUse || waitingOn(hint).length > 0}
+                aria-describedby={waitingOn(hint).length > 0 ? `hint-${hint.id}-requires` : undefined}
+                onClick={() => setConfirming(hint)}
+              >
                 {t("challenges.use_hint")}
               </Button>
             )}

@@ -6,6 +6,7 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { useStaffView } from "../../shell/viewAsPlayer.ts";
 import { DifficultyBadge } from "./DifficultyBadge.tsx";
 import { LockIcon } from "./icons.tsx";
+import { ScheduledBadge } from "./ScheduledBadge.tsx";
 import type { CategoryRendererProps } from "./registry.tsx";
 import { matchesFilter } from "./TagFilter.tsx";
 import { UnlockHint } from "./UnlockHint.tsx";
@@ -125,6 +126,7 @@ function ChallengeCard({ challenge, staff, onOpen }: { challenge: ChallengeView;
               {t("challenges.hidden")}
             </Badge>
           )}
+          {staff && <ScheduledBadge challenge={challenge} />}
           {challenge.maintenance && (
             <Badge color="orange" variant="light" data-testid="maintenance-badge">
               {t("challenges.maintenance_badge")}

@@ -4,6 +4,7 @@ import { addTexts, useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { DialogTitle, type Solved } from "./FlagForm.tsx";
 import { FlagIcon } from "./icons.tsx";
+import { NextChallenge } from "./NextChallenge.tsx";
 import { Rating } from "./Rating.tsx";
 import type { ChallengeView } from "./types.ts";
 import { useCategories } from "./useCategories.ts";
@@ -43,6 +44,7 @@ export function SolvedDialog({ challenge, solved, onClose }: { challenge: Challe
           )}
           <Text fw={500}>{t("challenges.rate_prompt")}</Text>
           <SolvedRating challengeId={challenge.id} fallback={challenge} />
+          <NextChallenge challenge={challenge} onFollow={onClose} />
           <Button onClick={onClose} fullWidth>
             {t("challenges.continue")}
           </Button>

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
+import { NextChallenge } from "./NextChallenge.tsx";
 import type { ChallengeView } from "./types.ts";
 
 /** 'You have already solved this challenge!' with the offer to give feedback. */
@@ -34,6 +35,9 @@ export function SolvedPanel({ challenge }: { challenge: ChallengeView }) {
           <Markdown>{challenge.post_score_explanation}</Markdown>
         </Alert>
       )}
+      <Group>
+        <NextChallenge challenge={challenge} />
+      </Group>
       <Textarea label={t("challenges.feedback")} placeholder={t("challenges.feedback_placeholder")} value={text} onChange={(e) => setText(e.currentTarget.value)} autosize minRows={2} maxLength={10_000} />
       <Group justify="flex-end">
         <Button variant="light" disabled={text.trim() === ""} loading={feedback.isPending} onClick={() => feedback.mutate({ challenge: challenge.id, feedback: text })}>

@@ -28,6 +28,7 @@ function challenge(id: number, fields: Partial<ChallengeView> = {}): ChallengeVi
     votes: { positive: 0, negative: 0, self: null },
     tags: [],
     tiebreaker: true,
+    next_challenge: null,
     post_score_explanation: "",
     ...fields,
   };

@@ -28,6 +28,7 @@ function challenge(id: number, patch: Partial<ChallengeView> = {}): ChallengeVie
     votes: { positive: 0, negative: 0, self: null },
     tags: [],
     tiebreaker: false,
+    next_challenge: null,
     post_score_explanation: "",
     flag_metadata: { flag: "flag{x}" },
     attempt_limit: null,

@@ -113,6 +113,9 @@ export const challengeTexts = {
     staff_no_team: "Staff see every challenge here; flags are submitted by players in teams.",
     staff_locked_note: "Players see this challenge as a locked tile until they meet its requirements.",
     staff_hidden_note: "Hidden: players don't see this challenge at all.",
+    scheduled_badge: "Scheduled for {{time}}",
+    hint_requires: "Opens once your team has used {{names}}.",
+    staff_scheduled_note: "Scheduled: players see this challenge from {{time}}, with no one doing anything.",
   },
 };
 
