@@ -57,8 +57,39 @@ const flagMetadata = z.preprocess((value) => {
   return parsed.value === "" ? {} : parsed.value;
 }, CHALLENGE_FIELDS.flag_metadata);
 
-/** A hint in an export: no id, no `used`, no `challenge`. Hints without text are skipped on import. */
-const exportedHint = z.object({ name: z.string().trim().min(1).max(255), penalty: z.number().int().min(0).max(1_000_000).default(0), text: z.string().max(20_000).optional() });
+/**
+ * A hint in an export: no id, no `used`, no `challenge`. Its requirements (the hints a team must
+ * have used first) are positions in the challenge's own list of hints, counted from 0, as hint
+ * ids mean nothing in another event. Hints without text are skipped on import, and so are
+ * requirements of them.
+ */
+const exportedHint = z.object({
+  name: z.string().trim().min(1).max(255),
+  penalty: z.number().int().min(0).max(1_000_000).default(0),
+  text: z.string().max(20_000).optional(),
+  requirements: z.array(z.number().int().min(0)).max(100).default([]),
+});
+
+const exportedHints = z
+  .array(exportedHint)
+  .max(100)
+  .superRefine((hints, ctx) => {
+    hints.forEach((hint, index) => {
+      for (const position of hint.requirements) {
+        if (position >= hints.length) ctx.addIssue({ code: "custom", path: [index, "requirements"], message: `Requires hint ${position}, but the challenge has ${hints.length} (counted from 0).` });
+        else if (position === index) ctx.addIssue({ code: "custom", path: [index, "requirements"], message: "A hint cannot require itself." });
+      }
+    });
+  })
+  .transform((hints) => {
+    const kept = new Map<number, number>();
+    hints.forEach((hint, index) => {
+      if (hint.text !== undefined && hint.text !== "") kept.set(index, kept.size);
+    });
+    return hints
+      .filter((_hint, index) => kept.has(index))
+      .map((h) => ({ name: h.name, penalty: h.penalty, text: h.text ?? "", requirements: [...new Set(h.requirements.flatMap((p) => (kept.has(p) ? [kept.get(p)!] : [])))] }));
+  });
 
 const challengeData = {
   name: CHALLENGE_FIELDS.name,
@@ -71,7 +102,7 @@ const challengeData = {
   score: CHALLENGE_FIELDS.score,
   /** Ids of the challenges this one unlocks; derived on export, informational on import. */
   unlocks: z.array(z.number().int()).max(MAX_IMPORT_CHALLENGES),
-  hints: z.array(exportedHint).max(100).transform((hints) => hints.filter((h) => h.text !== undefined && h.text !== "").map((h) => ({ name: h.name, penalty: h.penalty, text: h.text ?? "" }))),
+  hints: exportedHints,
   files: z.array(ZFileInput).max(100),
   points_type: CHALLENGE_FIELDS.points_type.default("basic"),
   unlock_requirements: CHALLENGE_FIELDS.unlock_requirements.default(""),
@@ -81,6 +112,13 @@ const challengeData = {
   post_score_explanation: CHALLENGE_FIELDS.post_score_explanation.default(""),
   attempt_limit: CHALLENGE_FIELDS.attempt_limit.default(null),
   tags: CHALLENGE_FIELDS.tags.default([]),
+  /** When the challenge is released to players, or null (exports before schedules have none). */
+  scheduled_at: CHALLENGE_FIELDS.scheduled_at.default(null),
+  /**
+   * The challenge suggested after a solve, by the id it has in the same file; linked on import
+   * when the import brings that challenge, else left unset (as a single challenge's always is).
+   */
+  next_challenge: CHALLENGE_FIELDS.next_challenge.default(null),
 };
 
 function checkFlag(value: { flag_type: string; flag_metadata: Record<string, unknown> }, ctx: z.RefinementCtx): void {

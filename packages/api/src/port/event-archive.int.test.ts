@@ -79,6 +79,7 @@ async function failureOf(promise: Promise<unknown>): Promise<{ code: string; mes
   throw new Error("expected a failure");
 }
 
+const RELEASE = "2032-07-08T09:10:11.000Z";
 let source: Side;
 let target: Side;
 let uploadedUrl: string;
@@ -110,9 +111,22 @@ beforeAll(async () => {
     contained_type: "campaign",
     description: "Dig.",
     metadata: { category_slug: "forensics" },
-    challenges: [challenge(1, { files: [stored, { name: "elsewhere.txt", url: "https://example.com/elsewhere.txt", size: 3 }] }), challenge(2, { unlock_requirements: "1", hidden: true, attempt_limit: 3 })],
+    challenges: [
+      challenge(1, {
+        files: [stored, { name: "elsewhere.txt", url: "https://example.com/elsewhere.txt", size: 3 }],
+        hints: [
+          { name: "Hint 1", penalty: 5, text: "text 1" },
+          { name: "Hint 1b", penalty: 7, text: "after text 1", requirements: [0] },
+        ],
+      }),
+      challenge(2, { unlock_requirements: "1", hidden: true, attempt_limit: 3, next_challenge: 1 }),
+    ],
   });
-  await caller.port.importCategory({ name: "Web", contained_type: "jeopardy", description: "", challenges: [challenge(3, { flag_type: "hashed", flag_metadata: { flag: "a".repeat(64) } })] });
+  const web = await caller.port.importCategory({ name: "Web", contained_type: "jeopardy", description: "", challenges: [challenge(3, { flag_type: "hashed", flag_metadata: { flag: "a".repeat(64) }, scheduled_at: RELEASE })] });
+  // A suggestion across categories, which only a whole-event file can carry.
+  const ids = new Map((await source.world.services.db.challenge.findMany({ select: { id: true, name: true } })).map((c) => [c.name, c.id]));
+  await caller.challenges.update({ id: ids.get("Challenge 3")!, patch: { next_challenge: ids.get("Challenge 2")! } });
+  expect(web.challenges).toBe(1);
 });
 afterAll(async () => {
   await Promise.all([close(source), close(target)]);
@@ -133,7 +147,14 @@ describe("whole-event archive", () => {
     const [first, second] = event.categories[0]!.challenges;
     expect(first!.unlocks).toEqual([second!.id]);
     expect(second!.unlock_requirements).toBe(String(first!.id));
-    expect(first!.hints).toEqual([{ name: "Hint 1", penalty: 5, text: "text 1" }]);
+    expect(first!.hints).toEqual([
+      { name: "Hint 1", penalty: 5, text: "text 1", requirements: [] },
+      { name: "Hint 1b", penalty: 7, text: "after text 1", requirements: [0] },
+    ]);
+    // The next challenge by its id in the file (the ids are renumbered 1..n), across categories too.
+    const third = event.categories[1]!.challenges[0]!;
+    expect(second).toMatchObject({ next_challenge: first!.id, scheduled_at: null });
+    expect(third).toMatchObject({ next_challenge: second!.id, scheduled_at: RELEASE });
     expect(first!.files).toEqual([
       { name: "disk image.bin", url: uploadedUrl, size: 16 },
       { name: "elsewhere.txt", url: "https://example.com/elsewhere.txt", size: 3 },
@@ -144,6 +165,13 @@ describe("whole-event archive", () => {
     expect(await readFile(path.join(target.dataDir, "files", key, "disk image.bin"), "utf8")).toBe("\u0000\u0001binary bytes\u00ff");
     expect(await readdir(target.dataDir)).toEqual(["files"]);
     expect(await target.world.services.config.get("event_name")).toBe("Moved CTF");
+    // The links point at the imported records.
+    const rows = await target.world.services.db.challenge.findMany({ select: { id: true, name: true, nextChallengeId: true, scheduledAt: true, hints: { select: { id: true, requirements: true }, orderBy: { id: "asc" } } } });
+    const imported = new Map(rows.map((r) => [r.name, r]));
+    expect(imported.get("Challenge 2")!.nextChallengeId).toBe(imported.get("Challenge 1")!.id);
+    expect(imported.get("Challenge 3")).toMatchObject({ nextChallengeId: imported.get("Challenge 2")!.id, scheduledAt: new Date(RELEASE) });
+    const [hint1, hint1b] = imported.get("Challenge 1")!.hints;
+    expect(hint1b!.requirements).toEqual([hint1!.id]);
     const again = await entriesOf(await exportOf(target));
     expect([...again.keys()]).toEqual([...entries.keys()]);
     for (const [entry, bytes] of entries) expect(again.get(entry)!.equals(bytes), entry).toBe(true);

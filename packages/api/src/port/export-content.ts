@@ -9,7 +9,7 @@ import type { StaffContext } from "../guards.ts";
  * challenge (used, challenge, ids) is left out by construction, not stripped afterwards.
  */
 
-export type ChallengeExport = Omit<ChallengeData, "hints"> & { id: number; hints: { name: string; penalty: number; text: string }[] };
+export type ChallengeExport = Omit<ChallengeData, "hints"> & { id: number; hints: { name: string; penalty: number; text: string; requirements: number[] }[] };
 export type CategoryExport = Omit<CategoryData, "challenges"> & { display_order: number; challenges: ChallengeExport[] };
 
 function byId(a: { id: number }, b: { id: number }): number {
@@ -29,8 +29,24 @@ function unlocksOf(challenges: Iterable<CatalogChallenge>): Map<number, number[]
   return unlocks;
 }
 
-function challengeExport(challenge: CatalogChallenge, unlocks: Map<number, number[]>, ids: ReadonlyMap<number, number>): ChallengeExport {
+/** A hint's requirements as positions in its challenge's list of hints (hint ids mean nothing elsewhere). */
+function hintsExport(challenge: CatalogChallenge): ChallengeExport["hints"] {
+  const positions = new Map(challenge.hints.map((h, index) => [h.id, index]));
+  return challenge.hints.map((h) => ({
+    name: h.name,
+    penalty: h.penalty,
+    text: h.text,
+    requirements: h.requirements.flatMap((id) => (positions.has(id) ? [positions.get(id)!] : [])),
+  }));
+}
+
+/**
+ * `within`: the ids the file carries, when it does not carry the whole event; a suggested next
+ * challenge outside them is left out (a single challenge's names its id, which its import ignores).
+ */
+function challengeExport(challenge: CatalogChallenge, unlocks: Map<number, number[]>, ids: ReadonlyMap<number, number>, within?: ReadonlySet<number>): ChallengeExport {
   const id = (value: number) => ids.get(value) ?? value;
+  const next = challenge.nextChallengeId;
   return {
     id: id(challenge.id),
     name: challenge.name,
@@ -50,19 +66,21 @@ function challengeExport(challenge: CatalogChallenge, unlocks: Map<number, numbe
     post_score_explanation: challenge.postScoreExplanation,
     attempt_limit: challenge.attemptLimit,
     tags: challenge.tags.map((t) => ({ type: t.type, text: t.text })),
-    hints: challenge.hints.map((h) => ({ name: h.name, penalty: h.penalty, text: h.text })),
+    hints: hintsExport(challenge),
     files: challenge.files.map((f) => ({ name: f.name, url: f.url, size: f.size })),
+    scheduled_at: challenge.scheduledAt,
+    next_challenge: next === null || (within && !within.has(next)) ? null : id(next),
   };
 }
 
-function categoryExport(category: CatalogCategory, unlocks: Map<number, number[]>, ids: ReadonlyMap<number, number>): CategoryExport {
+function categoryExport(category: CatalogCategory, unlocks: Map<number, number[]>, ids: ReadonlyMap<number, number>, within?: ReadonlySet<number>): CategoryExport {
   return {
     name: category.name,
     contained_type: category.containedType,
     description: category.description,
     display_order: category.displayOrder,
     metadata: category.metadata,
-    challenges: [...category.challenges].sort(byId).map((c) => challengeExport(c, unlocks, ids)),
+    challenges: [...category.challenges].sort(byId).map((c) => challengeExport(c, unlocks, ids, within)),
   };
 }
 
@@ -82,7 +100,7 @@ export async function exportCategory(ctx: StaffContext, input: unknown): Promise
   const catalog = await getCatalog(ctx);
   const category = catalog.categories.find((c) => c.id === id);
   if (!category) throw new AppError("not_found");
-  return categoryExport(category, unlocksOf(catalog.challenges.values()), SAME_IDS);
+  return categoryExport(category, unlocksOf(catalog.challenges.values()), SAME_IDS, new Set(category.challenges.map((c) => c.id)));
 }
 
 /** Whole-event import and export are behind the importEntire experiment. */

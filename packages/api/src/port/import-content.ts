@@ -9,8 +9,9 @@ import {
 } from "@flagship/shared";
 import { z } from "zod";
 import { writeAudit } from "../audit/write-audit.ts";
+import { invalidateCatalog } from "../challenges/catalog.ts";
 import { withFlagSecret } from "../challenges/flag-sharing.ts";
-import { announceChallengeChanges } from "../challenges/changes.ts";
+import { announceChallengeChanges, staffChallengeView } from "../challenges/changes.ts";
 import { createChallenge } from "../challenges/manage-challenges.ts";
 import type { ChallengeView } from "../challenges/views.ts";
 import type { StaffContext } from "../guards.ts";
@@ -35,6 +36,10 @@ export async function writeCategories(tx: Tx, categories: readonly CategoryData[
   const all = categories.flatMap((c) => c.challenges);
   const fresh = all.length === 0 ? [] : await tx.$queryRaw<{ id: number }[]>`SELECT nextval(pg_get_serial_sequence('challenges', 'id'))::int AS id FROM generate_series(1, ${all.length})`;
   const ids = new Map<number, number>(all.map((c, i) => [c.id, fresh[i]!.id]));
+  // Hint ids likewise, so requirements (positions in their challenge's list) become ids before the insert.
+  const hintCount = all.reduce((n, c) => n + c.hints.length, 0);
+  const hintIds = hintCount === 0 ? [] : await tx.$queryRaw<{ id: number }[]>`SELECT nextval(pg_get_serial_sequence('hints', 'id'))::int AS id FROM generate_series(1, ${hintCount})`;
+  let nextHint = 0;
   const categoryIds: number[] = [];
   const rows: Prisma.ChallengeCreateManyInput[] = [];
   const tags: Prisma.TagCreateManyInput[] = [];
@@ -81,9 +86,11 @@ export async function writeCategories(tx: Tx, categories: readonly CategoryData[
         tiebreaker: challenge.tiebreaker,
         postScoreExplanation: challenge.post_score_explanation,
         attemptLimit: challenge.attempt_limit === 0 ? null : challenge.attempt_limit,
+        scheduledAt: challenge.scheduled_at === null ? null : new Date(challenge.scheduled_at),
       });
       for (const tag of challenge.tags) tags.push({ challengeId: id, type: tag.type, text: tag.text });
-      for (const hint of challenge.hints) hints.push({ challengeId: id, ...hint });
+      const own = challenge.hints.map(() => hintIds[nextHint++]!.id);
+      challenge.hints.forEach((hint, index) => hints.push({ id: own[index]!, challengeId: id, ...hint, requirements: hint.requirements.map((p) => own[p]!) }));
       for (const file of challenge.files) files.push({ challengeId: id, name: file.name, url: file.url, size: BigInt(file.size) });
     }
   }
@@ -95,6 +102,11 @@ export async function writeCategories(tx: Tx, categories: readonly CategoryData[
   const links = all.filter((c) => c.unlock_requirements !== "").map((c) => ({ id: ids.get(c.id)!, unlock: remapUnlock(c.unlock_requirements, ids) }));
   if (links.length > 0) {
     await tx.$executeRaw`UPDATE challenges AS c SET unlock_requirements = v.unlock FROM unnest(${links.map((l) => l.id)}::int[], ${links.map((l) => l.unlock)}::text[]) AS v(id, unlock) WHERE c.id = v.id`;
+  }
+  // The suggested next challenges, once every challenge exists: one UPDATE. One the import does not bring is left unset.
+  const next = all.filter((c) => c.next_challenge !== null && ids.has(c.next_challenge)).map((c) => ({ id: ids.get(c.id)!, next: ids.get(c.next_challenge!)! }));
+  if (next.length > 0) {
+    await tx.$executeRaw`UPDATE challenges AS c SET next_challenge_id = v.next FROM unnest(${next.map((l) => l.id)}::int[], ${next.map((l) => l.next)}::int[]) AS v(id, next) WHERE c.id = v.id`;
   }
   return { categoryIds, challengeIds: [...ids.values()] };
 }
@@ -117,13 +129,22 @@ export async function importCategory(ctx: StaffContext, input: unknown): Promise
 const ZImportChallengeInput = z.object({ category: z.number().int().positive(), data: z.unknown() });
 
 /**
- * One challenge into an existing category. Its unlock requirements name challenges of the event
- * it came from, so they are not kept: staff link it again in the editor.
+ * One challenge into an existing category. Its unlock requirements and suggested next challenge
+ * name challenges of the event it came from, so they are not kept: staff link it again in the
+ * editor. Its hints keep their requirements (they name hints of the challenge itself), linked
+ * once the hints exist.
  */
 export async function importChallenge(ctx: StaffContext, input: unknown): Promise<ChallengeView> {
   const parsed = ZImportChallengeInput.safeParse(input);
   if (!parsed.success) throw AppError.field("required", "category", "This field is required");
   const data = accept(validateChallengeData(parsed.data.data));
   const { unlocks: _unlocks, ...fields } = data;
-  return createChallenge(ctx, { ...fields, unlock_requirements: "", category: parsed.data.category });
+  const created = await createChallenge(ctx, { ...fields, unlock_requirements: "", next_challenge: null, category: parsed.data.category });
+  // The hints were created in the file's order, so the view lists them in it (by id).
+  const links = data.hints.flatMap((hint, index) => (hint.requirements.length === 0 ? [] : [{ id: created.hints[index]!.id, requirements: hint.requirements.map((p) => created.hints[p]!.id) }]));
+  if (links.length === 0) return created;
+  await ctx.db.$transaction(links.map((link) => ctx.db.hint.update({ where: { id: link.id }, data: { requirements: link.requirements } })));
+  // Already announced as created: every copy only needs to read it again.
+  await invalidateCatalog(ctx);
+  return staffChallengeView(ctx, created.id);
 }
