@@ -1,4 +1,4 @@
-import { configurePasswordHashing, type MetricsListener, RedisPublisher, startMetricsListener } from "@flagship/api";
+import { configurePasswordHashing, type MetricsListener, RedisPublisher, startMetricsListener, warmCatalog } from "@flagship/api";
 import { connectDatabase, EmbeddedPostgresError } from "@flagship/db";
 import pino from "pino";
 import { buildServer, startDraining } from "./app.ts";
@@ -122,6 +122,8 @@ async function main(): Promise<void> {
     log.info(`Metrics for Prometheus at http://${env.METRICS_HOST}:${metrics.port}/metrics`);
   }
   log.info(`Flagship is running at ${env.PUBLIC_URL}`);
+  // Times the next scheduled release, and announces one that passed while this copy was down.
+  warmCatalog(services).catch((error: unknown) => log.warn({ err: error }, "could not read the challenges at start"));
   if (env.REDIS_URL && env.WORKERS > 0) {
     workers = spawnWorkers({ count: env.WORKERS, databaseUrl: database.url, redisUrl: env.REDIS_URL, log, ...(env.METRICS_PORT !== undefined && { metricsPort: env.METRICS_PORT }) });
   }

@@ -67,7 +67,7 @@ export type { CategoryView, ChallengeView, LockedChallengeView, AnyChallengeView
 export { listPages, createPage, updatePage, deletePage } from "./pages/pages.ts";
 export { resolveActorCached, forgetActors, mayChangeActors } from "./auth/actor-cache.ts";
 export { forgetPlayerStates } from "./challenges/team-state.ts";
-export { invalidateCatalog } from "./challenges/catalog.ts";
+export { invalidateCatalog, warmCatalog } from "./challenges/catalog.ts";
 export { announceChallengeChanges } from "./challenges/changes.ts";
 export { listAuditLog } from "./admin/audit-log.ts";
 export { listUpstreamAuditLog, toUpstreamEntry } from "./admin/upstream-audit.ts";

@@ -50,7 +50,7 @@ describe("validateChallengeData", () => {
   it("reads flag metadata given as a JSON string, and skips hints without text", () => {
     const result = validateChallengeData(challenge({ flag_metadata: '{"flag":"flag{x}"}', hints: [{ name: "Empty", penalty: 0 }, { name: "Blank", penalty: 1, text: "" }, { name: "Real", penalty: 2, text: "t" }] }));
     expect(result.ok && result.data.flag_metadata).toEqual({ flag: "flag{x}" });
-    expect(result.ok && result.data.hints).toEqual([{ name: "Real", penalty: 2, text: "t" }]);
+    expect(result.ok && result.data.hints).toEqual([{ name: "Real", penalty: 2, text: "t", requirements: [] }]);
   });
 
   it("refuses non-objects", () => {

@@ -296,10 +296,15 @@ class CatalogCache {
 
   /** Fires at the cached catalog's next scheduled release: the catalog expires, the release is announced. */
   private releaseTimer: NodeJS.Timeout | null = null;
+  /**
+   * Releases this copy knows to be announced (by it or another copy), as "id scheduledAt": a
+   * catalog read finds a released challenge, has it announced if no copy did, and asks no more.
+   */
+  private settled = new Set<string>();
 
   constructor(
     private readonly db: Db,
-    private readonly onRelease: (at: number) => void,
+    private readonly onRelease: (ids: number[] | null) => Promise<void>,
   ) {}
 
   get(): Promise<Catalog> {
@@ -326,6 +331,7 @@ class CatalogCache {
           this.armRelease(catalog.nextRelease);
         }
         this.last = catalog;
+        this.announcePassed(catalog);
         if (this.loading === loading) this.loading = null;
         return catalog;
       },
@@ -353,9 +359,31 @@ class CatalogCache {
       // Early by a rounding, or a far release reached in steps: wait on.
       if (Date.now() < at) return this.armRelease(at);
       this.invalidate();
-      this.onRelease(at);
+      this.onRelease(null).catch(() => undefined);
     }, delay);
     this.releaseTimer.unref();
+  }
+
+  /**
+   * A release that passed while no copy had a catalog to time it (all restarting, or every cache
+   * dropped) is announced by the first catalog read after it: the claim is the same atomic update
+   * as the timer's, so it is still announced once across copies.
+   */
+  private announcePassed(catalog: Catalog): void {
+    const passed = new Map<string, number>();
+    for (const challenge of catalog.challenges.values()) {
+      if (challenge.scheduledAt !== null && !challenge.withheld) passed.set(`${challenge.id} ${challenge.scheduledAt}`, challenge.id);
+    }
+    // Forget releases no longer in the catalog (rescheduled or deleted), so the set stays small.
+    for (const key of this.settled) if (!passed.has(key)) this.settled.delete(key);
+    const pending = [...passed].filter(([key]) => !this.settled.has(key));
+    if (pending.length === 0) return;
+    this.onRelease(pending.map(([, id]) => id)).then(
+      () => {
+        for (const [key] of pending) this.settled.add(key);
+      },
+      () => undefined,
+    );
   }
 
   private lastMissReload = 0;
@@ -408,9 +436,7 @@ const caches = new WeakMap<Db, CatalogCache>();
 function cacheFor(ctx: Pick<Context, "db" | "events">): CatalogCache {
   let cache = caches.get(ctx.db);
   if (!cache) {
-    const created = new CatalogCache(ctx.db, (at) => {
-      announceReleases(ctx, at).catch(() => undefined);
-    });
+    const created = new CatalogCache(ctx.db, (ids) => announceReleases(ctx, ids));
     cache = created;
     caches.set(ctx.db, created);
     ctx.events.subscribe((event) => {
@@ -458,19 +484,35 @@ export async function patchCatalogForSolve(ctx: Pick<Context, "db" | "events">, 
 }
 
 /**
- * Challenges released at `at` are news for players, as a challenge staff unhide is: event 6 to
- * everyone, once. Every copy's timer fires; the first to move the row's updated_at past the
- * release moment announces it, the others find it moved and stay quiet.
+ * Released challenges are news for players, as a challenge staff unhide is: event 6 to everyone,
+ * once. Every copy's timer fires (and every copy's next catalog read finds the release passed);
+ * the first to move the row's updated_at past the release moment announces it, the others find it
+ * moved and stay quiet. A release not yet announced is one whose row was last written before it.
+ * `ids`: only these challenges (a catalog read's), or null for every release passed by now.
  */
-async function announceReleases(ctx: Pick<Context, "db" | "events">, at: number): Promise<void> {
-  const moment = new Date(at);
-  const claimed = await ctx.db.$queryRaw<{ id: number }[]>`
+async function announceReleases(ctx: Pick<Context, "db" | "events">, ids: number[] | null): Promise<void> {
+  const now = new Date();
+  const claimed =
+    ids === null
+      ? await ctx.db.$queryRaw<{ id: number }[]>`
     UPDATE challenges SET updated_at = now()
-    WHERE scheduled_at = ${moment} AND NOT hidden AND updated_at < ${moment}
+    WHERE scheduled_at <= ${now} AND NOT hidden AND updated_at < scheduled_at
+    RETURNING id`
+      : await ctx.db.$queryRaw<{ id: number }[]>`
+    UPDATE challenges SET updated_at = now()
+    WHERE id = ANY(${ids}::int[]) AND scheduled_at <= ${now} AND NOT hidden AND updated_at < scheduled_at
     RETURNING id`;
   for (const { id } of claimed) {
     await ctx.events.publish({ kind: "socket", audience: { all: true }, payload: { event_code: EVENT_CODES.challengeUpdate, challenge_id: id } });
   }
+}
+
+/**
+ * Reads the catalog when a copy starts, before any request asks for it: its timer is set for the
+ * next release, and a release that passed while the copy was down is announced if no copy did.
+ */
+export async function warmCatalog(ctx: Pick<Context, "db" | "events">): Promise<void> {
+  await getCatalog(ctx);
 }
 
 /** Drops every copy's cached catalog: this process's at once, the others' by event. */

@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "@flagship/db";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { callerFor, createTestWorld, createUser, type TestUser, type TestWorld } from "../testing/index.ts";
+import { warmCatalog } from "./catalog.ts";
 import { createCategory, createChallenge, createTeamWith, type TestTeam } from "./fixtures.ts";
 
 /**
@@ -116,4 +118,39 @@ describe("the challenge suggested next", () => {
     await staffCaller.challenges.delete({ id: second.id });
     expect(await staffCaller.challenges.get({ id: first.id })).toMatchObject({ next_challenge: null });
   });
+});
+
+describe("a release that passes while no copy has the challenges cached", () => {
+  it("is announced by the first copy to read them afterwards, once across copies; a hidden one is not", async () => {
+    // An event of its own: no catalog of this database is cached anywhere, so no timer waits for the release.
+    const quiet = await createTestWorld();
+    const copies = [createDb(quiet.database.url, { poolSize: 2 }), createDb(quiet.database.url, { poolSize: 2 })];
+    try {
+      const category = await createCategory(quiet);
+      const release = new Date(Date.now() + 1500);
+      const made = await quiet.services.db.challenge.create({ data: { categoryId: category.id, name: "Dawn drop", score: 100, currentScore: 100, scheduledAt: release }, select: { id: true } });
+      const hidden = await quiet.services.db.challenge.create({ data: { categoryId: category.id, name: "Still hidden", score: 100, currentScore: 100, scheduledAt: release, hidden: true }, select: { id: true } });
+      const announced = (id: number) =>
+        quiet.events.filter((e) => e.kind === "socket" && "all" in e.audience && (e.payload as { event_code?: number }).event_code === 6 && (e.payload as { challenge_id?: number }).challenge_id === id);
+
+      // The moment passes with every copy down (nothing read the challenges): nobody heard of it.
+      await new Promise((resolve) => setTimeout(resolve, release.getTime() - Date.now() + 300));
+      expect(announced(made.id)).toHaveLength(0);
+
+      // Two copies start (or build their listing) afterwards: the first announces it, the second stays quiet.
+      const [first, second] = copies.map((db) => ({ db, events: quiet.services.events }));
+      await warmCatalog(first!);
+      await vi.waitFor(() => expect(announced(made.id)).toHaveLength(1), { timeout: 5000 });
+      await warmCatalog(second!);
+      // A player's listing read through the world's own copy too.
+      const player = (await createTeamWith(quiet)).members[0]!;
+      expect(ids(await callerFor(quiet, player).challenges.categories())).toContain(made.id);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(announced(made.id)).toHaveLength(1);
+      expect(announced(hidden.id)).toHaveLength(0);
+    } finally {
+      await Promise.all(copies.map((db) => db.$disconnect()));
+      await quiet.close();
+    }
+  }, 30_000);
 });
