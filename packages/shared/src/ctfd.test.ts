@@ -159,6 +159,28 @@ describe("mapCtfdExport", () => {
     expect(mapping.report.notes).toContain("1 challenge description(s) contain HTML; descriptions here are Markdown, so check how they look.");
   });
 
+  it("keeps a hint's prerequisites as positions among the hints kept, dropping one that is not imported", () => {
+    const mapping = one(
+      {},
+      {
+        hints: [
+          { id: 11, challenge_id: 7, type: "standard", content: "", cost: 0, requirements: null },
+          { id: 12, challenge_id: 7, type: "standard", content: "first", cost: 1, requirements: null },
+          { id: 13, challenge_id: 7, type: "standard", content: "second", cost: 2, requirements: JSON.stringify({ prerequisites: [12, 11] }) },
+        ],
+      },
+    );
+    expect(mapping.categories[0]!.challenges[0]!.hints.map((h) => h.requirements)).toEqual([[], [0]]);
+    expect(mapping.report.skipped).toContainEqual(expect.objectContaining({ kind: "prerequisite", examples: ["Hint 3 of One"], reason: expect.stringMatching(/not imported/) }));
+  });
+
+  it("links CTFd's next challenge when it is imported, and reports it when not", () => {
+    expect(one({ next_id: 7 }).categories[0]!.challenges[0]!.next_challenge).toBeNull();
+    const mapping = one({ next_id: 40 });
+    expect(mapping.categories[0]!.challenges[0]!.next_challenge).toBeNull();
+    expect(mapping.report.skipped).toContainEqual(expect.objectContaining({ kind: "next challenge", examples: ["One then #40"] }));
+  });
+
   it("notes anonymized challenges when requirements is a JSON string", () => {
     const mapping = one({ requirements: JSON.stringify({ prerequisites: [], anonymize: true }) });
     expect(mapping.report.notes.some((n) => /1 challenge\(s\) were shown anonymously/.test(n))).toBe(true);

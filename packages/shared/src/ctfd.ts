@@ -31,7 +31,7 @@ export const CTFD_TABLES = [
 export type CtfdTableName = (typeof CTFD_TABLES)[number];
 export type CtfdTables = Record<CtfdTableName, CtfdRow[]>;
 
-export type CtfdSkipKind = "challenge" | "flag" | "hint" | "tag" | "file" | "prerequisite" | "user" | "team" | "solve" | "award" | "hint unlock" | "setting";
+export type CtfdSkipKind = "challenge" | "flag" | "hint" | "tag" | "file" | "prerequisite" | "next challenge" | "user" | "team" | "solve" | "award" | "hint unlock" | "setting";
 
 /** Things of one kind left out for one reason: how many, and the first few by name. */
 export interface CtfdSkipped {
@@ -243,7 +243,7 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
   const mapped = { categories: 0, challenges: 0, hidden: 0, flags: 0, regex: 0, hints: 0, tags: 0, files: 0, prerequisites: 0, decay: 0, users: 0, teams: 0, solves: 0 };
 
   // Challenges first, without their prerequisites (which may name challenges left out).
-  type Pending = { id: number; category: string; data: Record<string, unknown>; prerequisites: number[]; name: string };
+  type Pending = { id: number; category: string; data: Record<string, unknown>; prerequisites: number[]; next: number | null; name: string };
   const pending: Pending[] = [];
   const rows = [...tables.challenges].sort((a, b) => (int(a, "id") ?? 0) - (int(b, "id") ?? 0));
   const seenIds = new Set<number>();
@@ -324,7 +324,10 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
       flagMetadata.decay_function = (text(params, "function") || rowFunction) === "linear" ? "linear" : "logarithmic";
       flagMetadata.decay = decay;
     }
-    const hints: { name: string; penalty: number; text: string }[] = [];
+    const hints: { name: string; penalty: number; text: string; requirements: number[] }[] = [];
+    // CTFd ids of the hints kept, and the CTFd hints each requires, to become positions once all are known.
+    const hintIds: (number | null)[] = [];
+    const hintPrerequisites: number[][] = [];
     for (const [index, hint] of (hintsOf.get(id) ?? []).entries()) {
       const hintType = text(hint, "type") || "standard";
       const content = text(hint, "content");
@@ -336,9 +339,18 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
         skips.add("hint", "The hint has no text.", name);
         continue;
       }
-      if (prerequisitesOf(hint.requirements).length > 0) skips.add("prerequisite", "Hints here have no order: the hint is imported, open without the hints it required first.", name);
-      hints.push({ name: (text(hint, "title").trim() || `Hint ${index + 1}`).slice(0, 255), penalty: Math.max(0, int(hint, "cost") ?? 0), text: content });
+      hintIds.push(int(hint, "id"));
+      hintPrerequisites.push(prerequisitesOf(hint.requirements));
+      hints.push({ name: (text(hint, "title").trim() || `Hint ${index + 1}`).slice(0, 255), penalty: Math.max(0, int(hint, "cost") ?? 0), text: content, requirements: [] });
     }
+    // A hint that required others first requires them here too, by their place in the challenge's hints.
+    hints.forEach((hint, index) => {
+      for (const required of hintPrerequisites[index]!) {
+        const position = hintIds.indexOf(required);
+        if (position >= 0 && position !== index) hint.requirements.push(position);
+        else skips.add("prerequisite", "A hint names a hint of the challenge that is not imported, so that requirement is dropped.", `${hint.name} of ${name}`);
+      }
+    });
     const tags: string[] = [];
     for (const tag of tagsOf.get(id) ?? []) {
       const value = text(tag, "value").trim();
@@ -376,7 +388,7 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
       skips.add("challenge", `${field ? `${field}: ` : ""}${messages[0] ?? valid.message}`, name);
       continue;
     }
-    pending.push({ id, category: text(row, "category").trim().slice(0, 255) || "Uncategorised", data: valid.data, prerequisites: prerequisitesOf(row.requirements), name });
+    pending.push({ id, category: text(row, "category").trim().slice(0, 255) || "Uncategorised", data: valid.data, prerequisites: prerequisitesOf(row.requirements), next: int(row, "next_id"), name });
     mapped.challenges += 1;
     mapped.flags += flags.length;
     if (combined.flag_type === "regex") mapped.regex += 1;
@@ -397,11 +409,18 @@ export function mapCtfdExport(tables: CtfdTables, options: CtfdMapOptions): Ctfd
       return false;
     });
     mapped.prerequisites += required.length;
+    // CTFd 3.6+'s next challenge, the one suggested after a solve.
+    let next: number | null = null;
+    if (item.next !== null && item.next > 0) {
+      // A challenge naming itself suggests nothing, as the editor would refuse it.
+      if (kept.has(item.next)) next = item.next === item.id ? null : item.next;
+      else skips.add("next challenge", "It names a challenge that is not imported, so none is suggested.", `${item.name} then ${names.get(item.next) ?? `#${item.next}`}`);
+    }
     // CTFd requires every prerequisite: "a b AND c AND".
     const unlock = required.map((id, i) => (i === 0 ? String(id) : `${id} AND`)).join(" ");
     let category = categories.get(item.category);
     if (!category) categories.set(item.category, (category = { name: item.category, contained_type: "jeopardy", description: "", display_order: categories.size, metadata: {}, challenges: [] }));
-    category.challenges.push({ ...(item.data as CategoryData["challenges"][number]), id: item.id, unlock_requirements: unlock });
+    category.challenges.push({ ...(item.data as CategoryData["challenges"][number]), id: item.id, unlock_requirements: unlock, next_challenge: next });
   }
   mapped.categories = categories.size;
   if (otherStates.length > 0) {

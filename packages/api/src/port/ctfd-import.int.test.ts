@@ -139,7 +139,7 @@ describe("CTFd import: dry run, then import", () => {
       'challenge: Challenge type "multiple_choice" (a CTFd plugin) has no equivalent here.': ["Quiz"],
       "flag: The pattern does not work with RE2, the regex engine here: Flag patterns use RE2 syntax (no backreferences or lookaround), and this one does not compile: invalid named capture: `(?<=a)b`.": ["Behind"],
       "challenge: It has no flag that can be checked here.": ["Behind"],
-      "prerequisite: Hints here have no order: the hint is imported, open without the hints it required first.": ["Warmup"],
+      "next challenge: It names a challenge that is not imported, so none is suggested.": ["Shout then Quiz"],
       "hint: The hint has no text.": ["Shout"],
       "prerequisite: It names a challenge that is not imported, so it is dropped.": ["Pattern needs #99"],
       'file: Files of type "page" (pages, solutions) are not imported.': ["logo.png"],
@@ -194,6 +194,8 @@ describe("CTFd import: dry run, then import", () => {
       ["Hint 1", 10, "Look closer."],
       ["Hint 2", 20, "Closer still."],
     ]);
+    // The second hint required the first in CTFd; here too, by the imported hint's id.
+    expect(warmup.hints.map((h) => h.requirements)).toEqual([[], [warmup.hints[0]!.id]]);
     expect(warmup.tags.map((t) => t.text)).toEqual(["easy"]);
     expect(warmup.files).toHaveLength(1);
     const file = warmup.files[0]!;
@@ -214,6 +216,8 @@ describe("CTFd import: dry run, then import", () => {
     expect(flagMatches("regex", pattern.flagMetadata as Record<string, unknown>, "flag{123}", "flag")).toBe(true);
     expect(flagMatches("regex", pattern.flagMetadata as Record<string, unknown>, "flag{12a}", "flag")).toBe(false);
     expect(pattern.unlockRequirements).toBe(String(warmup.id));
+    // CTFd's next challenge, linked to the imported one; one left out suggests none.
+    expect([warmup.nextChallengeId, shout.nextChallengeId]).toEqual([pattern.id, null]);
 
     expect([falling.hidden, falling.pointsType, falling.score]).toEqual([true, "decay", 500]);
     expect(falling.flagMetadata).toEqual({ flag: "(?:flag\\{falling\\})|(?:flag\\{also-falling\\})", min_points: 100, decay_function: "logarithmic", decay: 10 });

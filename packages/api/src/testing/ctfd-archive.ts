@@ -75,7 +75,8 @@ export function declareSize(zip: Buffer, name: string, size: number): Buffer {
 /**
  * A small CTFd event in teams mode with something of every kind, mappable or not: flags static,
  * case-insensitive and regex (one RE2 cannot run), hints with costs (one behind another), tags, a
- * challenge file, a page file and one the archive lacks, a prerequisite, a dynamic challenge,
+ * challenge file, a page file and one the archive lacks, a prerequisite, next challenges (one
+ * imported, one not), a dynamic challenge,
  * a hidden one, a plugin challenge type, an admin, two teams, solves with their submissions,
  * an award and a hint unlock. `prefix` makes names unique where a test shares its database.
  */
@@ -84,8 +85,8 @@ export function sampleCtfdEvent(prefix = ""): CtfdArchiveSpec {
   return {
     tables: {
       challenges: [
-        { id: 1, name: p("Warmup"), description: "Say hello.", connection_info: "nc warmup.example 1337", max_attempts: 0, value: 50, category: p("Misc"), type: "standard", state: "visible", requirements: null },
-        { id: 2, name: p("Shout"), description: "Any case will do.", connection_info: null, max_attempts: 5, value: 100, category: p("Crypto"), type: "standard", state: "visible", requirements: null },
+        { id: 1, name: p("Warmup"), description: "Say hello.", connection_info: "nc warmup.example 1337", max_attempts: 0, value: 50, category: p("Misc"), type: "standard", state: "visible", requirements: null, next_id: 3 },
+        { id: 2, name: p("Shout"), description: "Any case will do.", connection_info: null, max_attempts: 5, value: 100, category: p("Crypto"), type: "standard", state: "visible", requirements: null, next_id: 5 },
         { id: 3, name: p("Pattern"), description: "Digits.", connection_info: null, max_attempts: 0, value: 150, category: p("Crypto"), type: "standard", state: "visible", requirements: { prerequisites: [1, 99], anonymize: true } },
         { id: 4, name: p("Falling"), description: "Worth less each time.", connection_info: null, max_attempts: 0, value: 500, category: p("Web"), type: "dynamic", state: "hidden", requirements: null },
         { id: 5, name: p("Quiz"), description: "Pick one.", connection_info: null, max_attempts: 0, value: 10, category: p("Misc"), type: "multiple_choice", state: "visible", requirements: null },

@@ -310,6 +310,7 @@ export const authoringTexts = {
       tag: "Tag",
       file: "File",
       prerequisite: "Prerequisite",
+      "next challenge": "Next challenge",
       user: "Player",
       team: "Team",
       solve: "Solve",
