@@ -590,7 +590,7 @@ test("challenge overview and the pre-event check link to the editor", async ({ p
   const table = page.getByTestId("challenge-overview");
   const brokenRow = table.locator("tr").filter({ hasText: broken.name });
   await expect(brokenRow).toContainText("Hidden");
-  await expect(brokenRow).toContainText("hashed");
+  await expect(brokenRow).toContainText("Hashed flag");
   await page.getByRole("button", { name: /^Score/ }).click();
   await page.getByRole("button", { name: /^Score/ }).click();
   await expect(table.getByRole("columnheader", { name: /Score/ })).toHaveAttribute("aria-sort", "descending");

@@ -11,7 +11,7 @@ test("the bundled multiple-choice plugin: staff author one in the editor and a p
   const form = page.getByRole("form", { name: /New challenge in/ });
   await form.getByRole("textbox", { name: "Name", exact: true }).fill("Capital");
   await form.getByRole("combobox", { name: "Challenge type" }).click();
-  await page.getByRole("option", { name: "multipleChoice" }).click();
+  await page.getByRole("option", { name: "Multiple choice" }).click();
   await form.getByLabel("Choices").fill("Paris\nLyon\nNice");
   await form.getByTestId("flag-value").fill("Paris");
   await form.getByRole("button", { name: "Create challenge" }).click();

@@ -43,7 +43,7 @@ test("staff export a category as JSON, import it back, refuse bad files and expo
   expect(data.name).toBe(name);
   expect(data.challenges.map((c) => c.name)).toEqual(["Disk", "Memory"]);
   expect(data.challenges[0]).not.toHaveProperty("solved");
-  expect(data.challenges[0]!.hints).toEqual([{ name: "Mount it", penalty: 10, text: "loop device" }]);
+  expect(data.challenges[0]!.hints).toEqual([{ name: "Mount it", penalty: 10, requirements: [], text: "loop device" }]);
 
   // A file that is not JSON, then one that is not a category.
   const input = page.getByTestId("import-category-file");
@@ -114,7 +114,7 @@ test("with importEntire on, staff export the whole event as an archive and canno
     expect(event.config.experiments).toEqual({ importEntire: true });
     const ours = event.categories.find((c) => c.name === name)!;
     expect(ours.challenges.map((c) => c.name)).toEqual(["Locked door", "Behind it"]);
-    expect(ours.challenges[0]!.hints).toEqual([{ name: "Knock", penalty: 5, text: "twice" }]);
+    expect(ours.challenges[0]!.hints).toEqual([{ name: "Knock", penalty: 5, requirements: [], text: "twice" }]);
     expect(ours.challenges[0]!.unlocks).toEqual([ours.challenges[1]!.id]);
     expect(ours.challenges[1]!.unlock_requirements).toBe(String(ours.challenges[0]!.id));
     // Every stored file the challenges link to travels with them.
