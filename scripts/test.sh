@@ -102,7 +102,7 @@ shard_logs=()
 for i in $(seq 1 "$shards"); do
   log="${TMPDIR:-/tmp}/flagship-e2e-part-$i-$$.log"
   shard_logs+=("$log")
-  E2E_PORT=$((8181 + (i - 1) * 100)) E2E_OUTPUT_DIR="apps/web/test-results/part-$i" \
+  E2E_PORT=$((8181 + (i - 1) * 100)) E2E_OUTPUT_DIR="test-results/part-$i" \
     npx --no-install playwright test -c apps/web/playwright.config.ts --shard="$i/$shards" >"$log" 2>&1 &
   shard_pids+=($!)
 done
