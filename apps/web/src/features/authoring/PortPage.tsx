@@ -3,6 +3,7 @@ import { Alert, Badge, Button, Card, Checkbox, FileInput, Group, List, Paper, Se
 import { notifications } from "@mantine/notifications";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { download } from "../../lib/download.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { session } from "../../lib/session.ts";
 import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
@@ -12,18 +13,6 @@ import { errorText } from "../auth/errors.ts";
 import { isFull } from "../challenges/types.ts";
 import { useCategories } from "../challenges/useCategories.ts";
 import "./texts.ts";
-
-/** Hands the browser a file to save. */
-function download(filename: string, content: BlobPart, type: string) {
-  const url = URL.createObjectURL(new Blob([content], { type }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 const downloadJson = (filename: string, value: unknown) => download(filename, `${JSON.stringify(value, null, 2)}\n`, "application/json");
 

@@ -5,6 +5,7 @@ import type { AppRouter } from "@flagship/api";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useMemo, useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
+import { download } from "../../lib/download.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { AdminPage } from "../admin/AdminPage.tsx";
 import { type LogColumn, StaffLogTable } from "../admin/StaffLogTable.tsx";
@@ -17,18 +18,6 @@ type Submission = inferRouterOutputs<AppRouter>["moderation"]["submissions"]["re
 type Result = "all" | "right" | "wrong";
 
 const PAGE = 50;
-
-/** Hands the browser a file to save. */
-function download(filename: string, content: string) {
-  const url = URL.createObjectURL(new Blob([content], { type: "text/csv" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
-}
 
 /**
  * /admin/submissions: every flag sent, newest first, live (a wrong flag's staff event or a solve
@@ -116,7 +105,7 @@ export function SubmissionsPage() {
     setExporting(true);
     try {
       const file = await queryClient.fetchQuery(trpc.moderation.submissionsCsv.queryOptions(filter, { staleTime: 0 }));
-      download(file.filename, file.csv);
+      download(file.filename, file.csv, "text/csv;charset=utf-8");
       notifications.show(
         file.cut
           ? { color: "yellow", autoClose: false, message: t("moderation.export_cut", { count: file.rows }) }
