@@ -14,17 +14,21 @@ let world: TestWorld;
 let copies: ServerCopy[] = [];
 let sockets: RecordingSocket[] = [];
 let teams: TestTeam[];
-let category: { id: number };
+let challenge: { id: number };
+const decay = { decay_constant: 0.5, min_points: 100 };
 
 beforeAll(async () => {
   world = await createTestWorld();
+  // Written before the copies start, as staff's writes through a copy would have told them: the
+  // test world's own writes reach no copy's cache.
+  const category = await createCategory(world);
+  challenge = await createChallenge(world, category.id, { score: 500, pointsType: "decay", flagMetadata: { flag: "flag{right}", ...decay } });
+  teams = [];
+  for (let i = 0; i < 3; i++) teams.push(await createTeamWith(world, 1));
   const redisUrl = testRedisUrl(inject("redisUrl"));
   const start = () => startServerCopy({ DATABASE_URL: world.database.url, REDIS_URL: redisUrl });
   copies = await Promise.all([start(), start()]);
   sockets = await Promise.all(copies.map((copy) => openSocket(`ws://127.0.0.1:${copy.port}/api/v2/ws/`)));
-  category = await createCategory(world);
-  teams = [];
-  for (let i = 0; i < 3; i++) teams.push(await createTeamWith(world, 1));
 }, 120_000);
 afterAll(async () => {
   for (const socket of sockets) socket.close();
@@ -63,8 +67,6 @@ async function solve(copy: ServerCopy, team: TestTeam, id: number): Promise<void
 
 describe("the catalog after solves on two copies", () => {
   it("shows the new solve count, value and first blood on both copies, patched in place rather than read again", async () => {
-    const decay = { decay_constant: 0.5, min_points: 100 };
-    const challenge = await createChallenge(world, category.id, { score: 500, pointsType: "decay", flagMetadata: { flag: "flag{right}", ...decay } });
     const before = await Promise.all(copies.map((copy) => listed(copy, teams[2]!, challenge.id)));
     expect(before.map((c) => [c.solve_count, c.current_score, c.first_blood])).toEqual([
       [0, 500, null],
