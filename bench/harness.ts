@@ -318,6 +318,8 @@ export interface LoadResult {
   non2xx: number;
   /** At a set rate (wrk): requests sent behind their schedule. */
   late?: number;
+  /** With wrk, each target's share: the requests it answered and those that failed (errors, timeouts, non-2xx). */
+  byTarget?: { url: string; requests: number; failed: number }[];
 }
 
 /**
@@ -497,7 +499,9 @@ async function runWrk(options: LoadOptions, seconds: number, through?: number, r
   );
   const figures = runs.filter((r): r is WrkFigures => r !== null);
   const sum = (f: (r: WrkFigures) => number) => figures.reduce((total, r) => total + f(r), 0);
+  const byTarget = through ? [] : targets.map((url, i) => ({ url, requests: runs[i]!.requests, failed: runs[i]!.connect + runs[i]!.read + runs[i]!.write + runs[i]!.timeout + runs[i]!.status }));
   return {
+    byTarget,
     requests: { average: sum((r) => r.requests / (r.duration / 1e6)), total: sum((r) => r.requests) },
     latency: { p50: mergedPercentile(figures, 50), p99: mergedPercentile(figures, 99) },
     errors: sum((r) => r.connect + r.read + r.write),
@@ -512,7 +516,7 @@ async function runWrk(options: LoadOptions, seconds: number, through?: number, r
  * first minutes of an event, so the passes measure a running event rather than its first reads
  * (with 20000 players, a 3-second warm-up reaches only some of them). Bounded at two minutes.
  */
-async function warmEach(options: LoadOptions, count: number): Promise<void> {
+export async function warmEach(options: LoadOptions, count: number): Promise<void> {
   if (GENERATOR === "wrk") {
     await runWrk(options, 120, count);
     return;
