@@ -172,3 +172,33 @@ async function boardRow(page: Page, name: string) {
   }
   return row;
 }
+
+test("a burst of wrong flags refreshes an open submissions log about once a second, not once a flag, and shows the last of them", async ({ page, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const team = await seedTeam();
+  const category = await seedCategory(request, staff, { name: unique("Burst "), contained_type: "jeopardy", description: "" });
+  const challenge = await seedChallenge(request, staff, { category: category.id, name: unique("Guessed "), score: 100, flag_type: "plaintext", flag_metadata: { flag: "flag{right}" } });
+  await signIn(page, staff);
+  await page.goto("/admin/submissions");
+  await expect(page.getByRole("heading", { level: 1, name: "Submissions" })).toBeVisible();
+  // Loaded: the log's count, or on a fresh event its empty state.
+  await expect(page.getByTestId("submissions-count").or(page.getByText("No flag has been sent yet"))).toBeVisible();
+  let reads = 0;
+  page.on("request", (req) => {
+    if (req.url().includes("moderation.submissions")) reads++;
+  });
+  // Twenty wrong flags, one every tenth of a second or so: each its own event to the staff's browser.
+  const burst = unique("flag{burst-");
+  const started = Date.now();
+  for (let i = 0; i < 20; i++) {
+    await request.post("/api/v2/challenges/submit_flag/", { headers: { authorization: `Token ${team.members[0]!.token}` }, data: { challenge: challenge.id, flag: `${burst}${i}}` } });
+    await page.waitForTimeout(100);
+  }
+  await expect(page.getByTestId("submission").filter({ hasText: `${burst}19}` })).toHaveCount(1);
+  await page.waitForTimeout(1500);
+  // One read at the first flag, then at most one a second while they kept coming, and one after.
+  const seconds = (Date.now() - started) / 1000;
+  expect(reads).toBeGreaterThanOrEqual(1);
+  expect(reads).toBeLessThanOrEqual(Math.ceil(seconds) + 3);
+  expect(reads).toBeLessThan(10);
+});

@@ -56,10 +56,13 @@ function Details({ entry }: { entry: AuditEntry }) {
   );
 }
 
-/** An entry in words, its details (the action's code and every recorded value) shown on demand. */
-function Sentence({ entry }: { entry: AuditEntry }) {
+/**
+ * An entry in words, its details (the action's code and every recorded value) shown on demand.
+ * Whether they are shown is the page's to keep, by entry: a list read again (a filter's page
+ * arriving) does not fold an entry the reader just opened.
+ */
+function Sentence({ entry, open, onToggle }: { entry: AuditEntry; open: boolean; onToggle(): void }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
   const id = useId();
   const sentence = auditSentence(t, entry);
   return (
@@ -67,7 +70,7 @@ function Sentence({ entry }: { entry: AuditEntry }) {
       <Text size="sm" style={{ overflowWrap: "anywhere" }} data-testid="audit-sentence">
         {sentence}
       </Text>
-      <Anchor component="button" type="button" size="xs" aria-expanded={open} aria-controls={id} aria-label={t("audit_words.details_of", { sentence })} onClick={() => setOpen((o) => !o)}>
+      <Anchor component="button" type="button" size="xs" aria-expanded={open} aria-controls={id} aria-label={t("audit_words.details_of", { sentence })} onClick={onToggle}>
         {open ? t("audit_words.hide_details") : t("audit_words.show_details")}
       </Anchor>
       <div id={id} hidden={!open}>
@@ -102,10 +105,17 @@ export function AuditLogPage() {
     if (known) setActions(known);
   }, [known]);
   const rows: AuditEntry[] = log.data?.pages.flatMap((p) => p.results) ?? [];
+  const [expanded, setExpanded] = useState<ReadonlySet<number>>(new Set());
+  const toggle = (id: number) =>
+    setExpanded((open) => {
+      const next = new Set(open);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   const columns: LogColumn<AuditEntry>[] = [
     { label: t("audit.time"), nowrap: true, cell: (entry) => new Date(entry.time).toLocaleString() },
     { label: t("audit.actor"), cell: (entry) => entry.username || t("audit_words.nobody") },
-    { label: t("audit_words.what"), cell: (entry) => <Sentence entry={entry} /> },
+    { label: t("audit_words.what"), cell: (entry) => <Sentence entry={entry} open={expanded.has(entry.id)} onToggle={() => toggle(entry.id)} /> },
   ];
 
   return (

@@ -1,10 +1,9 @@
-import { Alert, Button, Card, Checkbox, Group, Select, SimpleGrid, Stack, TextInput, Title } from "@mantine/core";
-import { useDebouncedValue } from "@mantine/hooks";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { Alert, Button, Card, Checkbox, Group, SimpleGrid, Stack, TextInput, Title } from "@mantine/core";
+import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "../../lib/i18n.ts";
 import { ServerFormBox, useServerForm } from "../../lib/forms.tsx";
-import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
+import { useTRPCClient } from "../../lib/trpc.ts";
+import { type PickedTeam, TeamPicker } from "../admin/TeamPicker.tsx";
 import { FormHeading, refreshRouters } from "./staff-forms.tsx";
 import "./texts.ts";
 
@@ -61,33 +60,25 @@ function TestFlag({ challengeId }: { challengeId: number }) {
 
 function MarkSolved({ challengeId, challengeName }: { challengeId: number; challengeName: string }) {
   const { t } = useTranslation();
-  const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
-  const [search, setSearch] = useState("");
-  const [term] = useDebouncedValue(search.trim(), 250);
-  const teams = useQuery(trpc.teams.list.queryOptions({ limit: 20, search: term || undefined }));
   const server = useServerForm({
-    initialValues: { team: null as string | null, first_blood: false },
+    initialValues: { team: null as PickedTeam | null, first_blood: false },
     validate: { team: (v) => (v ? null : t("moderation.search_team")) },
-    submit: (values) => client.moderation.markSolved.mutate({ team: Number(values.team), challenge: challengeId, first_blood: values.first_blood }),
-    success: (_result, values) => t("moderation.marked", { team: teams.data?.results.find((x) => String(x.id) === values.team)?.name ?? "", challenge: challengeName }),
+    submit: (values) => client.moderation.markSolved.mutate({ team: values.team!.id, challenge: challengeId, first_blood: values.first_blood }),
+    // The name picked, not one looked up again: a search still loading must not leave it out.
+    success: (_result, values) => t("moderation.marked", { team: values.team?.name ?? "", challenge: challengeName }),
     onSuccess: () => refreshRouters(queryClient, ["challenges", "leaderboard", "teams", "moderation"]),
   });
   return (
     <ServerFormBox server={server}>
       <Stack gap="xs">
         <FormHeading title={t("moderation.mark_solved")} help={t("moderation.mark_solved_help")} />
-        <Select
+        <TeamPicker
           label={t("moderation.team_to_mark")}
-          placeholder={t("moderation.search_team")}
-          searchable
-          searchValue={search}
-          onSearchChange={setSearch}
-          filter={({ options }) => options}
-          data={(teams.data?.results ?? []).map((x) => ({ value: String(x.id), label: x.name }))}
-          nothingFoundMessage={teams.isFetching ? "…" : undefined}
-          {...server.form.getInputProps("team")}
+          value={server.form.getValues().team}
+          onChange={(team) => server.form.setFieldValue("team", team)}
+          error={server.form.errors.team as string | undefined}
         />
         <Checkbox label={t("moderation.first_blood")} {...server.form.getInputProps("first_blood", { type: "checkbox" })} />
         <Button type="submit" loading={server.pending} w="fit-content">

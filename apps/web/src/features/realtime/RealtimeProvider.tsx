@@ -2,6 +2,7 @@ import { notifications } from "@mantine/notifications";
 import { type NotificationPreferences, TIMINGS } from "@flagship/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from "react";
+import { coalesce } from "../../lib/coalesce.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { session, useToken } from "../../lib/session.ts";
@@ -27,6 +28,13 @@ const ALL_ON: NotificationPreferences = { all_solves: true, flag_reject: true, h
 const LIVE_ROOTS = new Set(["leaderboard", "challenges", "categories", "hints", "teams", "users", "members", "profiles", "stats", "scoring", "game", "moderation"]);
 
 /**
+ * The most often one browser reads its live data again: a burst of events (the solves at an
+ * event's start, hundreds of wrong flags a second on a staff member's submissions log) is one
+ * refetch at once and one more a second later, not one per event.
+ */
+const LIVE_REFRESH_MS = 1000;
+
+/**
  * Keeps one websocket open for the app: refreshes what events change, pops up notices the user
  * asked for (10 s each), and lists new announcements as they arrive.
  */
@@ -47,13 +55,17 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     const url = `${window.location.protocol === "https:" ? "wss" : "ws"}://${window.location.host}/api/v2/ws/`;
-    const refreshLive = () =>
-      queryClient.invalidateQueries({
-        predicate: (query) => {
-          const root = (query.queryKey[0] as unknown[] | undefined)?.[0];
-          return typeof root === "string" && LIVE_ROOTS.has(root);
-        },
-      });
+    const refreshLive = coalesce(
+      () =>
+        void queryClient.invalidateQueries({
+          predicate: (query) => {
+            const root = (query.queryKey[0] as unknown[] | undefined)?.[0];
+            return typeof root === "string" && LIVE_ROOTS.has(root);
+          },
+        }),
+      LIVE_REFRESH_MS,
+    );
+    const refreshSubmissions = coalesce(() => void queryClient.invalidateQueries({ queryKey: [["moderation", "submissions"]] }), LIVE_REFRESH_MS);
     const popup = (title: string, message: ReactNode, color = "blue") =>
       notifications.show({ title, message, color, autoClose: TIMINGS.popupDismissMs });
 
@@ -63,7 +75,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       const e = event as Record<string, string | number | undefined> & { event_code: number };
       switch (event.event_code) {
         case 1:
-          void refreshLive();
+          refreshLive();
           // The solver has the success dialog already: no toast on top of it.
           if (broadcast && prefs.all_solves && e.user !== userId) {
             popup(t("realtime.solve_title"), t("realtime.solve", { username: e.username, team: e.team_name, challenge: e.challenge_name }), "green");
@@ -74,11 +86,11 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
           if (prefs.flag_reject && e.user !== userId) popup(t("realtime.reject_title"), t("realtime.reject", { username: e.username, challenge: e.challenge_name }), "red");
           break;
         case 3:
-          void refreshLive();
+          refreshLive();
           if (prefs.hint_used) popup(t("realtime.hint_title"), t("realtime.hint", { username: e.username, hint: e.hint_name, challenge: e.challenge_name }), "yellow");
           break;
         case 4:
-          void refreshLive();
+          refreshLive();
           if (prefs.team_join) popup(t("realtime.join_title"), t("realtime.join", { username: e.username, team: e.team_name }));
           break;
         case 5:
@@ -87,7 +99,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
           break;
         case 6:
         case 7:
-          void refreshLive();
+          refreshLive();
           break;
         case 9:
           // Staff changed the config (a moved schedule, a revealed board...): every view may
@@ -102,14 +114,18 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
           break;
         case 10:
           // Staff only: a wrong flag; the submissions log shows it (solves refresh it as live data).
-          void queryClient.invalidateQueries({ queryKey: [["moderation", "submissions"]] });
+          refreshSubmissions();
           break;
       }
     };
     const socket = new RealtimeSocket(url, () => session.token, onEvent, setState);
     socketRef.current = socket;
     socket.start();
-    return () => socket.stop();
+    return () => {
+      socket.stop();
+      refreshLive.cancel();
+      refreshSubmissions.cancel();
+    };
   }, [queryClient, t]);
 
   // A new session (login, impersonation) joins its team's channel on the open socket.
