@@ -4,7 +4,12 @@ import type { Seeded } from "../seed.ts";
 
 /** What an organiser's screen asks for: 50 at a time, over a log of at least 100,000 attempts. */
 const ATTEMPTS = 100_000;
-const GOAL = { rps: 500, p99: 100 };
+/**
+ * An open log reads its loaded pages again at most once a second however fast flags arrive (the
+ * web app folds a burst of events into one refetch a second): 50 staff screens with two pages
+ * loaded each read 100 pages a second. The goal is twice that, each page within 100 ms.
+ */
+const GOAL = { rps: 200, p99: 100 };
 
 /**
  * Fills the log to ATTEMPTS wrong flags (spread over the seeded players, their teams and the
@@ -21,9 +26,11 @@ async function fillLog(db: Db): Promise<number> {
       SELECT u.teams[1 + g % cardinality(u.ids)], u.ids[1 + g % cardinality(u.ids)], c.ids[1 + g % cardinality(c.ids)],
              'flag{bench-' || g || '}', now() - make_interval(secs => g * 1.7), '10.0.' || (g % 250) || '.' || (g % 200)
         FROM generate_series(1, ${missing}) g, u, c`;
-    // A log that grew over two days has had its statistics gathered by autovacuum many times over;
-    // one filled in a second has not, and the planner would cost its pages as if it were empty.
-    await db.$executeRaw`ANALYZE incorrect_attempts`;
+    // A log that grew over two days has been vacuumed and analysed by autovacuum many times over
+    // (inserts alone start it): its statistics gathered and its pages marked all-visible, so a
+    // count reads the index alone. One filled in a second has neither, and the planner would cost
+    // its pages as if it were empty.
+    await db.$executeRaw`VACUUM ANALYZE incorrect_attempts`;
   }
   return existing + missing;
 }

@@ -7,7 +7,7 @@ import { isDatabaseUnavailable } from "@flagship/db";
 import { appRouter, type AppRouter, forgetActors, forgetPlayerStates, mayChangeActors, type Services, setupNeeded, toTrpcError } from "@flagship/api";
 import { AppError, refuseUnstorableText } from "@flagship/shared";
 import { fastifyRequestHandler, type FastifyTRPCPluginOptions } from "@trpc/server/adapters/fastify";
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
 import type { Env } from "./env.ts";
 import { contextFor, restRoutes } from "./rest/adapter.ts";
 import { registerRestRoutes } from "./rest/routes/index.ts";
@@ -184,7 +184,7 @@ export async function buildServer({ env, services, logger, loggerInstance, metri
       },
     } satisfies FastifyTRPCPluginOptions<AppRouter>["trpcOptions"];
     scope.all<{ Params: { path: string } }>("/trpc/:path", { bodyLimit: TRPC_BODY_LIMIT }, async (req, res) => {
-      await fastifyRequestHandler({ ...trpcOptions, req, res, path: req.params.path });
+      await fastifyRequestHandler({ ...trpcOptions, req, res: wholeAnswer(res), path: req.params.path });
     });
   });
 
@@ -195,6 +195,21 @@ export async function buildServer({ env, services, logger, loggerInstance, metri
   registerWebApp(app, env, services);
   registerLogo(app, services, path.join(path.resolve(env.WEB_DIST ?? DEFAULT_WEB_DIST), "favicon.svg"));
   return app;
+}
+
+/**
+ * tRPC answers with a fetch Response, whose body Fastify would stream with chunked encoding: a
+ * socket write per chunk and one more to end the body. The web app's client batches without
+ * streaming, so the answer is read whole and sent with its length in one write, as REST answers are.
+ */
+function wholeAnswer(reply: FastifyReply): FastifyReply {
+  const send = async (response: Response) => {
+    const body = Buffer.from(await response.arrayBuffer());
+    void reply.code(response.status);
+    response.headers.forEach((value, name) => void reply.header(name, value));
+    return reply.send(body);
+  };
+  return { raw: reply.raw, send } as unknown as FastifyReply;
 }
 
 /**
@@ -280,7 +295,7 @@ function registerWebApp(app: FastifyInstance, env: Env, services: Services): voi
       },
     });
   }
-  const sendIndex = async (reply: import("fastify").FastifyReply) =>
+  const sendIndex = async (reply: FastifyReply) =>
     reply.code(200).header("Cache-Control", "no-cache").type("text/html; charset=utf-8").send(await pageFor());
   app.get("/", (_request, reply) => sendIndex(reply));
   app.setNotFoundHandler(async (request, reply) => {

@@ -1,10 +1,10 @@
 import { AppError, ERRORS, errorMessage, refuseUnstorableText } from "@flagship/shared";
 import { isDatabaseUnavailable } from "@flagship/db";
 import { initTRPC, TRPCError } from "@trpc/server";
-import superjson from "superjson";
 import { ZodError } from "zod";
 import type { Context } from "./context.ts";
 import { requireAuth, requireStaff, requireTeam } from "./guards.ts";
+import { transformer } from "./transformer.ts";
 
 /** Domain errors become TRPCErrors carrying the app code; the formatter exposes code and details. */
 export function toTrpcError(error: AppError): TRPCError {
@@ -12,7 +12,7 @@ export function toTrpcError(error: AppError): TRPCError {
 }
 
 const t = initTRPC.context<Context>().create({
-  transformer: superjson,
+  transformer,
   errorFormatter({ shape, error }) {
     const cause = error.cause;
     const app = cause instanceof AppError ? cause : null;

@@ -104,8 +104,12 @@ function conditions(filter: SubmissionFilter, table: Prisma.Sql, kind: Kind, aft
 const wantsSolves = (filter: SubmissionFilter) => filter.correct !== false;
 const wantsAttempts = (filter: SubmissionFilter) => filter.correct !== true;
 
-/** The `take` newest rows of the filtered log after `after` (from the top without); names joined to those rows only. */
-async function readRows(ctx: StaffContext, filter: SubmissionFilter, after: Key | null, take: number): Promise<Row[]> {
+/**
+ * The `take` newest rows of the filtered log after `after` (from the top without); names joined to
+ * those rows only. With `counted`, each row also carries the filtered log's count up to COUNT_CAP + 1
+ * (`n`, read once by the same statement: one round trip for the first page).
+ */
+async function readRows(ctx: StaffContext, filter: SubmissionFilter, after: Key | null, take: number, counted = false): Promise<(Row & { n?: number })[]> {
   const s = Prisma.raw("s");
   const a = Prisma.raw("a");
   const solves = wantsSolves(filter)
@@ -120,9 +124,9 @@ async function readRows(ctx: StaffContext, filter: SubmissionFilter, after: Key 
     [solves, attempts].filter((q): q is Prisma.Sql => q !== null),
     " UNION ALL ",
   );
-  return ctx.db.$queryRaw<Row[]>`
+  return ctx.db.$queryRaw<(Row & { n?: number })[]>`
     SELECT p.kind, p.id, p.timestamp, p.team_id, t.name::text AS team_name, p.user_id, u.username::text AS username,
-           p.challenge_id, c.name AS challenge_name, p.flag, p.ip, m.username::text AS marked_by
+           p.challenge_id, c.name AS challenge_name, p.flag, p.ip, m.username::text AS marked_by${counted ? Prisma.sql`, ${countExpression(filter)} AS n` : Prisma.empty}
       FROM (SELECT * FROM (${both}) x ORDER BY x.timestamp DESC, x.kind DESC, x.id DESC LIMIT ${take}) p
       JOIN teams t ON t.id = p.team_id
       JOIN users u ON u.id = p.user_id
@@ -146,27 +150,28 @@ const toSubmission = (r: Row): Submission => ({
   marked_by: r.marked_by,
 });
 
-/** The filtered rows, counted along the same indexes up to COUNT_CAP + 1 per table, in one statement. */
-async function countRows(ctx: StaffContext, filter: SubmissionFilter): Promise<{ count: number; capped: boolean }> {
+/** The filtered rows, counted along the same indexes up to COUNT_CAP + 1 per table: one integer. */
+function countExpression(filter: SubmissionFilter): Prisma.Sql {
   const s = Prisma.raw("s");
   const a = Prisma.raw("a");
   const limit = COUNT_CAP + 1;
   const solves = wantsSolves(filter) ? Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM solves s WHERE ${conditions(filter, s, "s", null)} LIMIT ${limit}) x)` : Prisma.sql`0`;
   const attempts = wantsAttempts(filter) ? Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM incorrect_attempts a WHERE ${conditions(filter, a, "a", null)} LIMIT ${limit}) x)` : Prisma.sql`0`;
-  const [{ n }] = await ctx.db.$queryRaw<[{ n: number }]>`SELECT (${solves} + ${attempts})::int AS n`;
-  return { count: Math.min(n, COUNT_CAP), capped: n > COUNT_CAP };
+  return Prisma.sql`(${solves} + ${attempts})::int`;
 }
 
 export async function listSubmissions(ctx: StaffContext, input: unknown): Promise<SubmissionsPage> {
   const { limit, cursor, ...filter } = parseInput(ZSubmissionsPage, input);
   const after = cursor ? keyOf(cursor) : null;
-  // One more row than the page tells whether an older page exists.
-  const [rows, counted] = await Promise.all([readRows(ctx, filter, after, limit + 1), after ? null : countRows(ctx, filter)]);
+  // One more row than the page tells whether an older page exists. The first page counts too, in
+  // the same statement (an empty first page means nothing passes the filters: a count of 0).
+  const rows = await readRows(ctx, filter, after, limit + 1, !after);
+  const n = after ? null : (rows[0]?.n ?? 0);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return {
-    count: counted?.count ?? null,
-    count_capped: counted?.capped ?? false,
+    count: n === null ? null : Math.min(n, COUNT_CAP),
+    count_capped: n !== null && n > COUNT_CAP,
     results: page.map(toSubmission),
     next_cursor: rows.length > limit && last ? cursorOf(last) : null,
   };
