@@ -69,11 +69,8 @@ fi
 # test. Images already present are kept, so this costs nothing on a machine that has them.
 base_images_pid=""
 base_images_log="${TMPDIR:-/tmp}/flagship-base-images-$$.log"
-# Its exit status, for the stack test (which runs in a subshell, and so cannot wait on it).
-base_images_status="${TMPDIR:-/tmp}/flagship-base-images-$$.status"
-rm -f "$base_images_status"
 if [ "${SKIP_STACK_TEST:-0}" != "1" ]; then
-  { if infra/images/build-base.sh >"$base_images_log" 2>&1; then echo 0; else echo 1; fi >"$base_images_status"; } &
+  infra/images/build-base.sh >"$base_images_log" 2>&1 &
   base_images_pid=$!
   # A run that stops early does not leave the build running behind it.
   trap 'kill "$base_images_pid" 2>/dev/null || true' EXIT
@@ -91,42 +88,15 @@ step "Lint"
 npx --no-install eslint . --max-warnings=0
 step "Unit tests"
 npx --no-install vitest run --project unit
+# The Docker suites run one after another, not beside each other: an integration test makes the
+# engine a Swarm manager for a while, and the stack test's image builds and containers slow the
+# engine for the integration tests' deadlines.
+step "Integration and contract tests"
+npx --no-install vitest run --project integration
 step "Build"
 npx --no-install turbo run build --output-logs=errors-only
-
-# The integration tests leave a third of the processors idle (they wait on PostgreSQL, Redis and
-# the servers they start), and so do the multi-host and compose stack tests (they wait on Docker):
-# the latter two run beside the former, their log printed when they end. They share nothing: each
-# has its own databases, ports, Docker deployment labels and engines.
-docker_tests_log="${TMPDIR:-/tmp}/flagship-docker-tests-$$.log"
-(
-  set -e
-  echo "== Multi-host test (at ${SECONDS}s)"
-  bash infra/test-multihost.sh
-  if [ "${SKIP_STACK_TEST:-0}" != "1" ]; then
-    echo "== Compose stack test: waiting for the base images (at ${SECONDS}s)"
-    while [ ! -s "$base_images_status" ]; do sleep 2; done
-    if [ "$(cat "$base_images_status")" != 0 ]; then
-      cat "$base_images_log"
-      echo "Building the base images failed (above)."
-      exit 1
-    fi
-    echo "== Compose stack test (at ${SECONDS}s)"
-    bash infra/test-stack.sh
-  fi
-) >"$docker_tests_log" 2>&1 &
-docker_tests_pid=$!
-trap 'kill "$base_images_pid" "$docker_tests_pid" 2>/dev/null || true' EXIT
-
-step "Integration and contract tests (the multi-host and compose stack tests beside them)"
-integration_failed=0
-npx --no-install vitest run --project integration || integration_failed=1
-step "Multi-host and compose stack tests: waiting for them to end"
-if wait "$docker_tests_pid"; then docker_failed=0; else docker_failed=1; fi
-cat "$docker_tests_log"
-[ "$integration_failed" = 0 ] || { echo "Integration tests failed (above, before the multi-host and stack tests' log)." >&2; exit 1; }
-[ "$docker_failed" = 0 ] || { echo "The multi-host or compose stack test failed (above)." >&2; exit 1; }
-
+step "Multi-host test"
+bash infra/test-multihost.sh
 step "Browser tests"
 # The journeys in E2E_SHARDS parts (2 by default) run at once, each part with its own servers,
 # database, mail server and output folder, so that one part's waits on its server are the other's
@@ -148,4 +118,13 @@ for i in $(seq 1 "$shards"); do
   cat "${shard_logs[$((i - 1))]}"
 done
 [ "$browser_failed" = 0 ] || { echo "Browser tests failed (above)." >&2; exit 1; }
+if [ "${SKIP_STACK_TEST:-0}" != "1" ]; then
+  step "Compose stack test"
+  if ! wait "$base_images_pid"; then
+    cat "$base_images_log" >&2
+    echo "Building the base images failed (above)." >&2
+    exit 1
+  fi
+  bash infra/test-stack.sh
+fi
 printf '\nAll tests passed in %dm%02ds.\n' $((SECONDS / 60)) $((SECONDS % 60))
