@@ -184,7 +184,7 @@ export async function buildServer({ env, services, logger, loggerInstance, metri
       },
     } satisfies FastifyTRPCPluginOptions<AppRouter>["trpcOptions"];
     scope.all<{ Params: { path: string } }>("/trpc/:path", { bodyLimit: TRPC_BODY_LIMIT }, async (req, res) => {
-      await fastifyRequestHandler({ ...trpcOptions, req, res: wholeAnswer(res), path: req.params.path });
+      await fastifyRequestHandler({ ...trpcOptions, req, res, path: req.params.path });
     });
   });
 
@@ -195,21 +195,6 @@ export async function buildServer({ env, services, logger, loggerInstance, metri
   registerWebApp(app, env, services);
   registerLogo(app, services, path.join(path.resolve(env.WEB_DIST ?? DEFAULT_WEB_DIST), "favicon.svg"));
   return app;
-}
-
-/**
- * tRPC answers with a fetch Response, whose body Fastify would stream with chunked encoding: a
- * socket write per chunk and one more to end the body. The web app's client batches without
- * streaming, so the answer is read whole and sent with its length in one write, as REST answers are.
- */
-function wholeAnswer(reply: FastifyReply): FastifyReply {
-  const send = async (response: Response) => {
-    const body = Buffer.from(await response.arrayBuffer());
-    void reply.code(response.status);
-    response.headers.forEach((value, name) => void reply.header(name, value));
-    return reply.send(body);
-  };
-  return { raw: reply.raw, send } as unknown as FastifyReply;
 }
 
 /**
