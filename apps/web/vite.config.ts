@@ -16,13 +16,17 @@ const gz = promisify(gzip);
  */
 function precompress(): Plugin {
   let outDir = "dist";
+  let ssr = false;
   return {
     name: "flagship-precompress",
     apply: "build",
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
+      ssr = Boolean(config.build.ssr);
     },
     async closeBundle() {
+      // The server's renderer is read from disk by the server, never sent.
+      if (ssr) return;
       const files = (await readdir(outDir, { recursive: true })).filter((f) => /\.(js|css|svg|json|txt)$/.test(f) && !f.startsWith(".vite"));
       await Promise.all(
         files.map(async (file) => {
@@ -60,24 +64,29 @@ function preloadFont(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), preloadFont(), precompress()],
   server: {
     port: 5173,
     proxy: { "/api": { target: api, ws: true }, "/trpc": api, "/auth/oidc": api },
   },
-  build: {
-    outDir: "dist",
-    sourcemap: true,
-    // The manifest (dist/.vite/manifest.json) maps each source module to its chunks, for the
-    // first-load measurement (first-load.ts).
-    manifest: true,
-    chunkSizeWarningLimit: 1200,
-    // Everything the entry imports statically (the shell: the UI kit's core, the router, queries,
-    // tRPC, the layout) is one chunk: one request and one compression window instead of thirty
-    // small files. Pages and the pieces they share stay split and load with their route. Zod is in
-    // no statically imported module, so its jitless switch (main.tsx's first import, for the
-    // Content-Security-Policy) has run before any chunk that builds a schema loads.
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: "shell", tags: ["$initial"] }] } } },
-  },
-});
+  // The server's renderer (`vite build --ssr`, into dist/.ssr, which the server never serves) is one
+  // self-contained module: the app and its libraries bundled, so it runs wherever the server runs.
+  ssr: { noExternal: true, target: "node" },
+  build: isSsrBuild
+    ? { outDir: "dist/.ssr", emptyOutDir: false, copyPublicDir: false, sourcemap: true, target: "node20", rolldownOptions: { output: { entryFileNames: "[name].js" } } }
+    : {
+        outDir: "dist",
+        sourcemap: true,
+        // The manifest (dist/.vite/manifest.json) maps each source module to its chunks, for the
+        // first-load measurement (first-load.ts).
+        manifest: true,
+        chunkSizeWarningLimit: 1200,
+        // Everything the entry imports statically (the shell: the UI kit's core, the router, queries,
+        // tRPC, the layout) is one chunk: one request and one compression window instead of thirty
+        // small files. Pages and the pieces they share stay split and load with their route. Zod is in
+        // no statically imported module, so its jitless switch (main.tsx's first import, for the
+        // Content-Security-Policy) has run before any chunk that builds a schema loads.
+        rolldownOptions: { output: { codeSplitting: { groups: [{ name: "shell", tags: ["$initial"] }] } } },
+      },
+}));

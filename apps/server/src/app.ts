@@ -23,6 +23,7 @@ const RETRY_AFTER_SECONDS = 5;
 import { registerEventArchiveRoutes } from "./event-archive.ts";
 import { registerFileRoutes } from "./files.ts";
 import { registerOidcRoutes } from "./oidc.ts";
+import { PageRenderer } from "./pages.ts";
 
 const TRPC_BODY_LIMIT = 20 * 1024 * 1024;
 const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
@@ -258,7 +259,14 @@ function registerWebApp(app: FastifyInstance, env: Env, services: Services): voi
   // costs a query only until the first account exists (setupNeeded keeps the answer after that);
   // a database that cannot answer serves the ordinary page, whose calls then report the outage.
   const setupHtml = page({ setup: true });
-  const pageFor = async () => ((await setupNeeded(services.db).catch(() => false)) ? setupHtml : indexHtml);
+  // Pages are drawn on the server when the build has its renderer (the static shell otherwise).
+  const renderer = hasWeb && env.SERVER_RENDERING === "on" ? PageRenderer.load(root, indexHtml, services, env.FOOTER_TEXT) : Promise.resolve(null);
+  renderer.catch((error: unknown) => app.log.error({ err: error }, "the web app's server renderer failed to load; pages are drawn in the browser"));
+  const pageFor = async (request: FastifyRequest): Promise<{ html: string; redirect: string | null }> => {
+    if (await setupNeeded(services.db).catch(() => false)) return { html: setupHtml, redirect: null };
+    const drawn = await (await renderer.catch(() => null))?.page(request);
+    return drawn ?? { html: indexHtml, redirect: null };
+  };
 
   if (hasWeb) {
     const assets = path.join(root, "assets") + path.sep;
@@ -269,8 +277,9 @@ function registerWebApp(app: FastifyInstance, env: Env, services: Services): voi
       wildcard: false,
       // The build writes .br and .gz copies beside each asset; the best one the client accepts is sent.
       preCompressed: true,
-      // The build's manifest is for tooling, not for visitors.
-      allowedPath: (pathname) => !pathname.startsWith("/.vite"),
+      // The build's manifest is for tooling, not for visitors,
+      // nor is the server's renderer (dist/.ssr).
+      allowedPath: (pathname) => !pathname.startsWith("/.vite") && !pathname.startsWith("/.ssr"),
       cacheControl: false,
       setHeaders: (res, filePath) => {
         res.setHeader("Vary", "Accept-Encoding");
@@ -280,12 +289,16 @@ function registerWebApp(app: FastifyInstance, env: Env, services: Services): voi
       },
     });
   }
-  const sendIndex = async (reply: FastifyReply) =>
-    reply.code(200).header("Cache-Control", "no-cache").type("text/html; charset=utf-8").send(await pageFor());
-  app.get("/", (_request, reply) => sendIndex(reply));
+  const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
+    const page = await pageFor(request);
+    if (page.redirect) return reply.code(302).header("Cache-Control", "no-cache").redirect(page.redirect);
+    // The page may be drawn for one viewer (their session cookie): no shared cache keeps it.
+    return reply.code(200).header("Cache-Control", "private, no-cache").header("Vary", "Cookie").type("text/html; charset=utf-8").send(page.html);
+  };
+  app.get("/", (request, reply) => sendIndex(request, reply));
   app.setNotFoundHandler(async (request, reply) => {
     const isPage = (request.method === "GET" || request.method === "HEAD") && !request.url.startsWith("/trpc");
-    if (isPage && !/\.[a-z0-9]+$/i.test(request.url.split("?")[0] ?? "")) return sendIndex(reply);
+    if (isPage && !/\.[a-z0-9]+$/i.test(request.url.split("?")[0] ?? "")) return sendIndex(request, reply);
     return reply.code(404).send({ error: "Not Found" });
   });
 }

@@ -66,6 +66,8 @@ const EnvSchema = z.object({
       return z.NEVER;
     }),
   WEB_DIST: z.string().optional(),
+  /** Whether the server draws the web app's pages (on by default); off, every page is the static shell the browser draws. */
+  SERVER_RENDERING: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   /** Password hashes (argon2) computed at once; unset: the cores, less one above two (defaultHashConcurrency). */
   HASH_CONCURRENCY: z.coerce.number({ error: "must be a number" }).int().min(1).max(64).optional(),
   /** Hashes that may wait for the pool; beyond it logins and sign-ups answer 429 throttled. */

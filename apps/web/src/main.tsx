@@ -6,15 +6,19 @@ import "@mantine/notifications/styles.css";
 import "./styles.css";
 import "./lib/i18n.ts";
 import "./plugins/index.ts";
-import { localStorageColorSchemeManager, MantineProvider } from "@mantine/core";
-import { QueryClientProvider } from "@tanstack/react-query";
-import { RouterProvider } from "@tanstack/react-router";
+import { MantineProvider } from "@mantine/core";
+import { hydrate } from "@tanstack/react-query";
 import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
-import { queryClient, TRPCProvider, trpcClient } from "./lib/trpc.ts";
-import { router } from "./router.tsx";
-import { AppErrorBoundary } from "./shell/ErrorBoundary.tsx";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import superjson from "superjson";
+import { App } from "./app.tsx";
+import { browserColorSchemeManager, syncColorSchemeCookie } from "./lib/color-scheme.ts";
 import { deferred } from "./lib/deferred.tsx";
+import { preloadMarkdown } from "./lib/Markdown.tsx";
+import { cookieToken, session } from "./lib/session.ts";
+import { readSsrState } from "./lib/ssr-state.ts";
+import { queryClient, trpcClient } from "./lib/trpc.ts";
+import { createAppRouter } from "./router.tsx";
 import { cssVariablesResolver, theme } from "./theme.ts";
 
 // Trailing slashes are removed, keeping the query and hash, before the router reads the URL.
@@ -22,30 +26,52 @@ if (/.\/+$/.test(window.location.pathname)) {
   window.history.replaceState(window.history.state, "", window.location.pathname.replace(/\/+$/, "") + window.location.search + window.location.hash);
 }
 
-// Toasts live in one labelled landmark, so screen-reader users can find them. Mantine draws them
-// above an open Modal or Drawer (its notifications' z-index is over its modals').
+const colorSchemeManager = browserColorSchemeManager();
+
+// Toasts live in one labelled landmark, so screen-reader users can find them, drawn by a root of
+// their own (the page's root is the server's HTML, which has none). Mantine draws them above an
+// open Modal or Drawer (its notifications' z-index is over its modals').
 const notificationsRegion = document.createElement("div");
 notificationsRegion.setAttribute("role", "region");
 notificationsRegion.setAttribute("aria-label", "Notifications");
 document.body.appendChild(notificationsRegion);
-
 // The toasts' container (and its transitions) loads after the first paint; toasts shown before it
 // arrives wait in the notifications store and appear when it mounts.
 const Notifications = deferred(() => import("./lib/NotificationsHost.tsx").then((m) => m.default), null);
-
-const colorSchemeManager = localStorageColorSchemeManager({ key: "flagship.color-scheme" });
-
-createRoot(document.getElementById("root")!).render(
-  <StrictMode>
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
-      <Notifications position="top-right" limit={5} portalProps={{ target: notificationsRegion }} />
-      <AppErrorBoundary>
-        <QueryClientProvider client={queryClient}>
-          <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-            <RouterProvider router={router} />
-          </TRPCProvider>
-        </QueryClientProvider>
-      </AppErrorBoundary>
-    </MantineProvider>
-  </StrictMode>,
+createRoot(notificationsRegion).render(
+  <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} colorSchemeManager={colorSchemeManager} defaultColorScheme="light" withGlobalClasses={false}>
+    <Notifications position="top-right" limit={5} withinPortal={false} />
+  </MantineProvider>,
 );
+
+const router = createAppRouter();
+const container = document.getElementById("root")!;
+const app = (
+  <StrictMode>
+    <App router={router} queryClient={queryClient} trpcClient={trpcClient} colorSchemeManager={colorSchemeManager} />
+  </StrictMode>
+);
+
+async function start(): Promise<void> {
+  const ssr = readSsrState();
+  // The server drew the page for the session its cookie named: hydrated when that is this
+  // browser's session, else (a cookie out of step with local storage) drawn anew.
+  const sameViewer = ssr !== null && ssr.signedIn === (session.token !== null) && cookieToken() === session.token;
+  session.syncCookie();
+  syncColorSchemeCookie();
+  if (!ssr || !sameViewer) {
+    createRoot(container).render(app);
+    return;
+  }
+  hydrate(queryClient, superjson.deserialize(ssr.queries));
+  // The router draws its matches as it drew them on the server (TanStack Router's SSR mode: no
+  // outer suspense around the root's matches). Its pages load no data of their own, so there is no
+  // dehydrated router state beyond that.
+  (router as { ssr?: { manifest: undefined } }).ssr = { manifest: undefined };
+  // The first render must draw what the server drew: the route's matches resolved and, where the
+  // page shows markdown, the renderer loaded. Pieces loaded on demand hydrate as they arrive.
+  await Promise.all([router.load(), ssr.markdown ? preloadMarkdown().catch(() => undefined) : undefined]);
+  hydrateRoot(container, app);
+}
+
+void start();

@@ -1,4 +1,4 @@
-import { createRootRoute, createRoute, createRouter, redirect } from "@tanstack/react-router";
+import { createRootRoute, createRoute, createRouter, type RouterHistory, redirect } from "@tanstack/react-router";
 import { adminRoutes } from "./features/admin/routes.tsx";
 import { authRoutes } from "./features/auth/routes.tsx";
 import { challengeRoutes } from "./features/challenges/routes.tsx";
@@ -32,20 +32,27 @@ const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: "/", comp
 
 const routeTree = rootRoute.addChildren([homeRoute, ...adminRoutes, ...authRoutes, ...leaderboardRoutes, ...debugRoutes, ...teamRoutes, ...profileRoutes, ...challengeRoutes, ...setupRoutes]);
 
-export const router = createRouter({
-  routeTree,
-  defaultPendingComponent: LoadingScreen,
-  defaultPendingMs: 300,
-  defaultErrorComponent: ({ error, reset }) => <PageFailedScreen error={error} reset={reset} />,
-  defaultNotFoundComponent: NotFoundPage,
-  defaultPreload: "intent",
-  // In-app links are normalised without a trailing slash; typed URLs are stripped in main.tsx.
-  trailingSlash: "never",
-  scrollRestoration: true,
-});
+/** A router over the app's routes: the browser's one (below), or one per page the server draws (with a memory history). */
+export function createAppRouter(history?: RouterHistory) {
+  return createRouter({
+    routeTree,
+    ...(history ? { history } : {}),
+    defaultPendingComponent: LoadingScreen,
+    defaultPendingMs: 300,
+    defaultErrorComponent: ({ error, reset }) => <PageFailedScreen error={error} reset={reset} />,
+    defaultNotFoundComponent: NotFoundPage,
+    defaultPreload: "intent",
+    // In-app links are normalised without a trailing slash; typed URLs are stripped in main.tsx.
+    trailingSlash: "never",
+    // In the browser only: on the server it would add an inline script, which the CSP refuses.
+    scrollRestoration: !history,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
 
 declare module "@tanstack/react-router" {
   interface Register {
-    router: typeof router;
+    router: AppRouter;
   }
 }

@@ -1,5 +1,6 @@
 import { Text } from "@mantine/core";
-import { type ComponentType, lazy, Suspense, useEffect, useState } from "react";
+import { type ComponentType, lazy, Suspense, useContext, useEffect, useState } from "react";
+import { SsrNotesContext } from "./ssr-state.ts";
 
 // The markdown parser and renderer load the first time any markdown is shown, not with the shell.
 // Once loaded, markdown is drawn at once, without a round through the lazy component's suspense.
@@ -12,8 +13,8 @@ const loadRenderer = () =>
 const MarkdownRenderer = lazy(loadRenderer);
 
 /** Starts loading the renderer ahead of the first markdown a page will show. */
-export function preloadMarkdown(): void {
-  void loadRenderer();
+export function preloadMarkdown(): Promise<unknown> {
+  return loadRenderer();
 }
 
 /** Whether the renderer has loaded; when `needed`, it starts loading it. */
@@ -37,6 +38,9 @@ export function useMarkdownReady(needed: boolean): boolean {
  * rendered markdown replaces the plain text).
  */
 export function Markdown({ children, suspend = false }: { children: string; suspend?: boolean }) {
+  // A page the server draws says it shows markdown, so the browser has the renderer before it hydrates.
+  const notes = useContext(SsrNotesContext);
+  if (notes) notes.markdown = true;
   if (Loaded) return <Loaded>{children}</Loaded>;
   if (suspend) return <MarkdownRenderer>{children}</MarkdownRenderer>;
   return (

@@ -1,5 +1,5 @@
 /** Settings the server puts in the page at serve time (see the server's web app route). */
-interface RuntimeSettings {
+export interface RuntimeSettings {
   footerText: string;
   /** The server has no account yet: every page leads to the first-run setup until it is done. */
   setup: boolean;
@@ -7,7 +7,7 @@ interface RuntimeSettings {
 
 /** The server writes them as a JSON data block (not a script, which the CSP would refuse). */
 function readRuntime(): Partial<RuntimeSettings> {
-  const text = document.getElementById("flagship-runtime")?.textContent;
+  const text = typeof document === "undefined" ? null : document.getElementById("flagship-runtime")?.textContent;
   if (!text) return {};
   try {
     return JSON.parse(text) as Partial<RuntimeSettings>;
@@ -18,6 +18,7 @@ function readRuntime(): Partial<RuntimeSettings> {
 
 const settings = readRuntime();
 
+/** In the browser, read from the page; on the server, set by the renderer (the same for every page it draws). */
 export const runtime: RuntimeSettings = {
   footerText: typeof settings.footerText === "string" ? settings.footerText : "",
   setup: settings.setup === true,

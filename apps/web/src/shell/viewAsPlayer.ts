@@ -17,9 +17,11 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-window.addEventListener("storage", (event) => {
-  if (event.key === KEY) for (const listener of listeners) listener();
-});
+if (typeof window !== "undefined") {
+  window.addEventListener("storage", (event) => {
+    if (event.key === KEY) for (const listener of listeners) listener();
+  });
+}
 
 /**
  * Staff's "view as a player" switch, kept on this browser. Only the web app's drawing follows it:
@@ -34,7 +36,7 @@ export function setViewAsPlayer(on: boolean): void {
 /** Whether the signed-in staff member is previewing the event as a player. */
 export function useViewAsPlayer(): boolean {
   const { me } = useAppData();
-  const on = useSyncExternalStore(subscribe, read);
+  const on = useSyncExternalStore(subscribe, read, () => false);
   return on && me?.isStaff === true;
 }
 

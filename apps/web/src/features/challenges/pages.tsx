@@ -99,7 +99,7 @@ export function ChallengePage() {
   const editing = useStaffEditing().editing && staff;
   const hash = useHash();
   // The description waits for the markdown renderer (ChallengeBody): fetch it with the data.
-  useEffect(preloadMarkdown, []);
+  useEffect(() => void preloadMarkdown(), []);
   return (
     <WithCategories>
       {(categories) => {

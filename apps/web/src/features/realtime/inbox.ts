@@ -61,5 +61,5 @@ export function setInboxOpen(open: boolean): void {
 }
 
 export function useInboxOpen(): boolean {
-  return useSyncExternalStore(subscribe, () => inboxOpen);
+  return useSyncExternalStore(subscribe, () => inboxOpen, () => false);
 }

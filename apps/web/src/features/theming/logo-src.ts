@@ -20,6 +20,7 @@ export function useLogoSrc(): string {
       return () => listeners.delete(listener);
     },
     () => version,
+    () => 0,
   );
   return v === 0 ? "/logo" : `/logo?v=${v}`;
 }

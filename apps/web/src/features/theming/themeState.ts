@@ -23,7 +23,7 @@ export function setThemePreview(theme: Theme | null): void {
   emit();
 }
 export function useThemePreview(): Theme | null {
-  return useSyncExternalStore(subscribe, () => preview);
+  return useSyncExternalStore(subscribe, () => preview, () => null);
 }
 
 export function setSynthwave(on: boolean): void {
@@ -31,7 +31,11 @@ export function setSynthwave(on: boolean): void {
   emit();
 }
 export function useSynthwave(): boolean {
-  return useSyncExternalStore(subscribe, () => localStorage.getItem(SYNTHWAVE_KEY) === "true");
+  return useSyncExternalStore(
+    subscribe,
+    () => localStorage.getItem(SYNTHWAVE_KEY) === "true",
+    () => false,
+  );
 }
 
 /**

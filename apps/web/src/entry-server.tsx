@@ -1,0 +1,179 @@
+// The server's renderer: draws a page of the app to HTML with the data it shows, in the server's
+// own process. The server imports this module from the build (dist/.ssr) and calls `render` for
+// each page request it draws; the browser then hydrates that HTML (main.tsx).
+import "./lib/zod-jitless.ts";
+import "./lib/i18n.ts";
+import "./plugins/index.ts";
+import type { AppRouter as ApiRouter } from "@flagship/api";
+import { dehydrate, type Query, QueryClient } from "@tanstack/react-query";
+import { createMemoryHistory } from "@tanstack/react-router";
+import { createTRPCClient, TRPCClientError, type TRPCLink } from "@trpc/client";
+import { observable } from "@trpc/server/observable";
+import { PassThrough } from "node:stream";
+import { renderToPipeableStream } from "react-dom/server";
+import superjson from "superjson";
+import { App } from "./app.tsx";
+import { runtime, type RuntimeSettings } from "./lib/runtime.ts";
+import { ServerSessionContext } from "./lib/session.ts";
+import { type SsrNotes, SsrNotesContext, type SsrState } from "./lib/ssr-state.ts";
+import { type ColorSchemeChoice, serverColorSchemeManager } from "./lib/color-scheme.ts";
+import { createAppRouter } from "./router.tsx";
+
+/** Calls one of the API's queries in the server's process, for the page's viewer. */
+export type QueryCaller = (path: string, input: unknown) => Promise<unknown>;
+
+export interface RenderRequest {
+  /** The page's path and query. */
+  url: string;
+  /** The viewer's token (the session cookie), or null for a visitor. */
+  token: string | null;
+  /** The viewer's chosen colour scheme (its cookie), if any. */
+  colorScheme: ColorSchemeChoice | null;
+  call: QueryCaller;
+}
+
+export interface RenderResult {
+  /** The app's HTML, for the page's root element; null for a page the browser draws. */
+  html: string | null;
+  /** The data the page was drawn with, for the browser's query cache: a JSON text. */
+  state: string;
+  /** Where the page sends its viewer instead (a redirect), if anywhere. */
+  redirect: string | null;
+}
+
+/**
+ * The routes the server draws: the public and player pages. The rest (staff pages, account
+ * settings, the one-time links of mails, the first-run setup) are drawn in the browser, from the
+ * static shell. Addresses no route claims are staff's content pages, which are drawn too.
+ */
+const SERVER_DRAWN = new Set([
+  "/",
+  "/login",
+  "/register",
+  "/register/email",
+  "/campaign",
+  "/campaign/$tabId",
+  "/campaign/$tabId/$chalId",
+  "/leaderboard",
+  "/largeLeaderboard",
+  "/profile",
+  "/profile/$user",
+  "/users",
+  "/team",
+  "/team/$team",
+  "/teams",
+]);
+
+/** How many times a page is drawn at most while it finds the data it shows (each draw may reveal queries that wait on others). */
+const MAX_PASSES = 4;
+/** A draw that takes longer than this gives up: the page is then drawn in the browser. */
+const DRAW_TIMEOUT_MS = 5_000;
+
+/** Settings the server has for every page (the footer text). */
+export function configure(settings: Pick<RuntimeSettings, "footerText">): void {
+  runtime.footerText = settings.footerText;
+}
+
+/** A tRPC link that runs queries through the server's in-process caller (no HTTP); anything else is refused. */
+function callerLink(call: QueryCaller): TRPCLink<ApiRouter> {
+  return () =>
+    ({ op }) =>
+      observable((observer) => {
+        if (op.type !== "query") {
+          observer.error(TRPCClientError.from(new Error("The server draws pages with queries only.")));
+          return;
+        }
+        call(op.path, op.input).then(
+          (data) => {
+            observer.next({ result: { type: "data", data } });
+            observer.complete();
+          },
+          (error: unknown) => observer.error(TRPCClientError.from(error instanceof Error ? error : new Error(String(error)))),
+        );
+      });
+}
+
+function draw(node: React.ReactNode): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let html = "";
+    const sink = new PassThrough();
+    sink.setEncoding("utf8");
+    sink.on("data", (chunk: string) => (html += chunk));
+    sink.on("end", () => resolve(html));
+    const stream = renderToPipeableStream(node, {
+      // Everything is drawn before the page leaves: its data is in the cache by the last draw, and
+      // the pieces loaded on demand (its page, the markdown renderer) resolve in this process.
+      onAllReady: () => stream.pipe(sink),
+      // Every part inline, in place: no part is sent later to be swapped in by a script (the CSP has none).
+      progressiveChunkSize: Number.POSITIVE_INFINITY,
+      onShellError: reject,
+      onError: (error) => {
+        // A part that fails is drawn by the browser instead (React marks its boundary); the rest stands.
+        if (!(error instanceof Error && error.message.includes("client-only"))) console.warn("server render:", error);
+      },
+    });
+    setTimeout(() => {
+      stream.abort(new Error("server render timed out"));
+      reject(new Error("server render timed out"));
+    }, DRAW_TIMEOUT_MS).unref();
+  });
+}
+
+/** A query the draw asked for that has not run: not disabled, never fetched. */
+function waiting(query: Query, tried: Set<Query>): boolean {
+  if (tried.has(query) || query.state.status !== "pending" || query.state.fetchStatus !== "idle") return false;
+  const enabled = (query.options as { enabled?: unknown }).enabled;
+  if (enabled === false) return false;
+  if (typeof enabled === "function") return (enabled as (q: Query) => boolean)(query) !== false;
+  return true;
+}
+
+export async function render(request: RenderRequest): Promise<RenderResult> {
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 10_000, gcTime: Infinity } } });
+  const trpcClient = createTRPCClient<ApiRouter>({ links: [callerLink(request.call)] });
+  const router = createAppRouter(createMemoryHistory({ initialEntries: [request.url] }));
+  await router.load();
+  // A route that sends its viewer elsewhere (a redirect in its beforeLoad) is answered as a redirect.
+  const result = (router as unknown as { _serverResult?: { type: string; redirect?: { options?: { href?: string }; headers?: Headers } } })._serverResult;
+  if (result?.type === "redirect") {
+    const location = result.redirect?.headers?.get("Location") ?? result.redirect?.options?.href ?? "/";
+    return { html: "", state: "", redirect: location };
+  }
+  const leaf = router.state.matches.at(-1);
+  if (!leaf || (leaf.routeId !== "__root__" && !SERVER_DRAWN.has(leaf.routeId))) return { html: null, state: "", redirect: null };
+
+  const notes: SsrNotes = { markdown: false };
+  const node = (
+    <ServerSessionContext.Provider value={{ token: request.token }}>
+      <SsrNotesContext.Provider value={notes}>
+        <App router={router} queryClient={queryClient} trpcClient={trpcClient} colorSchemeManager={serverColorSchemeManager(request.colorScheme)} />
+      </SsrNotesContext.Provider>
+    </ServerSessionContext.Provider>
+  );
+  const tried = new Set<Query>();
+  let html = await draw(node);
+  // Notes are of the last draw only.
+  const drawNoted = async () => {
+    notes.markdown = false;
+    return draw(node);
+  };
+  for (let pass = 1; pass < MAX_PASSES; pass++) {
+    const queries = queryClient.getQueryCache().getAll().filter((query) => waiting(query, tried));
+    if (queries.length === 0) break;
+    for (const query of queries) tried.add(query);
+    await Promise.all(queries.map((query) => query.fetch().catch(() => undefined)));
+    html = await drawNoted();
+  }
+  // A query that failed here is left to the browser: drawn as loading, as the browser first draws it.
+  const failed = queryClient.getQueryCache().getAll().filter((query) => query.state.status === "error");
+  if (failed.length > 0) {
+    for (const query of failed) query.reset();
+    html = await drawNoted();
+  }
+  const state: SsrState = {
+    queries: superjson.serialize(dehydrate(queryClient)),
+    signedIn: request.token !== null,
+    markdown: notes.markdown,
+  };
+  return { html, state: JSON.stringify(state).replace(/</g, "\\u003c"), redirect: null };
+}

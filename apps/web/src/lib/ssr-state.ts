@@ -1,0 +1,33 @@
+import type { DehydratedState } from "@tanstack/react-query";
+import { createContext } from "react";
+import type { SuperJSONResult } from "superjson";
+
+/** What a server-drawn page carries for the browser that hydrates it (a JSON data block, #flagship-ssr). */
+export interface SsrState {
+  /** The query cache the page was drawn from (dehydrated, then serialised by superjson for its dates). */
+  queries: SuperJSONResult;
+  /** Whether it was drawn for a signed-in viewer (the session cookie). */
+  signedIn: boolean;
+  /** Whether it shows markdown: the browser loads the renderer before it hydrates, to draw it the same way. */
+  markdown: boolean;
+}
+
+/** What the server notes while it draws a page, for the state above. */
+export interface SsrNotes {
+  markdown: boolean;
+}
+
+export const SsrNotesContext = createContext<SsrNotes | null>(null);
+
+export const SSR_STATE_ID = "flagship-ssr";
+
+/** The state of the page the server drew, or null when it served the static shell. */
+export function readSsrState(): SsrState | null {
+  const text = document.getElementById(SSR_STATE_ID)?.textContent;
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as SsrState;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,10 @@
+import { writeFileSync } from "node:fs";
+import { startDatabase, startServer } from "./harness.ts";
+import { SEED, seedEvent } from "./seed.ts";
+const database = await startDatabase(process.env.KEEP_DB);
+const seeded = process.env.KEEP_DB && process.env.RESEED !== "1" ? null : await seedEvent(database.url, { ...SEED, teams: 30 });
+const server = await startServer(database.url, { PORT_FIXED: "1" });
+writeFileSync("/tmp/devserver.json", JSON.stringify({ url: server.baseUrl, db: database.url, token: seeded?.tokens[0], staff: seeded?.staffToken }));
+console.log("READY", server.baseUrl);
+process.on("SIGTERM", async () => { await server.stop(); await database.stop(); process.exit(0); });
+setInterval(() => {}, 1 << 30);
