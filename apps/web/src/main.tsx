@@ -16,6 +16,7 @@ import { browserColorSchemeManager, syncColorSchemeCookie } from "./lib/color-sc
 import { deferred } from "./lib/deferred.tsx";
 import { preloadMarkdown } from "./lib/Markdown.tsx";
 import { cookieToken, session } from "./lib/session.ts";
+import { setHydrationNow } from "./lib/render-clock.ts";
 import { readSsrState } from "./lib/ssr-state.ts";
 import { queryClient, trpcClient } from "./lib/trpc.ts";
 import { createAppRouter } from "./router.tsx";
@@ -64,6 +65,7 @@ async function start(): Promise<void> {
     return;
   }
   hydrate(queryClient, superjson.deserialize(ssr.queries));
+  setHydrationNow(ssr.now);
   // The router draws its matches as it drew them on the server (TanStack Router's SSR mode: no
   // outer suspense around the root's matches). Its pages load no data of their own, so there is no
   // dehydrated router state beyond that.

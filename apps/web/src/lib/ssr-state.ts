@@ -1,4 +1,3 @@
-import type { DehydratedState } from "@tanstack/react-query";
 import { createContext } from "react";
 import type { SuperJSONResult } from "superjson";
 
@@ -10,6 +9,8 @@ export interface SsrState {
   signedIn: boolean;
   /** Whether it shows markdown: the browser loads the renderer before it hydrates, to draw it the same way. */
   markdown: boolean;
+  /** When it was drawn (ms): the browser hydrates with the same moment, so countdowns match. */
+  now: number;
 }
 
 /** What the server notes while it draws a page, for the state above. */

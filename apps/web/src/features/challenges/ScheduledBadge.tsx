@@ -1,6 +1,7 @@
 import { Badge } from "@mantine/core";
 import { useTranslation } from "../../lib/i18n.ts";
 import type { ChallengeView } from "./types.ts";
+import { useHydrated } from "../../lib/render-clock.ts";
 
 /** When a challenge scheduled for later is released (ms since the epoch), or null once released or with no schedule. */
 export function pendingRelease(challenge: ChallengeView): number | null {
@@ -19,7 +20,9 @@ export function ScheduledBadge({ challenge }: { challenge: ChallengeView }) {
   const { t } = useTranslation();
   const releaseText = useReleaseText();
   const at = pendingRelease(challenge);
-  if (at === null) return null;
+  // In the reader's zone: drawn once the page is the browser's own.
+  const hydrated = useHydrated();
+  if (at === null || !hydrated) return null;
   return (
     <Badge color="indigo" variant="light" data-testid="scheduled-badge" style={{ textTransform: "none" }}>
       {t("challenges.scheduled_badge", { time: releaseText(at) })}

@@ -5,6 +5,7 @@ import { useSynthwave } from "../theming/themeState.ts";
 import "./countdown.css";
 import "./texts.ts";
 import { useCountdown } from "./useCountdown.ts";
+import { useHydrated } from "../../lib/render-clock.ts";
 
 /**
  * The header countdown in words ("8 h 59 m", "2 d 4 h"; seconds only in the last hour) to the
@@ -15,6 +16,8 @@ export function Countdown({ labelled = false }: { labelled?: boolean }) {
   const { t } = useTranslation();
   const { target, flags, showLoading } = useCountdown();
   const synthwave = useSynthwave();
+  // The moment in the reader's zone (the title), once the page is the browser's own (the server knows no zone).
+  const hydrated = useHydrated();
   if (showLoading) {
     return (
       <Text size="sm" c="dimmed" role="status">
@@ -40,7 +43,7 @@ export function Countdown({ labelled = false }: { labelled?: boolean }) {
       wrap="nowrap"
       role="timer"
       aria-label={`${label} ${spoken}`}
-      title={hint ? t(`countdown.hint_${target.kind}`) : new Date(target.at * 1000).toLocaleString()}
+      title={hint ? t(`countdown.hint_${target.kind}`) : hydrated ? new Date(target.at * 1000).toLocaleString() : undefined}
       data-testid="countdown"
       className={labelled ? undefined : "countdown-stack"}
     >

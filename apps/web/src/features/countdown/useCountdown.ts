@@ -1,6 +1,7 @@
 import { countdownFlags, countdownTarget, TIMINGS } from "@flagship/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { useRenderNow } from "../../lib/render-clock.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 
 /**
@@ -12,7 +13,8 @@ export function useCountdown() {
   const queryClient = useQueryClient();
   const { data, dataUpdatedAt, isError } = useQuery(trpc.stats.countdown.queryOptions(undefined, { staleTime: 60_000, refetchInterval: 300_000 }));
   const offset = useMemo(() => (data ? Date.parse(data.server_timestamp) / 1000 - dataUpdatedAt / 1000 : 0), [data, dataUpdatedAt]);
-  const [now, setNow] = useState(() => Date.now() / 1000 + offset);
+  const drawnAt = useRenderNow();
+  const [now, setNow] = useState(() => drawnAt / 1000 + offset);
   const [zeroSince, setZeroSince] = useState<number | null>(null);
 
   useEffect(() => {

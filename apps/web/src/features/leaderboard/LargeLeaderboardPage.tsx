@@ -14,6 +14,7 @@ import { ScoreGraph, toSeries } from "./ScoreGraph.tsx";
 import { clockTime } from "./time-axis.ts";
 import "./texts.ts";
 import "./leaderboard.css";
+import { useHydrated, useRenderNow } from "../../lib/render-clock.ts";
 
 /** How many places the board reads, scrolled through when they do not all fit the screen. */
 const SHOWN = 50;
@@ -133,14 +134,17 @@ function useGraphHeight(phone: boolean) {
 function ProjectorClock() {
   const { t } = useTranslation();
   const { target, flags } = useCountdown();
-  const [now, setNow] = useState(() => new Date());
+  const drawnAt = useRenderNow();
+  const hydrated = useHydrated();
+  const [now, setNow] = useState(() => new Date(drawnAt));
   useEffect(() => {
     if (target) return;
     const timer = setInterval(() => setNow(new Date()), 1000);
     return () => clearInterval(timer);
   }, [target]);
   const label = target ? t(target.kind === "start" ? "countdown.starts_in" : "countdown.ends_in") : flags?.competition_end ? t("countdown.ended") : t("projector.time_now");
-  const value = target ? formatClock(target.remaining) : clockTime(now.getTime());
+  // The time of day is in the reader's zone: drawn once the page is the browser's own.
+  const value = target ? formatClock(target.remaining) : hydrated ? clockTime(now.getTime()) : "";
   return (
     <div className="projector-clock" role="timer" aria-label={`${label} ${value}`} data-testid="projector-clock">
       <Text className="projector-clock-label" c="dimmed" fw={600}>
@@ -154,6 +158,7 @@ function ProjectorClock() {
 }
 
 function FirstBloods() {
+  const hydrated = useHydrated();
   const { t } = useTranslation();
   const trpc = useTRPC();
   const { data } = useQuery(trpc.leaderboard.firstBloods.queryOptions({ limit: FIRST_BLOODS, players: true }, { refetchInterval: TIMINGS.leaderboardReloadMs }));
@@ -171,7 +176,7 @@ function FirstBloods() {
       ) : (
         <ul className="projector-bloods-list">
           {data.results.map((blood) => {
-            const time = clockTime(new Date(blood.timestamp).getTime());
+            const time = hydrated ? clockTime(new Date(blood.timestamp).getTime()) : "";
             return (
               <li key={blood.challenge_id} aria-label={t("projector.first_blood_by", { challenge: blood.challenge_name, solver: blood.solver_name, time })}>
                 <span className="projector-blood-challenge">{blood.challenge_name}</span>
@@ -193,12 +198,13 @@ function FirstBloods() {
  * that the final board comes at the prize-giving), or that these are the final results.
  */
 function ProjectorMoment() {
+  const hydrated = useHydrated();
   const { t } = useTranslation();
   const moment = useEventMoment();
   if (!moment) return null;
   let text: string | null = null;
   if (moment.frozenAt) {
-    const time = clockTime(moment.frozenAt * 1000);
+    const time = hydrated ? clockTime(moment.frozenAt * 1000) : "";
     text = moment.phase === "ended" ? t("projector.frozen_ended", { time }) : t("projector.frozen", { time });
   } else if (moment.phase === "ended") {
     text = t("moments.final_board");

@@ -7,6 +7,7 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { defaultHomeContent, fillFields, type HomeBlock, splitHome } from "./home-template.ts";
 import "./texts.ts";
+import { useRenderNow } from "../../lib/render-clock.ts";
 
 type T = ReturnType<typeof useTranslation>["t"];
 
@@ -20,6 +21,7 @@ export interface HomeCategoryView {
 /** The config the home page reads (the public config's fields). */
 export interface HomeEvent {
   event_name?: string;
+  event_timezone?: string | null;
   start_time?: number | null;
   end_time?: number | null;
   register_start_time?: number | null;
@@ -31,8 +33,20 @@ export interface HomeEvent {
 /** Who reads the home page: a visitor, or a signed-in player with or without a team. */
 export type HomeReader = { signedIn: false } | { signedIn: true; hasTeam: boolean };
 
-function formatWhen(language: string, seconds: number): string {
-  return new Intl.DateTimeFormat(language, { year: "numeric", month: "long", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(
+/** The zone if the runtime knows it. */
+function validZone(zone: string | null | undefined): string | undefined {
+  if (!zone) return undefined;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return zone;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A moment in the event's own zone (its settings), so that it reads the same wherever the page is drawn. */
+function formatWhen(language: string, seconds: number, timeZone: string | undefined): string {
+  return new Intl.DateTimeFormat(language, { year: "numeric", month: "long", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short", ...(timeZone && { timeZone }) }).format(
     new Date(seconds * 1000),
   );
 }
@@ -52,7 +66,7 @@ export function defaultHome(t: T, event: HomeEvent): string {
 /** Staff's home page markdown, its fields filled and its blocks drawn. */
 export function HomeContent({ content, event, categories, reader = { signedIn: false } }: { content: string; event: HomeEvent; categories: HomeCategoryView[]; reader?: HomeReader }) {
   const { t, i18n } = useTranslation();
-  const when = (seconds: number | null | undefined) => (seconds === null || seconds === undefined ? t("home.not_set") : formatWhen(i18n.language, seconds));
+  const when = (seconds: number | null | undefined) => (seconds === null || seconds === undefined ? t("home.not_set") : formatWhen(i18n.language, seconds, validZone(event.event_timezone)));
   const values = { event_name: event.event_name ?? "Flagship CTF", start: when(event.start_time), end: when(event.end_time) };
   return (
     <Stack gap="lg" data-testid="home-content">
@@ -81,8 +95,10 @@ function HomeBlockView({ block, event, categories, reader }: { block: HomeBlock;
 /** Time to the start, then to the end, in words; refreshed every few seconds. */
 function EventCountdown({ start, end }: { start: number | null; end: number | null }) {
   const { t } = useTranslation();
-  const [now, setNow] = useState(() => Math.floor(Date.now() / 1000));
+  const drawnAt = useRenderNow();
+  const [now, setNow] = useState(() => Math.floor(drawnAt / 1000));
   useEffect(() => {
+    setNow(Math.floor(Date.now() / 1000));
     const timer = setInterval(() => setNow(Math.floor(Date.now() / 1000)), 5000);
     return () => clearInterval(timer);
   }, []);
@@ -105,7 +121,7 @@ function EventCountdown({ start, end }: { start: number | null; end: number | nu
  */
 function Actions({ event, reader }: { event: HomeEvent; reader: HomeReader }) {
   const { t } = useTranslation();
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor(useRenderNow() / 1000);
   const times = { start_time: event.start_time ?? null, end_time: event.end_time ?? null, register_start_time: event.register_start_time ?? null, register_end_time: event.register_end_time ?? null };
   const gates = eventGates(times, now);
   let primary: { to: string; label: string } | null;

@@ -20,6 +20,7 @@ import { NameAvatar } from "./Avatar.tsx";
 import { ChartCard, ChartsFailed } from "./ChartCard.tsx";
 import { attemptsPie, categoryPie, scoreLine } from "./chartOptions.ts";
 import { SocialLinks } from "./SocialLinks.tsx";
+import { useHydrated } from "../../lib/render-clock.ts";
 
 // Awards load after the page (the staff form with them): most players have none to show.
 const Awards = deferred(() => import("../moderation/Awards.tsx").then((m) => m.Awards), null);
@@ -66,6 +67,8 @@ function Badges({ user }: { user: MemberData }) {
 }
 
 function ProfileView({ user }: { user: MemberData }) {
+  // Dates in the reader's zone, once the page is the browser's own (the server knows no zone).
+  const hydrated = useHydrated();
   const { t } = useTranslation();
   const trpc = useTRPC();
   const { config } = useAppData();
@@ -104,7 +107,7 @@ function ProfileView({ user }: { user: MemberData }) {
             </Group>
             <Group gap="md">
               <Text size="sm" c="dimmed">
-                {t("profiles.joined", { date: dayjs(user.date_joined).format("D MMM YYYY") })}
+                {hydrated && t("profiles.joined", { date: dayjs(user.date_joined).format("D MMM YYYY") })}
               </Text>
               {teams && user.team !== null && (
                 <Anchor component={Link} to={`/team/${user.team}`} size="sm" fw={500}>
@@ -168,7 +171,7 @@ function ProfileView({ user }: { user: MemberData }) {
                       {solve.points}
                     </Table.Td>
                     <Table.Td ta="right" c="dimmed" style={{ whiteSpace: "nowrap" }}>
-                      {dayjs(solve.timestamp).format("D MMM YYYY HH:mm")}
+                      {hydrated && dayjs(solve.timestamp).format("D MMM YYYY HH:mm")}
                     </Table.Td>
                   </Table.Tr>
                 ))}

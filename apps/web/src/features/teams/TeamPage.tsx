@@ -20,6 +20,7 @@ import { errorText } from "./forms.ts";
 import { TeamSettingsCards } from "./TeamSettingsCards.tsx";
 import { deferred } from "../../lib/deferred.tsx";
 import type { TeamData } from "./types.ts";
+import { useHydrated } from "../../lib/render-clock.ts";
 
 export function StatTile({ label, value }: { label: string; value: number | string }) {
   return (
@@ -88,6 +89,8 @@ function StaffWithoutTeam() {
 }
 
 function TeamView({ team, ownId, own }: { team: TeamData; ownId: number | null; own: boolean }) {
+  // Dates in the reader's zone, once the page is the browser's own (the server knows no zone).
+  const hydrated = useHydrated();
   const { t } = useTranslation();
   const trpc = useTRPC();
   const stats = useQuery(trpc.teams.stats.queryOptions({ id: team.id }));
@@ -129,7 +132,7 @@ function TeamView({ team, ownId, own }: { team: TeamData; ownId: number | null; 
               {team.description || t("teams.no_description")}
             </Text>
             <Text size="sm" c="dimmed">
-              {t("teams.created_on", { date: dayjs(team.date_created).format("D MMM YYYY") })}
+              {hydrated && t("teams.created_on", { date: dayjs(team.date_created).format("D MMM YYYY") })}
             </Text>
             <SocialLinks socials={team} />
           </Stack>
@@ -223,7 +226,7 @@ function TeamView({ team, ownId, own }: { team: TeamData; ownId: number | null; 
                           {solve.points}
                         </Table.Td>
                         <Table.Td ta="right" c="dimmed">
-                          {dayjs(solve.timestamp).format("D MMM HH:mm")}
+                          {hydrated && dayjs(solve.timestamp).format("D MMM HH:mm")}
                         </Table.Td>
                       </Table.Tr>
                     ))}
