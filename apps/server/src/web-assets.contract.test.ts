@@ -63,11 +63,12 @@ describe("hashed assets", () => {
 });
 
 describe("pages", () => {
-  it("index.html is never cached, at / and at any page address", async () => {
+  it("index.html is never cached, nor kept by shared caches (it may be drawn for one viewer), at / and at any page address", async () => {
     for (const url of ["/", "/campaign/web"]) {
       const res = await get(url, "br");
       expect(res.statusCode).toBe(200);
-      expect(res.headers["cache-control"]).toBe("no-cache");
+      expect(res.headers["cache-control"]).toBe("private, no-cache");
+      expect(res.headers.vary).toMatch(/Cookie/);
       expect(res.body).toContain("/assets/app-Ab12Cd34.js");
     }
   });

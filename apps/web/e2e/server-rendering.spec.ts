@@ -1,0 +1,161 @@
+import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
+import { seedUser, type SeededUser, unique } from "./support/db.ts";
+
+/**
+ * Pages drawn on the server: each public and player route's main content is in the server's HTML
+ * (read here with JavaScript off), and the browser hydrates that HTML without a mismatch.
+ */
+
+test.describe.configure({ mode: "serial" });
+
+interface World {
+  player: SeededUser;
+  teamId: number;
+  teamName: string;
+  category: { id: number; name: string };
+  challenge: { id: number; name: string };
+  /** One the player's team has not solved. */
+  open: { id: number; name: string };
+}
+
+let world: World;
+
+test.beforeAll(async ({ request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const team = await seedTeam(1, { name: unique("Drawn ") });
+  const category = await seedCategory(request, staff, { name: unique("Served "), contained_type: "jeopardy" });
+  const challenge = await seedChallenge(request, staff, {
+    category: category.id,
+    name: unique("Rendered "),
+    score: 150,
+    description: "Find the **server-drawn words** in this page.",
+    flag_metadata: { flag: "flag{drawn}" },
+  });
+  const open = await seedChallenge(request, staff, { category: category.id, name: unique("Open "), score: 50, flag_metadata: { flag: "flag{open}" } });
+  const player = team.members[0]!;
+  const solved = await request.post("/api/v2/challenges/submit_flag/", { headers: { authorization: `Token ${player.token}` }, data: { challenge: challenge.id, flag: "flag{drawn}" } });
+  expect(((await solved.json()) as { d: { correct: boolean } }).d.correct).toBe(true);
+  world = { player, teamId: team.id, teamName: team.name, category, challenge, open };
+});
+
+/** A browser context signed in as the app signs in: the token in local storage and the session cookie beside it. */
+async function signedIn(browser: Browser, baseURL: string, user: SeededUser, options: { javaScriptEnabled?: boolean } = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, ...options });
+  await context.addCookies([{ name: "flagship.session", value: user.token, url: baseURL }]);
+  await context.addInitScript((token) => window.localStorage.setItem("flagship.token", token), user.token);
+  return context;
+}
+
+interface RouteCheck {
+  path: () => string;
+  signedIn: boolean;
+  /** What the page's main content shows, in the server's HTML. */
+  shows: (page: Page) => Promise<void>;
+}
+
+const ROUTES: Record<string, RouteCheck> = {
+  home: { path: () => "/", signedIn: false, shows: (page) => expect(page.getByTestId("home-content")).toBeVisible() },
+  login: {
+    path: () => "/login",
+    signedIn: false,
+    shows: async (page) => {
+      await expect(page.getByRole("heading", { name: "Welcome back" })).toBeVisible();
+      await expect(page.getByLabel("Username")).toBeVisible();
+    },
+  },
+  "sign-up": { path: () => "/register", signedIn: false, shows: (page) => expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible() },
+  categories: { path: () => "/campaign", signedIn: true, shows: (page) => expect(page.getByText(world.category.name).first()).toBeVisible() },
+  challenges: { path: () => `/campaign/${world.category.id}`, signedIn: true, shows: (page) => expect(page.getByText(world.challenge.name).first()).toBeVisible() },
+  challenge: {
+    path: () => `/campaign/${world.category.id}/${world.challenge.id}`,
+    signedIn: true,
+    // The description is drawn as markdown by the server, not shown as its source.
+    shows: (page) => expect(page.locator("strong", { hasText: "server-drawn words" })).toBeVisible(),
+  },
+  leaderboard: { path: () => "/leaderboard", signedIn: false, shows: (page) => expect(page.getByText(world.teamName).first()).toBeVisible() },
+  profile: { path: () => `/profile/${world.player.id}`, signedIn: true, shows: (page) => expect(page.getByRole("heading", { name: world.player.username })).toBeVisible() },
+  team: { path: () => `/team/${world.teamId}`, signedIn: true, shows: (page) => expect(page.getByRole("heading", { name: world.teamName })).toBeVisible() },
+  teams: { path: () => "/teams", signedIn: false, shows: (page) => expect(page.getByText(world.teamName).first()).toBeVisible() },
+  "content page": { path: () => "/privacy", signedIn: false, shows: (page) => expect(page.getByRole("heading", { name: "Privacy Policy" })).toBeVisible() },
+};
+
+test("with JavaScript off, every public and player route's main content is in the server's HTML", async ({ browser, baseURL }) => {
+  const visitor = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const player = await signedIn(browser, baseURL!, world.player, { javaScriptEnabled: false });
+  try {
+    for (const [name, route] of Object.entries(ROUTES)) {
+      const page = await (route.signedIn ? player : visitor).newPage();
+      await test.step(name, async () => {
+        const response = await page.goto(route.path());
+        expect(response?.status(), name).toBe(200);
+        // The static shell is gone: this is the page itself.
+        await expect(page.locator(".boot-shell")).toHaveCount(0);
+        await route.shows(page);
+      });
+      await page.close();
+    }
+  } finally {
+    await visitor.close();
+    await player.close();
+  }
+});
+
+/** What React says when hydration fails or the server's HTML and the first render differ (in full or, in production builds, by error number). */
+const HYDRATION_PROBLEM = /hydrat|did(?:n't| not) match|server rendered|Minified React error #(?:418|419|421|422|423|425)/i;
+
+test("the browser hydrates each route's server HTML without a mismatch, and the page then works", async ({ browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const visitor = await browser.newContext({ baseURL });
+  const player = await signedIn(browser, baseURL!, world.player);
+  try {
+    for (const [name, route] of Object.entries(ROUTES)) {
+      const page = await (route.signedIn ? player : visitor).newPage();
+      const problems: string[] = [];
+      page.on("console", (message) => {
+        if ((message.type() === "error" || message.type() === "warning") && HYDRATION_PROBLEM.test(message.text())) problems.push(message.text());
+      });
+      page.on("pageerror", (error) => problems.push(error.message));
+      await test.step(name, async () => {
+        await page.goto(route.path());
+        await route.shows(page);
+        // React has taken over the server's elements; a mismatch would have been reported below.
+        await expect.poll(() => page.evaluate(() => Object.keys(document.querySelector("#root > div") ?? {}).some((key) => key.startsWith("__reactFiber")))).toBe(true);
+        await page.waitForLoadState("load");
+        // Late pieces (the page's own chunk, the markdown renderer) hydrate as they arrive.
+        await page.waitForTimeout(500);
+        expect(problems, name).toEqual([]);
+      });
+      await page.close();
+    }
+
+    // A hydrated challenge page takes a flag: its form's handlers are live.
+    const page = await player.newPage();
+    await page.goto(`/campaign/${world.category.id}/${world.open.id}`);
+    await expect(page.getByRole("heading", { name: world.open.name })).toBeVisible();
+    await page.getByTestId("flag-input").fill("flag{not-this}");
+    await page.getByRole("button", { name: "Submit" }).click();
+    await expect(page.getByTestId("flag-incorrect")).toContainText("Incorrect flag");
+  } finally {
+    await visitor.close();
+    await player.close();
+  }
+});
+
+test("a browser whose session cookie is missing or stale draws the page itself, signed in, with no mismatch", async ({ browser, baseURL }) => {
+  // Local storage holds the token but no cookie came with the page (a session from before the
+  // cookie existed): the server drew the visitor's page; the browser draws the player's.
+  const context = await browser.newContext({ baseURL });
+  await context.addInitScript((token) => window.localStorage.setItem("flagship.token", token), world.player.token);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(error.message));
+  await page.goto(ROUTES.challenge!.path());
+  await ROUTES.challenge!.shows(page);
+  expect(problems).toEqual([]);
+  // The cookie now says the same as local storage: the next page is drawn for the player by the server.
+  expect((await context.cookies()).find((c) => c.name === "flagship.session")?.value).toBe(world.player.token);
+  const html = await (await page.request.get(ROUTES.challenge!.path())).text();
+  expect(html).toContain("server-drawn words");
+  await context.close();
+});
