@@ -12,7 +12,9 @@ import { gzipSync } from "node:zlib";
  *   npx tsx apps/web/first-load.ts            # prints the table; exits 1 when a route is over budget
  */
 
-export const BUDGET = { js: 250 * 1024, css: 30 * 1024 };
+// The shell carries the hydration of server-drawn pages (their query cache and router state) since
+// pages are drawn on the server: 10 KB more than the 250 KB it had before.
+export const BUDGET = { js: 260 * 1024, css: 30 * 1024 };
 
 /** Each route and the source module of its page (the lazy chunk the route draws). */
 export const ROUTE_PAGES: Record<string, string[]> = {

@@ -82,7 +82,8 @@ test.describe("before any script has run", () => {
 
   test("the HTML alone draws the shell: header, sidebar and a page skeleton, at desktop and phone width", async ({ page }) => {
     await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto("/leaderboard");
+    // A page the browser draws (account settings): the public and player pages come drawn by the server.
+    await page.goto("/settings");
     await expect(page.locator(".boot-header")).toBeVisible();
     await expect(page.locator(".boot-navbar")).toBeVisible();
     await expect(page.locator(".boot-main .boot-title")).toBeVisible();
