@@ -76,6 +76,7 @@ const ROUTES: Record<string, RouteCheck> = {
   leaderboard: { path: () => "/leaderboard", signedIn: false, shows: (page) => expect(page.getByText(world.teamName).first()).toBeVisible() },
   profile: { path: () => `/profile/${world.player.id}`, signedIn: true, shows: (page) => expect(page.getByRole("heading", { name: world.player.username })).toBeVisible() },
   team: { path: () => `/team/${world.teamId}`, signedIn: true, shows: (page) => expect(page.getByRole("heading", { name: world.teamName })).toBeVisible() },
+  projector: { path: () => "/largeLeaderboard", signedIn: false, shows: (page) => expect(page.getByText(world.teamName).first()).toBeVisible() },
   teams: { path: () => "/teams", signedIn: false, shows: (page) => expect(page.getByText(world.teamName).first()).toBeVisible() },
   "content page": { path: () => "/privacy", signedIn: false, shows: (page) => expect(page.getByRole("heading", { name: "Privacy Policy" })).toBeVisible() },
 };
@@ -120,7 +121,7 @@ test("the browser hydrates each route's server HTML without a mismatch, and the 
         await page.goto(route.path());
         await route.shows(page);
         // React has taken over the server's elements; a mismatch would have been reported below.
-        await expect.poll(() => page.evaluate(() => Object.keys(document.querySelector("#root > div") ?? {}).some((key) => key.startsWith("__reactFiber")))).toBe(true);
+        await expect.poll(() => page.evaluate(() => Object.keys(document.querySelector("#root > :not(link, style)") ?? {}).some((key) => key.startsWith("__reactFiber")))).toBe(true);
         await page.waitForLoadState("load");
         // Late pieces (the page's own chunk, the markdown renderer) hydrate as they arrive.
         await page.waitForTimeout(500);

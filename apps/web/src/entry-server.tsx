@@ -46,8 +46,7 @@ export interface RenderResult {
 /**
  * The routes the server draws: the public and player pages. The rest (staff pages, account
  * settings, the one-time links of mails, the first-run setup) are drawn in the browser, from the
- * static shell. The projector board is drawn in the browser too: its server HTML does not hydrate
- * yet (the browser leaves it as drawn). Addresses no route claims are staff's content pages, which are drawn too.
+ * static shell. Addresses no route claims are staff's content pages, which are drawn too.
  */
 const SERVER_DRAWN = new Set([
   "/",
@@ -58,6 +57,7 @@ const SERVER_DRAWN = new Set([
   "/campaign/$tabId",
   "/campaign/$tabId/$chalId",
   "/leaderboard",
+  "/largeLeaderboard",
   "/profile",
   "/profile/$user",
   "/users",

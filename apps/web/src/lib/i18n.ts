@@ -182,6 +182,8 @@ void i18n.use(initReactI18next).init({
   resources: { en: { translation: en } },
   // The texts are in the bundle: initialised at once, so the first render has them.
   initAsync: false,
+  // No notice of the library's vendor in the console (or in the server's log, where pages are drawn).
+  showSupportNotice: false,
   interpolation: { escapeValue: false },
   // A value the options lack is drawn as nothing, never as its placeholder.
   missingInterpolationHandler: () => "",
