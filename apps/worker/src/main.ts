@@ -25,7 +25,7 @@ async function main(): Promise<void> {
 
   if (process.argv.includes("--drain")) {
     // `npm run worker -- --drain`: takes this host's engine out of the tier, then exits.
-    const code = await drainEngine({ db, connection, docker: new Docker(), deployment: env.DEPLOYMENT_ID ?? (await defaultDeployment(db)), ...(env.WORKER_ID !== undefined && { workerId: env.WORKER_ID }), out: (line) => console.log(line) }).catch(
+    const code = await drainEngine({ db, connection, docker: new Docker(), backend: env.CHALLENGE_BACKEND, deployment: env.DEPLOYMENT_ID ?? (await defaultDeployment(db)), ...(env.WORKER_ID !== undefined && { workerId: env.WORKER_ID }), out: (line) => console.log(line) }).catch(
       (error: unknown) => {
         console.error(`Could not drain this host: ${(error as Error).message}`);
         return 1;

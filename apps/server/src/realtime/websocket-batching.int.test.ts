@@ -63,12 +63,13 @@ describe("websocket write batching", () => {
     const outsider = await openSocket(url);
     const inside = await openSocket(url);
     inside.send({ token: member.token });
-    // Joined once a team probe arrives (the contract has no reply to the token).
+    // Joined once a team probe arrives (the contract has no reply to the token). The token is
+    // checked against the database, which on a busy machine takes longer than the poll's default second.
     await expect
       .poll(async () => {
         await world.services.events.publish({ kind: "socket", audience: { teamId: team.id }, payload: { event_code: -1 } });
         return inside.events.some((e) => e.event_code === -1);
-      })
+      }, { timeout: 10_000 })
       .toBe(true);
 
     // The probes above were just written: these five wait for the same next write.

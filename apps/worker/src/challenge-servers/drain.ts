@@ -12,6 +12,8 @@ export interface DrainOptions {
   connection: ConnectionOptions;
   docker: Docker;
   deployment: string;
+  /** The backend the host's workers use (CHALLENGE_BACKEND), so the drain sees the engine's units as they do; default auto. */
+  backend?: "auto" | "docker" | "swarm";
   /** Drains only this worker (WORKER_ID given); unset: every worker of this installation on the engine. */
   workerId?: string;
   /** Where progress goes, a line at a time (the terminal). */
@@ -35,7 +37,8 @@ const PROGRESS_EVERY_MS = 5000;
  */
 export async function drainEngine(options: DrainOptions): Promise<number> {
   const { db, docker, deployment, out } = options;
-  const deployer = await chooseDeployer({ docker, backend: "auto", deployment, bindAddress: "127.0.0.1", publicHost: "127.0.0.1", workerId: "drain" });
+  const backend = options.backend ?? "auto";
+  const deployer = await chooseDeployer({ docker, backend, deployment, bindAddress: "127.0.0.1", publicHost: "127.0.0.1", workerId: "drain" });
   const engine = await deployer.engineId();
   const drained = await drainWorkers(db, options.workerId !== undefined ? { id: options.workerId } : { engine });
   if (drained.length === 0) {
@@ -79,7 +82,7 @@ export async function drainEngine(options: DrainOptions): Promise<number> {
       if (owner !== undefined && drained.includes(owner)) await deployer.remove(unit.name);
     }
     for (const workerId of drained) {
-      const own = await chooseDeployer({ docker, backend: "auto", deployment, bindAddress: "127.0.0.1", publicHost: "127.0.0.1", workerId });
+      const own = await chooseDeployer({ docker, backend, deployment, bindAddress: "127.0.0.1", publicHost: "127.0.0.1", workerId });
       await own.prepare?.(0, async () => () => true, () => true);
     }
     // A stopped worker drained has nothing left to adopt: forget it now.
