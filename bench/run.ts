@@ -11,7 +11,7 @@
 // category listing and a wrong flag on copies without and with METRICS_PORT, scraped every 5 s.
 //
 // For work on one hot path (not for BENCHMARKS.md): BENCH_ONLY=listing,wrong,... runs only the
-// named scenarios (listing, wrong, self, team, board, board-solves, submissions, mixed, burst, fanout, soak,
+// named scenarios (listing, wrong, self, team, board, board-solves, pages, submissions, mixed, burst, fanout, soak,
 // stampede, sockets, lighthouse, metrics) and prints their figures without writing BENCHMARKS.md; BENCH_SEED_DIR=folder keeps
 // the seeded database there and reuses it on later runs (seeded once, with the solves of earlier
 // runs on top); BENCH_CPU_PROF=folder has each server process write a V8 CPU profile there.
@@ -31,6 +31,7 @@ import { benchTenfold, PER_REQUEST, type ScaleRow } from "./scenarios/scale.ts";
 import { benchSocketsAtScale, socketsSection } from "./scenarios/sockets.ts";
 import { benchStampede, stampedeSection } from "./scenarios/stampede.ts";
 import { benchSubmissionsLog } from "./scenarios/submissions.ts";
+import { benchPlayerPages, benchVisitorPages } from "./scenarios/pages.ts";
 import { benchFirstLoad, firstLoadSection } from "./scenarios/first-load.ts";
 import { benchLighthouse, lighthouseSection } from "./scenarios/lighthouse.ts";
 import { benchMetricsCost, metricsCostSection, type MetricsCostRow } from "./scenarios/metrics.ts";
@@ -39,7 +40,7 @@ const SOAK = process.env.BENCH_SOAK === "1";
 const TENFOLD = process.env.BENCH_10X === "1";
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((s) => s.trim())) : null;
 const SEED_DIR = process.env.BENCH_SEED_DIR ? path.resolve(process.env.BENCH_SEED_DIR) : undefined;
-const SCENARIOS = ["listing", "wrong", "self", "team", "board", "board-solves", "submissions", "mixed", "burst", "fanout", "soak", "stampede", "sockets", "lighthouse", "metrics"];
+const SCENARIOS = ["listing", "wrong", "self", "team", "board", "board-solves", "pages", "submissions", "mixed", "burst", "fanout", "soak", "stampede", "sockets", "lighthouse", "metrics"];
 
 /** The memory allocator the server copies run on (scripts/server-flags.mjs). */
 function allocator(): string {
@@ -114,6 +115,11 @@ async function measureSeeded(database: Database, report: Report): Promise<void> 
     if (runs("board-solves")) {
       console.log("Measuring the leaderboard while solves happen...");
       report.measurements.push(await benchLeaderboardUnderSolves(server, game));
+    }
+    if (runs("pages")) {
+      console.log("Measuring pages drawn on the server...");
+      report.measurements.push(await benchVisitorPages(server));
+      report.measurements.push(await benchPlayerPages(server, game));
     }
     if (runs("mixed")) {
       console.log("Measuring the mixed workload...");

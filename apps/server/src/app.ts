@@ -54,6 +54,8 @@ export async function buildServer({ env, services, logger, loggerInstance, metri
   });
   // First, so that its timing hook covers every route.
   const metrics = registerMetrics(app, services, { enabled: withMetrics });
+  // The pages drawn on the server (registerWebApp): a write drops the visitors' pages they keep.
+  const pages = { forget: () => {} };
 
   // Cached actors and player states must not outlive a change: any mutation other than the game's
   // own drops them before its reply leaves, so the caller's next request already sees the change.
@@ -63,6 +65,7 @@ export async function buildServer({ env, services, logger, loggerInstance, metri
   // unless caches are to be dropped.
   app.addHook("onSend", (request, reply, payload, done) => {
     if (reply.statusCode < 400 && mayChangeActors(request.method, request.url)) {
+      pages.forget();
       Promise.all([forgetActors(services), forgetPlayerStates(services)]).then(
         () => done(null, payload),
         (error: unknown) => done(error as Error),
@@ -193,7 +196,7 @@ export async function buildServer({ env, services, logger, loggerInstance, metri
   await registerFileRoutes(app, services, env.DATA_DIR);
   await registerEventArchiveRoutes(app, services, env.DATA_DIR);
   registerOidcRoutes(app, services, env.PUBLIC_URL);
-  registerWebApp(app, env, services);
+  registerWebApp(app, env, services, pages);
   registerLogo(app, services, path.join(path.resolve(env.WEB_DIST ?? DEFAULT_WEB_DIST), "favicon.svg"));
   return app;
 }
@@ -242,7 +245,7 @@ function trustHops(hops: number) {
 }
 
 /** Serves the built web app, answering unknown page URLs with index.html (history fallback). */
-function registerWebApp(app: FastifyInstance, env: Env, services: Services): void {
+function registerWebApp(app: FastifyInstance, env: Env, services: Services, pages: { forget: () => void }): void {
   const root = path.resolve(env.WEB_DIST ?? DEFAULT_WEB_DIST);
   const indexFile = path.join(root, "index.html");
   const hasWeb = existsSync(indexFile);
@@ -261,7 +264,12 @@ function registerWebApp(app: FastifyInstance, env: Env, services: Services): voi
   const setupHtml = page({ setup: true });
   // Pages are drawn on the server when the build has its renderer (the static shell otherwise).
   const renderer = hasWeb && env.SERVER_RENDERING === "on" ? PageRenderer.load(root, indexHtml, services, env.FOOTER_TEXT) : Promise.resolve(null);
-  renderer.catch((error: unknown) => app.log.error({ err: error }, "the web app's server renderer failed to load; pages are drawn in the browser"));
+  renderer.then(
+    (loaded) => {
+      if (loaded) pages.forget = () => loaded.forgetShared();
+    },
+    (error: unknown) => app.log.error({ err: error }, "the web app's server renderer failed to load; pages are drawn in the browser"),
+  );
   const pageFor = async (request: FastifyRequest): Promise<{ html: string; redirect: string | null }> => {
     if (await setupNeeded(services.db).catch(() => false)) return { html: setupHtml, redirect: null };
     const drawn = await (await renderer.catch(() => null))?.page(request);

@@ -12,6 +12,7 @@ interface Renderer {
     url: string;
     token: string | null;
     colorScheme: "light" | "dark" | "auto" | null;
+    hiddenAnnouncements: string | null;
     call: (path: string, input: unknown) => Promise<unknown>;
   }): Promise<{ html: string | null; state: string; redirect: string | null }>;
 }
@@ -19,6 +20,7 @@ interface Renderer {
 /** The cookies the web app keeps beside local storage for the pages the server draws (lib/session.ts, lib/color-scheme.ts). */
 const SESSION_COOKIE = "flagship.session";
 const COLOR_SCHEME_COOKIE = "flagship.color-scheme";
+const HIDDEN_ANNOUNCEMENTS_COOKIE = "flagship.hidden-announcements";
 
 /** How long a page drawn for visitors is served again to other visitors. */
 const SHARED_PAGE_MS = 1_000;
@@ -45,7 +47,16 @@ export class PageRenderer {
     private readonly renderer: Renderer,
     private readonly template: { before: string; after: string },
     private readonly services: Services,
-  ) {}
+  ) {
+    // Anything that happens in the event (a solve, staff's changes, an announcement), on this copy
+    // or another, may show on a visitor's page: the kept pages go.
+    services.events.subscribe(() => this.forgetShared());
+  }
+
+  /** Drops the visitors' pages kept (after a write on this copy: its event may come a moment later). */
+  forgetShared(): void {
+    this.shared.clear();
+  }
 
   /** The renderer in the web build, or null when the build has none (then pages are the static shell). */
   static async load(webRoot: string, indexHtml: string, services: Services, footerText: string): Promise<PageRenderer | null> {
@@ -91,7 +102,14 @@ export class PageRenderer {
       return (fn as (input: unknown) => Promise<unknown>)(input);
     };
     try {
-      const drawn = await this.renderer.render({ url: request.url, token, colorScheme, call });
+      const drawn = await this.renderer.render({
+        url: request.url,
+        token,
+        colorScheme,
+        // A visitor sees no announcements: their page is the same whatever this says.
+        hiddenAnnouncements: token ? readCookie(request.headers.cookie, HIDDEN_ANNOUNCEMENTS_COOKIE) : null,
+        call,
+      });
       if (drawn.redirect) return { html: "", redirect: drawn.redirect };
       if (drawn.html === null) return null;
       const html = `${this.template.before}${drawn.html}${this.template.after}`.replace(

@@ -73,11 +73,12 @@ const ROUTES: Record<string, RouteCheck> = {
     // The description is drawn as markdown by the server, not shown as its source.
     shows: (page) => expect(page.locator("strong", { hasText: "server-drawn words" })).toBeVisible(),
   },
-  leaderboard: { path: () => "/leaderboard", signedIn: false, shows: (page) => expect(page.getByText(world.teamName).first()).toBeVisible() },
+  // The boards and lists show their first page (other journeys' teams may fill it): its rows are in the HTML.
+  leaderboard: { path: () => "/leaderboard", signedIn: false, shows: (page) => expect(page.getByRole("table", { name: "Teams" }).getByRole("row").nth(1)).toBeVisible() },
   profile: { path: () => `/profile/${world.player.id}`, signedIn: true, shows: (page) => expect(page.getByRole("heading", { name: world.player.username })).toBeVisible() },
   team: { path: () => `/team/${world.teamId}`, signedIn: true, shows: (page) => expect(page.getByRole("heading", { name: world.teamName })).toBeVisible() },
-  projector: { path: () => "/largeLeaderboard", signedIn: false, shows: (page) => expect(page.getByText(world.teamName).first()).toBeVisible() },
-  teams: { path: () => "/teams", signedIn: false, shows: (page) => expect(page.getByText(world.teamName).first()).toBeVisible() },
+  projector: { path: () => "/largeLeaderboard", signedIn: false, shows: (page) => expect(page.getByTestId("projector-row").first()).toBeVisible() },
+  teams: { path: () => "/teams", signedIn: false, shows: (page) => expect(page.getByRole("table").getByRole("row").nth(1)).toBeVisible() },
   "content page": { path: () => "/privacy", signedIn: false, shows: (page) => expect(page.getByRole("heading", { name: "Privacy Policy" })).toBeVisible() },
 };
 
@@ -159,4 +160,66 @@ test("a browser whose session cookie is missing or stale draws the page itself, 
   const html = await (await page.request.get(ROUTES.challenge!.path())).text();
   expect(html).toContain("server-drawn words");
   await context.close();
+});
+
+test("a page drawn for one player is never served to another, nor to a visitor", async ({ request, baseURL }) => {
+  const other = await seedUser({ username: unique("other") });
+  const page = (token: string | null) =>
+    request.get("/profile", { headers: token ? { cookie: `flagship.session=${encodeURIComponent(token)}` } : {} }).then(async (response) => {
+      expect(response.status()).toBe(200);
+      expect(response.headers()["cache-control"]).toBe("private, no-cache");
+      expect(response.headers()["vary"]).toMatch(/cookie/i);
+      return response.text();
+    });
+  // Each in turn, and at once: the server's kept pages are visitors' pages only.
+  for (const html of [await page(world.player.token), ...(await Promise.all([page(world.player.token), page(world.player.token)]))]) {
+    expect(html).toContain(world.player.username);
+    expect(html).not.toContain(other.username);
+  }
+  const [mine, theirs, visitor] = await Promise.all([page(world.player.token), page(other.token), page(null)]);
+  expect(mine).toContain(world.player.username);
+  expect(theirs).toContain(other.username);
+  expect(theirs).not.toContain(world.player.username);
+  for (const html of [visitor, await page(null)]) {
+    expect(html).not.toContain(world.player.username);
+    expect(html).not.toContain(other.username);
+    // The visitor's page carries no account's data in its state either.
+    expect(html).toContain('"signedIn":false');
+  }
+  // A token the server does not know draws the visitor's page.
+  expect(await page("0".repeat(64))).toContain('"signedIn":false');
+  expect(baseURL).toBeTruthy();
+});
+
+test("the announcement bar is in the server's HTML until the player closes it, and hydrates either way without a mismatch", async ({ browser, baseURL, request }) => {
+  const staff = await seedUser({ isStaff: true });
+  const title = unique("Drawn news ");
+  const posted = await request.post("/api/v2/announcements/", { headers: { authorization: `Token ${staff.token}` }, data: { title, body: "The **bar** is drawn by the server." } });
+  expect(posted.ok()).toBe(true);
+  const context = await signedIn(browser, baseURL!, world.player);
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error" && HYDRATION_PROBLEM.test(message.text())) problems.push(message.text());
+  });
+  const html = async () => (await page.request.get("/campaign")).text();
+  try {
+    expect(await html()).toContain(title);
+    await page.goto("/campaign");
+    const bar = page.getByTestId("announcement-bar");
+    await expect(bar).toContainText(title);
+    await bar.getByRole("button", { name: "Hide announcement" }).click();
+    await expect(bar).toHaveCount(0);
+    // Closed on this browser: the server now draws the page without it, and the browser agrees.
+    expect(await html()).not.toContain('data-testid="announcement-bar"');
+    await page.reload();
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.getByTestId("announcement-bar")).toHaveCount(0);
+    await page.waitForTimeout(500);
+    expect(problems).toEqual([]);
+  } finally {
+    await context.close();
+    await request.delete(`/api/v2/announcements/${(await posted.json()).d.id}/`, { headers: { authorization: `Token ${staff.token}` } }).catch(() => undefined);
+  }
 });

@@ -5,7 +5,7 @@ import "./lib/zod-jitless.ts";
 import "./lib/i18n.ts";
 import "./plugins/index.ts";
 import type { AppRouter as ApiRouter } from "@flagship/api";
-import { dehydrate, type Query, QueryClient } from "@tanstack/react-query";
+import { dehydrate, type Query, QueryCache, QueryClient, type QueryKey } from "@tanstack/react-query";
 import { createMemoryHistory } from "@tanstack/react-router";
 import { createTRPCClient, TRPCClientError, type TRPCLink } from "@trpc/client";
 import { createTRPCOptionsProxy } from "@trpc/tanstack-react-query";
@@ -15,6 +15,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import superjson from "superjson";
 import { App } from "./app.tsx";
 import { ServerRenderClock } from "./lib/render-clock.ts";
+import { parseHiddenCookie, ServerHiddenAnnouncements } from "./features/realtime/hidden-announcements.ts";
 import { runtime, type RuntimeSettings } from "./lib/runtime.ts";
 import { ServerSessionContext } from "./lib/session.ts";
 import { type SsrNotes, SsrNotesContext, type SsrState } from "./lib/ssr-state.ts";
@@ -31,6 +32,8 @@ export interface RenderRequest {
   token: string | null;
   /** The viewer's chosen colour scheme (its cookie), if any. */
   colorScheme: ColorSchemeChoice | null;
+  /** The announcement bars the viewer closed (their cookie), as it is. */
+  hiddenAnnouncements: string | null;
   call: QueryCaller;
 }
 
@@ -121,6 +124,38 @@ function draw(node: React.ReactNode): Promise<string> {
   });
 }
 
+/**
+ * The query cache of one page's draws, noting the queries the last draw read: only those go to the
+ * browser (and are remembered for the address), never one read ahead that the page did not show.
+ */
+class DrawnQueryCache extends QueryCache {
+  readonly read = new Set<string>();
+  constructor() {
+    super();
+    const build = this.build.bind(this);
+    this.build = ((...args: Parameters<QueryCache["build"]>) => {
+      const query = build(...args);
+      this.read.add(query.queryHash);
+      return query;
+    }) as QueryCache["build"];
+  }
+}
+
+/** The queries each address was last drawn with, per kind of viewer (the most recent addresses kept). */
+const learned = new Map<string, QueryKey[]>();
+const LEARNED_KEPT = 1000;
+
+function learn(key: string, queryKeys: QueryKey[]): void {
+  learned.delete(key);
+  if (learned.size >= LEARNED_KEPT) learned.delete(learned.keys().next().value!);
+  learned.set(key, queryKeys);
+}
+
+/** A tRPC query's key: the procedure's path, then its input and type. */
+function isTrpcQueryKey(queryKey: QueryKey): boolean {
+  return Array.isArray(queryKey[0]) && queryKey[0].every((part) => typeof part === "string") && (queryKey[1] as { type?: string } | undefined)?.type === "query";
+}
+
 /** A query the draw asked for that has not run: not disabled, never fetched. */
 function waiting(query: Query, tried: Set<Query>): boolean {
   if (tried.has(query) || query.state.status !== "pending" || query.state.fetchStatus !== "idle") return false;
@@ -131,7 +166,8 @@ function waiting(query: Query, tried: Set<Query>): boolean {
 }
 
 export async function render(request: RenderRequest): Promise<RenderResult> {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: 10_000, gcTime: Infinity } } });
+  const queryCache = new DrawnQueryCache();
+  const queryClient = new QueryClient({ queryCache, defaultOptions: { queries: { retry: false, staleTime: 10_000, gcTime: Infinity } } });
   const trpcClient = createTRPCClient<ApiRouter>({ links: [callerLink(request.call)] });
   const router = createAppRouter(createMemoryHistory({ initialEntries: [request.url] }));
   await router.load();
@@ -150,7 +186,9 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
     <ServerSessionContext.Provider value={{ token: request.token }}>
       <SsrNotesContext.Provider value={notes}>
         <ServerRenderClock.Provider value={clock}>
-          <App router={router} queryClient={queryClient} trpcClient={trpcClient} colorSchemeManager={serverColorSchemeManager(request.colorScheme)} />
+          <ServerHiddenAnnouncements.Provider value={parseHiddenCookie(request.hiddenAnnouncements)}>
+            <App router={router} queryClient={queryClient} trpcClient={trpcClient} colorSchemeManager={serverColorSchemeManager(request.colorScheme)} />
+          </ServerHiddenAnnouncements.Provider>
         </ServerRenderClock.Provider>
       </SsrNotesContext.Provider>
     </ServerSessionContext.Provider>
@@ -169,13 +207,24 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
   );
   const me = request.token === null ? undefined : (queryClient.getQueryData(trpc.auth.me.queryKey()) as { teamId: number | null } | undefined);
   if (me && me.teamId !== null) await queryClient.prefetchQuery(trpc.teams.self.queryOptions() as Parameters<QueryClient["prefetchQuery"]>[0]);
+  // The page's own queries as they were the last time this address was drawn for this kind of
+  // viewer, read at once: the first draw is then usually the last.
+  const learnedKey = `${request.token === null ? "visitor" : "player"} ${request.url}`;
+  await Promise.all(
+    (learned.get(learnedKey) ?? []).map((queryKey) => {
+      if (queryClient.getQueryCache().find({ queryKey, exact: true })) return undefined;
+      const [path, options] = queryKey as [string[], { input?: unknown } | undefined];
+      return queryClient.prefetchQuery({ queryKey, queryFn: () => request.call(path.join("."), options?.input), retry: false });
+    }),
+  );
   const tried = new Set<Query>(queryClient.getQueryCache().getAll());
-  let html = await draw(node);
   // Notes are of the last draw only.
   const drawNoted = async () => {
     notes.markdown = false;
+    queryCache.read.clear();
     return draw(node);
   };
+  let html = await drawNoted();
   for (let pass = 1; pass < MAX_PASSES; pass++) {
     const queries = queryClient.getQueryCache().getAll().filter((query) => waiting(query, tried));
     if (queries.length === 0) break;
@@ -189,8 +238,16 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
     for (const query of failed) query.reset();
     html = await drawNoted();
   }
+  const shown = (query: Query) => query.state.status === "success" && queryCache.read.has(query.queryHash);
+  learn(
+    learnedKey,
+    queryCache
+      .getAll()
+      .filter((query) => shown(query) && isTrpcQueryKey(query.queryKey))
+      .map((query) => query.queryKey),
+  );
   const state: SsrState = {
-    queries: superjson.serialize(dehydrate(queryClient)),
+    queries: superjson.serialize(dehydrate(queryClient, { shouldDehydrateQuery: shown })),
     signedIn: request.token !== null,
     markdown: notes.markdown,
     now: clock.now,

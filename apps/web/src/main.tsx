@@ -18,6 +18,7 @@ import { preloadMarkdown } from "./lib/Markdown.tsx";
 import { cookieToken, session } from "./lib/session.ts";
 import { setHydrationNow } from "./lib/render-clock.ts";
 import { readSsrState } from "./lib/ssr-state.ts";
+import { syncHiddenCookie } from "./features/realtime/hidden-announcements.ts";
 import { queryClient, trpcClient } from "./lib/trpc.ts";
 import { createAppRouter } from "./router.tsx";
 import { cssVariablesResolver, theme } from "./theme.ts";
@@ -58,9 +59,10 @@ async function start(): Promise<void> {
   // The server drew the page for the session its cookie named: hydrated when that is this
   // browser's session, else (a cookie out of step with local storage) drawn anew.
   const sameViewer = ssr !== null && ssr.signedIn === (session.token !== null) && cookieToken() === session.token;
+  const sameHidden = syncHiddenCookie();
   session.syncCookie();
   syncColorSchemeCookie();
-  if (!ssr || !sameViewer) {
+  if (!ssr || !sameViewer || (ssr.signedIn && !sameHidden)) {
     createRoot(container).render(app);
     return;
   }

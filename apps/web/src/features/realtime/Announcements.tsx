@@ -1,13 +1,14 @@
 import { Anchor, CloseButton, Group, Paper, Text } from "@mantine/core";
 import { useLocalStorage, useResizeObserver } from "@mantine/hooks";
 import { useRouterState } from "@tanstack/react-router";
-import { useEffect, useState } from "react";
+import { useContext, useEffect, useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
 import { useToken } from "../../lib/session.ts";
 import { setInboxOpen, useAnnouncementList, useReadAnnouncements } from "./inbox.ts";
 import "./realtime.css";
 import "./texts.ts";
+import { HIDDEN_KEY, ServerHiddenAnnouncements, writeHiddenCookie } from "./hidden-announcements.ts";
 
 /**
  * One compact bar with the latest announcement for logged-in users, until closed: a closed one
@@ -21,7 +22,10 @@ export function Announcements() {
   const { t } = useTranslation();
   const token = useToken();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
-  const [hidden, setHidden] = useLocalStorage<number[]>({ key: "flagship.hidden-announcements", defaultValue: [], getInitialValueInEffect: false });
+  // The bars closed on this browser, in its storage and (the latest) in a cookie, so that the server
+  // draws the page with or without the bar as the browser will.
+  const serverHidden = useContext(ServerHiddenAnnouncements);
+  const [hidden, setHidden] = useLocalStorage<number[]>({ key: HIDDEN_KEY, defaultValue: serverHidden ?? [], getInitialValueInEffect: false });
   const { data, isFetched } = useAnnouncementList();
   const { markRead } = useReadAnnouncements();
   const latest = data?.[0];
@@ -40,7 +44,11 @@ export function Announcements() {
   const clipped = content.height > box.height + 1;
   if (!candidate || !held || !data) return null;
   const hide = () => {
-    setHidden((ids) => [...ids, candidate.id].slice(-200));
+    setHidden((ids) => {
+      const next = [...ids, candidate.id].slice(-200);
+      writeHiddenCookie(next);
+      return next;
+    });
     markRead([candidate.id]);
   };
   return (

@@ -6,6 +6,7 @@ import { useToken } from "../../lib/session.ts";
 import { setInboxOpen, useAnnouncementList, useInboxOpen, useReadAnnouncements } from "./inbox.ts";
 import "@mantine/core/styles/Indicator.css";
 import "./texts.ts";
+import { useHydrated } from "../../lib/render-clock.ts";
 
 // The drawer loads the first time the inbox opens.
 const InboxDrawer = deferred(() => import("./InboxDrawer.tsx").then((m) => m.InboxDrawer), null);
@@ -28,6 +29,8 @@ export function AnnouncementsBell() {
   const token = useToken();
   const list = useAnnouncementList();
   const { read, markRead } = useReadAnnouncements();
+  // What this browser has read is in its storage, which the server does not see: counted once the page is the browser's own.
+  const hydrated = useHydrated();
   const opened = useInboxOpen();
   // The ids unread when the inbox opened (or that arrived while it is open) keep a "New" badge
   // while it stays open; opening it reads them all.
@@ -47,7 +50,7 @@ export function AnnouncementsBell() {
     if (opened) setEverOpened(true);
   }, [opened]);
   if (!token) return null;
-  const unread = unreadIds.length;
+  const unread = hydrated ? unreadIds.length : 0;
   const label = unread === 0 ? t("inbox.bell") : t("inbox.bell_unread", { count: unread });
 
   return (
