@@ -21,7 +21,7 @@ import { readSsrState } from "./lib/ssr-state.ts";
 import { syncHiddenCookie } from "./features/realtime/hidden-announcements.ts";
 import { queryClient, trpcClient } from "./lib/trpc.ts";
 import { createAppRouter } from "./router.tsx";
-import { cssVariablesResolver, theme } from "./theme.ts";
+import { theme } from "./theme.ts";
 
 // Trailing slashes are removed, keeping the query and hash, before the router reads the URL.
 if (/.\/+$/.test(window.location.pathname)) {
@@ -40,8 +40,10 @@ document.body.appendChild(notificationsRegion);
 // The toasts' container (and its transitions) loads after the first paint; toasts shown before it
 // arrives wait in the notifications store and appear when it mounts.
 const Notifications = deferred(() => import("./lib/NotificationsHost.tsx").then((m) => m.default), null);
+// Its provider writes no CSS variables and global classes of its own: the app's provider has them,
+// and a second copy later in the page would outrank the event's theme (same specificity, later).
 createRoot(notificationsRegion).render(
-  <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} colorSchemeManager={colorSchemeManager} defaultColorScheme="light" withGlobalClasses={false}>
+  <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="light" withGlobalClasses={false} withCssVariables={false}>
     <Notifications position="top-right" limit={5} withinPortal={false} />
   </MantineProvider>,
 );
