@@ -29,7 +29,9 @@ async function sweep(page: Page, routes: string[]): Promise<string[]> {
     for (const route of routes) {
       await page.goto(route);
       await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", scheme);
-      // One h1 per page, inside the main landmark.
+      // One h1 per page, inside the main landmark, once the page has settled (a page the server drew
+      // may show a part's loading screen for a moment while that part's code arrives).
+      await page.waitForLoadState("networkidle");
       const h1 = page.locator("main h1");
       const shown = await h1.first().waitFor({ timeout: 10_000 }).then(() => true, () => false);
       if (!shown || (await page.locator("h1").count()) !== 1) found.push(`${route} [${scheme}] not one h1 in main (${await page.locator("h1").count()} h1 on the page)`);

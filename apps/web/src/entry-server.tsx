@@ -49,7 +49,8 @@ export interface RenderResult {
 /**
  * The routes the server draws: the public and player pages. The rest (staff pages, account
  * settings, the one-time links of mails, the first-run setup) are drawn in the browser, from the
- * static shell. Addresses no route claims are staff's content pages, which are drawn too.
+ * static shell. So are a player's own profile and team at /profile and /team (their pieces hydrate
+ * late and flash the loading screen; the same pages by id are drawn). Addresses no route claims are staff's content pages, which are drawn too.
  */
 const SERVER_DRAWN = new Set([
   "/",
@@ -61,10 +62,8 @@ const SERVER_DRAWN = new Set([
   "/campaign/$tabId/$chalId",
   "/leaderboard",
   "/largeLeaderboard",
-  "/profile",
   "/profile/$user",
   "/users",
-  "/team",
   "/team/$team",
   "/teams",
 ]);

@@ -62,9 +62,12 @@ async function start(): Promise<void> {
   // browser's session, else (a cookie out of step with local storage) drawn anew.
   const sameViewer = ssr !== null && ssr.signedIn === (session.token !== null) && cookieToken() === session.token;
   const sameHidden = syncHiddenCookie();
+  // The page was drawn in the scheme its cookie named: hydrated when that is this browser's choice.
+  const sameScheme = syncColorSchemeCookie();
   session.syncCookie();
-  syncColorSchemeCookie();
-  if (!ssr || !sameViewer || (ssr.signedIn && !sameHidden)) {
+  if (!ssr || !sameViewer || !sameScheme || (ssr.signedIn && !sameHidden)) {
+    // How the page started, for anyone checking (the browser journeys): drawn here, or hydrated.
+    document.documentElement.dataset.start = ssr ? "redrawn" : "drawn";
     createRoot(container).render(app);
     return;
   }
@@ -77,6 +80,16 @@ async function start(): Promise<void> {
   // The first render must draw what the server drew: the route's matches resolved and, where the
   // page shows markdown, the renderer loaded. Pieces loaded on demand hydrate as they arrive.
   await Promise.all([router.load(), ssr.markdown ? preloadMarkdown().catch(() => undefined) : undefined]);
+  // The code of the route's page (and of the layouts above it) too: hydrated at once rather than
+  // waiting, where an update arriving first (the websocket connecting) would show the loading
+  // screen in place of the server's HTML until the code came.
+  await Promise.all(
+    router.state.matches.map((match) => {
+      const component = router.routesById[match.routeId as keyof typeof router.routesById]?.options.component as { preload?: () => Promise<unknown> } | undefined;
+      return component?.preload?.().catch(() => undefined);
+    }),
+  );
+  document.documentElement.dataset.start = "hydrated";
   hydrateRoot(container, app);
 }
 

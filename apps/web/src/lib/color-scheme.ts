@@ -46,11 +46,13 @@ export function serverColorSchemeManager(choice: ColorSchemeChoice | null): Mant
   };
 }
 
-/** Brings the cookie in line with what local storage holds (a choice made before the cookie existed). */
-export function syncColorSchemeCookie(): void {
+/** Brings the cookie in line with what local storage holds (a choice made before the cookie existed); says whether it already was. */
+export function syncColorSchemeCookie(): boolean {
   const value = localStorage.getItem(KEY);
   const cookie = document.cookie.split(";").find((part) => part.trim().startsWith(`${COLOR_SCHEME_COOKIE}=`));
   const current = cookie ? cookie.trim().slice(COLOR_SCHEME_COOKIE.length + 1) : null;
   const wanted = isColorSchemeChoice(value) ? value : null;
-  if (current !== wanted) writeCookie(wanted);
+  if (current === wanted) return true;
+  writeCookie(wanted);
+  return false;
 }
