@@ -21,6 +21,8 @@ const OIDC_PORT = Number(process.env.E2E_OIDC_PORT);
 // A second server with the worker tier (Redis, one worker on the local Docker engine) for the
 // challenge-server journeys, on its own database.
 const CS_PORT = PORT + 1;
+/** The server that draws pages (server-rendering.spec.ts), on the same event. */
+export const SSR_PORT = PORT + 3;
 process.env.E2E_CS_DATA_DIR ??= `${dataDir}-challenge-servers`;
 process.env.E2E_CS_DEPLOYMENT ??= `e2e${process.pid}`;
 
@@ -98,6 +100,28 @@ export default defineConfig({
       OIDC_SCOPES: "openid email profile groups",
       OIDC_STAFF_GROUP: "ctf-staff",
       OIDC_PROVIDER_NAME: "Uni Login",
+      // The journeys run on the pages the browser draws; the server-drawn pages have a server of
+      // their own below (server-rendering.spec.ts).
+      SERVER_RENDERING: "off",
+      ...(process.env.WEB_DIST && { WEB_DIST: process.env.WEB_DIST }),
+    },
+  }, {
+    // The same event (the first server's database, once it has started it), its pages drawn on the server.
+    command: `sh -c 'DATABASE_URL=postgresql://flagship:flagship@127.0.0.1:$(cat "$E2E_DATA_DIR/postgres.port")/flagship exec node --enable-source-maps apps/server/dist/main.js'`,
+    cwd: path.resolve(import.meta.dirname, "../.."),
+    url: `http://127.0.0.1:${SSR_PORT}/api/v2/stats/version/`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    env: {
+      NODE_ENV: "production",
+      PORT: String(SSR_PORT),
+      HOST: "127.0.0.1",
+      E2E_DATA_DIR: dataDir,
+      DATA_DIR: `${dataDir}-server-drawn`,
+      THROTTLE: "on",
+      THROTTLE_RATES: E2E_THROTTLE_RATES,
+      LOG_LEVEL: "warn",
+      SERVER_RENDERING: "on",
       ...(process.env.WEB_DIST && { WEB_DIST: process.env.WEB_DIST }),
     },
   }, {

@@ -9,7 +9,8 @@ import type { Seeded } from "../seed.ts";
  * route three times on a fresh cache, the median of each figure reported.
  */
 
-export const LIGHTHOUSE_RUNS = 3;
+/** Runs per route (BENCH_LIGHTHOUSE_RUNS overrides), the median reported. */
+export const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 export const LIGHTHOUSE_GOAL = { performance: 0.8, lcpMs: 2500, cls: 0.02, tbtMs: 400, accessibility: 1 };
 
 /**

@@ -8,6 +8,8 @@ import { seedUser, type SeededUser, unique } from "./support/db.ts";
  */
 
 test.describe.configure({ mode: "serial" });
+// A server of its own on the journeys' event, with server rendering on (the journeys' server draws in the browser).
+test.use({ baseURL: `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 8181) + 3}` });
 
 interface World {
   player: SeededUser;
@@ -77,7 +79,6 @@ const ROUTES: Record<string, RouteCheck> = {
   leaderboard: { path: () => "/leaderboard", signedIn: false, shows: (page) => expect(page.getByRole("table", { name: "Teams" }).getByRole("row").nth(1)).toBeVisible() },
   profile: { path: () => `/profile/${world.player.id}`, signedIn: true, shows: (page) => expect(page.getByRole("heading", { name: world.player.username })).toBeVisible() },
   team: { path: () => `/team/${world.teamId}`, signedIn: true, shows: (page) => expect(page.getByRole("heading", { name: world.teamName })).toBeVisible() },
-  projector: { path: () => "/largeLeaderboard", signedIn: false, shows: (page) => expect(page.getByTestId("projector-row").first()).toBeVisible() },
   teams: { path: () => "/teams", signedIn: false, shows: (page) => expect(page.getByRole("table").getByRole("row").nth(1)).toBeVisible() },
   "content page": { path: () => "/privacy", signedIn: false, shows: (page) => expect(page.getByRole("heading", { name: "Privacy Policy" })).toBeVisible() },
 };

@@ -50,7 +50,9 @@ export interface RenderResult {
  * The routes the server draws: the public and player pages. The rest (staff pages, account
  * settings, the one-time links of mails, the first-run setup) are drawn in the browser, from the
  * static shell. So are a player's own profile and team at /profile and /team (their pieces hydrate
- * late and flash the loading screen; the same pages by id are drawn). Addresses no route claims are staff's content pages, which are drawn too.
+ * late and flash the loading screen; the same pages by id are drawn), and the projector board (its
+ * scrolling follows the screen's reduced-motion setting, which the server cannot know and the
+ * hydrating page would first draw as off). Addresses no route claims are staff's content pages, which are drawn too.
  */
 const SERVER_DRAWN = new Set([
   "/",
@@ -61,7 +63,6 @@ const SERVER_DRAWN = new Set([
   "/campaign/$tabId",
   "/campaign/$tabId/$chalId",
   "/leaderboard",
-  "/largeLeaderboard",
   "/profile/$user",
   "/users",
   "/team/$team",
