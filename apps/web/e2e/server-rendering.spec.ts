@@ -190,6 +190,17 @@ test("a page drawn for one player is never served to another, nor to a visitor",
   }
   // A token the server does not know draws the visitor's page.
   expect(await page("0".repeat(64))).toContain('"signedIn":false');
+
+  // The cookie draws pages only: the API answers a call that carries nothing else as from nobody.
+  const cookie = { cookie: `flagship.session=${encodeURIComponent(other.token)}` };
+  const self = await request.get("/api/v2/member/self/", { headers: cookie });
+  expect(self.status()).toBeGreaterThanOrEqual(401);
+  expect(await self.text()).not.toContain(other.username);
+  const me = await request.get("/trpc/auth.me", { headers: cookie });
+  expect(await me.text()).not.toContain(other.username);
+  // Its player signed out (the token revoked): the next page is the visitor's.
+  expect((await request.post("/api/v2/auth/logout/", { headers: { authorization: `Token ${other.token}` } })).ok()).toBe(true);
+  expect(await page(other.token)).toContain('"signedIn":false');
 });
 
 test("the announcement bar is in the server's HTML until the player closes it, and hydrates either way without a mismatch", async ({ browser, baseURL, request }) => {

@@ -77,18 +77,10 @@ async function start(): Promise<void> {
   // outer suspense around the root's matches). Its pages load no data of their own, so there is no
   // dehydrated router state beyond that.
   (router as { ssr?: { manifest: undefined } }).ssr = { manifest: undefined };
-  // The first render must draw what the server drew: the route's matches resolved and, where the
-  // page shows markdown, the renderer loaded. Pieces loaded on demand hydrate as they arrive.
+  // The first render must draw what the server drew: the route's matches resolved with their page
+  // code (router.load() loads each route component's preload: deferred components have one) and,
+  // where the page shows markdown, the renderer loaded. Pieces loaded on demand hydrate as they arrive.
   await Promise.all([router.load(), ssr.markdown ? preloadMarkdown().catch(() => undefined) : undefined]);
-  // The code of the route's page (and of the layouts above it) too: hydrated at once rather than
-  // waiting, where an update arriving first (the websocket connecting) would show the loading
-  // screen in place of the server's HTML until the code came.
-  await Promise.all(
-    router.state.matches.map((match) => {
-      const component = router.routesById[match.routeId as keyof typeof router.routesById]?.options.component as { preload?: () => Promise<unknown> } | undefined;
-      return component?.preload?.().catch(() => undefined);
-    }),
-  );
   document.documentElement.dataset.start = "hydrated";
   hydrateRoot(container, app);
 }

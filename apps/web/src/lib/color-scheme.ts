@@ -1,5 +1,6 @@
 import { localStorageColorSchemeManager, type MantineColorSchemeManager } from "@mantine/core";
 import { createContext } from "react";
+import { readCookie, writeCookie } from "./cookies.ts";
 
 export type ColorSchemeChoice = "light" | "dark" | "auto";
 
@@ -14,10 +15,7 @@ export function isColorSchemeChoice(value: unknown): value is ColorSchemeChoice 
   return value === "light" || value === "dark" || value === "auto";
 }
 
-function writeCookie(value: ColorSchemeChoice | null): void {
-  const secure = window.location.protocol === "https:" ? "; Secure" : "";
-  document.cookie = value === null ? `${COLOR_SCHEME_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax${secure}` : `${COLOR_SCHEME_COOKIE}=${value}; Path=/; Max-Age=31536000; SameSite=Lax${secure}`;
-}
+const YEAR = 31_536_000;
 
 /** The browser's manager: local storage as before, mirrored to the cookie the server reads. */
 export function browserColorSchemeManager(): MantineColorSchemeManager {
@@ -26,11 +24,11 @@ export function browserColorSchemeManager(): MantineColorSchemeManager {
     ...stored,
     set(value) {
       stored.set(value);
-      writeCookie(value);
+      writeCookie(COLOR_SCHEME_COOKIE, value, YEAR);
     },
     clear() {
       stored.clear();
-      writeCookie(null);
+      writeCookie(COLOR_SCHEME_COOKIE, null, YEAR);
     },
   };
 }
@@ -49,10 +47,8 @@ export function serverColorSchemeManager(choice: ColorSchemeChoice | null): Mant
 /** Brings the cookie in line with what local storage holds (a choice made before the cookie existed); says whether it already was. */
 export function syncColorSchemeCookie(): boolean {
   const value = localStorage.getItem(KEY);
-  const cookie = document.cookie.split(";").find((part) => part.trim().startsWith(`${COLOR_SCHEME_COOKIE}=`));
-  const current = cookie ? cookie.trim().slice(COLOR_SCHEME_COOKIE.length + 1) : null;
   const wanted = isColorSchemeChoice(value) ? value : null;
-  if (current === wanted) return true;
-  writeCookie(wanted);
+  if (readCookie(COLOR_SCHEME_COOKIE) === wanted) return true;
+  writeCookie(COLOR_SCHEME_COOKIE, wanted, YEAR);
   return false;
 }

@@ -1,4 +1,5 @@
 import { createContext, useContext, useSyncExternalStore } from "react";
+import { readCookie, writeCookie } from "./cookies.ts";
 
 const TOKEN_KEY = "flagship.token";
 /**
@@ -11,19 +12,9 @@ const COOKIE_SECONDS = 30 * 24 * 3600;
 const listeners = new Set<() => void>();
 const inBrowser = typeof window !== "undefined";
 
-function writeCookie(token: string | null): void {
-  const secure = window.location.protocol === "https:" ? "; Secure" : "";
-  document.cookie =
-    token === null ? `${SESSION_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax${secure}` : `${SESSION_COOKIE}=${encodeURIComponent(token)}; Path=/; Max-Age=${COOKIE_SECONDS}; SameSite=Lax${secure}`;
-}
-
 /** The session cookie's value in this browser, or null. */
 export function cookieToken(): string | null {
-  for (const part of document.cookie.split(";")) {
-    const [name, ...value] = part.trim().split("=");
-    if (name === SESSION_COOKIE) return decodeURIComponent(value.join("=")) || null;
-  }
-  return null;
+  return readCookie(SESSION_COOKIE);
 }
 
 /** The API token kept in local storage, shared by the tRPC client and the websocket. */
@@ -34,13 +25,13 @@ export const session = {
   setToken(token: string | null): void {
     if (token === null) localStorage.removeItem(TOKEN_KEY);
     else localStorage.setItem(TOKEN_KEY, token);
-    writeCookie(token);
+    writeCookie(SESSION_COOKIE, token, COOKIE_SECONDS);
     for (const listener of listeners) listener();
   },
   /** Makes the cookie say what local storage says (a token stored before the cookie existed, or one that outlived it). */
   syncCookie(): void {
     const token = session.token;
-    if (cookieToken() !== token) writeCookie(token);
+    if (cookieToken() !== token) writeCookie(SESSION_COOKIE, token, COOKIE_SECONDS);
   },
   subscribe(listener: () => void): () => void {
     listeners.add(listener);

@@ -1,4 +1,5 @@
 import { createContext } from "react";
+import { readCookie, writeCookie } from "../../lib/cookies.ts";
 
 /** The announcement bars closed on this browser: in local storage, the latest also in a cookie the server reads. */
 export const HIDDEN_KEY = "flagship.hidden-announcements";
@@ -17,9 +18,7 @@ export function parseHiddenCookie(value: string | null | undefined): number[] {
 }
 
 export function writeHiddenCookie(ids: number[]): void {
-  const secure = window.location.protocol === "https:" ? "; Secure" : "";
-  const value = ids.slice(-COOKIE_IDS).join(".");
-  document.cookie = value ? `${HIDDEN_COOKIE}=${value}; Path=/; Max-Age=31536000; SameSite=Lax${secure}` : `${HIDDEN_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax${secure}`;
+  writeCookie(HIDDEN_COOKIE, ids.slice(-COOKIE_IDS).join("."), 31_536_000);
 }
 
 /** Brings the cookie in line with local storage (bars closed before the cookie existed); says whether it already was. */
@@ -32,12 +31,7 @@ export function syncHiddenCookie(): boolean {
     ids = [];
   }
   const wanted = ids.slice(-COOKIE_IDS).join(".");
-  const current = document.cookie
-    .split(";")
-    .map((part) => part.trim())
-    .find((part) => part.startsWith(`${HIDDEN_COOKIE}=`))
-    ?.slice(HIDDEN_COOKIE.length + 1);
-  if ((current ?? "") === wanted) return true;
+  if ((readCookie(HIDDEN_COOKIE) ?? "") === wanted) return true;
   writeHiddenCookie(ids);
   return false;
 }
