@@ -1,4 +1,5 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
+import { expectAccessible, shootBoth } from "./support/axe.ts";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
 import { seedUser, type SeededUser, unique } from "./support/db.ts";
 
@@ -108,7 +109,7 @@ test("with JavaScript off, every public and player route's main content is in th
 const HYDRATION_PROBLEM = /hydrat|did(?:n't| not) match|server rendered|Minified React error #(?:418|419|421|422|423|425)/i;
 
 test("the browser hydrates each route's server HTML without a mismatch, and the page then works", async ({ browser, baseURL }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const visitor = await browser.newContext({ baseURL });
   const player = await signedIn(browser, baseURL!, world.player);
   try {
@@ -128,6 +129,9 @@ test("the browser hydrates each route's server HTML without a mismatch, and the 
         // Late pieces (the page's own chunk, the markdown renderer) hydrate as they arrive.
         await page.waitForTimeout(500);
         expect(problems, name).toEqual([]);
+        // The page as drawn and hydrated: axe at desktop and phone width, and a screenshot of each.
+        await expectAccessible(page);
+        await shootBoth(page, `server-drawn-${name.replace(/ /g, "-")}`);
       });
       await page.close();
     }

@@ -14,6 +14,7 @@ import { PassThrough } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import superjson from "superjson";
 import { App } from "./app.tsx";
+import { preloadMarkdown } from "./lib/Markdown.tsx";
 import { ServerRenderClock } from "./lib/render-clock.ts";
 import { parseHiddenCookie, ServerHiddenAnnouncements } from "./features/realtime/hidden-announcements.ts";
 import { runtime, type RuntimeSettings } from "./lib/runtime.ts";
@@ -217,6 +218,9 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
       return queryClient.prefetchQuery({ queryKey, queryFn: () => request.call(path.join("."), options?.input), retry: false });
     }),
   );
+  // Markdown is drawn by the loaded renderer from the first draw on, as the hydrating browser draws it
+  // (it loads the renderer first); a draw before it loads would wrap it in a suspense the browser has not.
+  await preloadMarkdown();
   const tried = new Set<Query>(queryClient.getQueryCache().getAll());
   // Notes are of the last draw only.
   const drawNoted = async () => {
