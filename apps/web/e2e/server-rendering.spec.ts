@@ -1,5 +1,5 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
-import { expectAccessible, shootBoth } from "./support/axe.ts";
+import { expectAccessible, screenshots } from "./support/axe.ts";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
 import { seedUser, type SeededUser, unique } from "./support/db.ts";
 
@@ -129,9 +129,9 @@ test("the browser hydrates each route's server HTML without a mismatch, and the 
         // Late pieces (the page's own chunk, the markdown renderer) hydrate as they arrive.
         await page.waitForTimeout(500);
         expect(problems, name).toEqual([]);
-        // The page as drawn and hydrated: axe at desktop and phone width, and a screenshot of each.
+        // The page as drawn and hydrated: axe, and screenshots at desktop and phone width.
         await expectAccessible(page);
-        await shootBoth(page, `server-drawn-${name.replace(/ /g, "-")}`);
+        await screenshots(page, `server-drawn-${name.replace(/ /g, "-")}`);
       });
       await page.close();
     }
