@@ -228,7 +228,7 @@ export function registerMetrics(app: FastifyInstance, services: Services, { enab
       ["path"],
     );
     reading(registry, "counter", "flagship_events_replayed_total", "Events this copy could deliver only to itself during a Redis outage and sent to the other copies once Redis was back.", () => events.stats.replayed);
-    reading(registry, "counter", "flagship_events_dropped_total", "Events lost: a publish that timed out, or more missed during an outage than are kept for replay.", () => events.stats.dropped);
+    reading(registry, "counter", "flagship_events_dropped_total", "Events lost: a message of this copy's that never came back through Redis, or more missed during an outage than are kept for replay.", () => events.stats.dropped);
   }
 
   const pool = () => databasePoolStats(services.db);

@@ -115,9 +115,11 @@ function accepts(port: number): Promise<boolean> {
  * A TCP relay to Redis for one copy, which the test opens and shuts: that copy's link to Redis
  * comes back only when the test says so, later than the others'.
  */
-function relay(listenPort: number, redisPort: number): { open(): Promise<void>; shut(): Promise<void> } {
+function relay(listenPort: number, redisPort: number): { open(): Promise<void>; shut(): Promise<void>; muteSubscribers(): void } {
   let server: net.Server | null = null;
   const links = new Set<net.Socket>();
+  /** While set, what Redis sends to a subscribing connection is swallowed (the publisher's answers still pass). */
+  let muted = false;
   const relayApi = {
     async open() {
       server = net.createServer((client) => {
@@ -131,11 +133,22 @@ function relay(listenPort: number, redisPort: number): { open(): Promise<void>; 
             upstream.destroy();
           });
         }
-        client.pipe(upstream).pipe(client);
+        let subscriber = false;
+        client.on("data", (chunk: Buffer) => {
+          if (/subscribe/i.test(chunk.toString("latin1"))) subscriber = true;
+          upstream.write(chunk);
+        });
+        upstream.on("data", (chunk: Buffer) => {
+          if (!(muted && subscriber)) client.write(chunk);
+        });
       });
       await new Promise<void>((resolve) => server!.listen(listenPort, "127.0.0.1", resolve));
     },
+    muteSubscribers() {
+      muted = true;
+    },
     async shut() {
+      muted = false;
       for (const end of links) end.destroy();
       await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
       server = null;
@@ -190,5 +203,51 @@ describe("events during a Redis outage", () => {
     expect(new Set(heard).size).toBe(missed);
     // Its caches were dropped, to refill from the database.
     expect(resyncs).toBeGreaterThan(resyncsBefore);
+  }, 60_000);
+});
+
+describe("a message Redis answered but never sent back", () => {
+  it("reaches this copy's own subscribers once the subscription drops, and the others after", async () => {
+    const redisPort = await freePort();
+    const relayPort = await freePort();
+    await ownRedis(redisPort);
+    const link = relay(relayPort, redisPort);
+    await link.open();
+    const writer = new RedisPublisher(`redis://127.0.0.1:${relayPort}`);
+    const other = new RedisPublisher(`redis://127.0.0.1:${redisPort}`);
+    closing.push(() => writer.close(), () => other.close());
+    await writer.connected();
+    await other.connected();
+    const marker = randomUUID();
+    const own: number[] = [];
+    const theirs: number[] = [];
+    writer.subscribe((e) => {
+      if (e.kind === "internal" && e.data?.marker === marker) own.push(e.data.n as number);
+    });
+    other.subscribe((e) => {
+      if (e.kind === "internal" && e.data?.marker === marker) theirs.push(e.data.n as number);
+    });
+
+    void writer.publish(event(marker, 0));
+    await until(() => own.length === 1 && theirs.length === 1);
+    // Redis answers the writer's PUBLISH, and dies before the writer's subscription hears it back.
+    link.muteSubscribers();
+    void writer.publish(event(marker, 1));
+    await until(() => writer.stats.published === 2 && theirs.length === 2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(own).toEqual([0]);
+    await link.shut();
+    // The writer delivers it itself: its sockets are never short of what it committed.
+    await until(() => own.length === 2);
+    expect(own).toEqual([0, 1]);
+
+    // Back, it replays what it delivered alone: at least once for the others (here twice), never lost.
+    await link.open();
+    await until(() => writer.stats.replayed >= 1 && theirs.length === 3);
+    void writer.publish(event(marker, 2));
+    await until(() => own.length === 3 && theirs.length === 4);
+    expect(own).toEqual([0, 1, 2]);
+    expect(theirs).toEqual([0, 1, 1, 2]);
+    expect(writer.stats.dropped).toBe(0);
   }, 60_000);
 });

@@ -42,10 +42,19 @@ const REPLAY_WINDOW_MS = 60_000;
 const REPLAY_CHUNK = 200;
 /** Replayed events already delivered here, remembered to deliver each once. */
 const MAX_REMEMBERED = 4 * MAX_MISSED;
+/** A message of this copy's that has not come back through its subscription after this long is given up as lost. */
+const IN_FLIGHT_MS = 30_000;
 
 interface MissedEvent {
   seq: number;
   event: AppEvent;
+}
+
+/** A message this copy published that has not yet come back to it through its subscription. */
+interface InFlight {
+  text: string;
+  events: AppEvent[];
+  at: number;
 }
 
 /**
@@ -64,9 +73,11 @@ interface MissedEvent {
  * each with this copy's id and a sequence number so that every other copy delivers it once. A
  * copy whose own subscription came back says so (a hello, sent once it is subscribed again), and
  * every copy still holding missed events replays them, so a copy that reconnects after the writer
- * has replayed gets them too, for REPLAY_WINDOW_MS after the outage. The hot path is unchanged:
- * nothing is kept while Redis answers. Replayed events carry no view data (standings, attempt
- * totals), and a copy that received some drops its caches, which refill from PostgreSQL.
+ * has replayed gets them too, for REPLAY_WINDOW_MS after the outage. While Redis answers, only
+ * this copy's messages on their way are kept, until each comes back to it (a round trip). Replayed
+ * events carry no view data (standings, attempt totals), and a copy that received some drops its
+ * caches, which refill from PostgreSQL. At the moment Redis dies, a message it sent to some
+ * subscribers and not to this copy's reaches those twice: at least once, rather than lost.
  */
 export class RedisPublisher implements EventPublisher {
   private readonly local = new InProcessPublisher();
@@ -75,6 +86,13 @@ export class RedisPublisher implements EventPublisher {
   private readonly ready: Promise<unknown>;
   private outage = false;
   private subscribedOnce = false;
+  /**
+   * True while this copy's subscription is in place, so what it publishes comes back to it. The
+   * subscriber's connection reports ready before its SUBSCRIBE is answered again after an outage;
+   * until then, events go to this copy's own subscribers (and are kept for the others), or this
+   * copy would miss its own.
+   */
+  private joined = false;
   /** This copy's id in replays and hellos. */
   private readonly origin = randomUUID();
   /** Events delivered to this copy only, kept for the others (see the class comment). */
@@ -86,6 +104,13 @@ export class RedisPublisher implements EventPublisher {
   private readonly delivered = new Set<string>();
   /** Events published in this turn of the event loop, sent together at its end. */
   private readonly outbox: AppEvent[] = [];
+  /**
+   * This copy's messages on their way through Redis, oldest first. Redis may answer a PUBLISH and
+   * die before it writes the message to the subscribers (it writes the publisher's answer first),
+   * so an answered PUBLISH is no proof that this copy heard it: what has not come back when the
+   * subscription drops is delivered here and kept for the others, as during an outage.
+   */
+  private inFlight: InFlight[] = [];
   readonly stats: PublisherStats = { published: 0, localOnly: 0, dropped: 0, replayed: 0 };
 
   constructor(
@@ -98,7 +123,15 @@ export class RedisPublisher implements EventPublisher {
     this.sub = new Redis(url, { ...REDIS_REQUEST_OPTIONS, enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined });
     this.pub.on("error", (error: Error) => this.noteOutage(error));
     this.sub.on("error", (error: Error) => this.noteOutage(error));
+    this.sub.on("close", () => {
+      this.joined = false;
+      this.rejoinPending = true;
+      // Whatever of ours has not come back will not any more: delivered here and kept for the others.
+      const lost = this.inFlight.splice(0);
+      for (const entry of lost) this.deliverLocally(entry.events, null);
+    });
     this.sub.on("message", (_channel: string, message: string) => {
+      this.cameBack(message);
       let events: AppEvent | AppEvent[];
       try {
         events = JSON.parse(message) as AppEvent | AppEvent[];
@@ -126,12 +159,13 @@ export class RedisPublisher implements EventPublisher {
     this.pub.on("ready", () => void this.rejoin());
     this.ready = this.sub.subscribe(CHANNEL).then(() => {
       this.subscribedOnce = true;
+      this.joined = true;
     });
   }
 
   /** True while both connections to Redis are up, so events travel between the copies (for metrics). */
   get linked(): boolean {
-    return this.pub.status === "ready" && this.sub.status === "ready";
+    return this.joined && this.pub.status === "ready" && this.sub.status === "ready";
   }
 
   /** Resolves once this copy is subscribed, so nothing published after it is missed. */
@@ -146,7 +180,7 @@ export class RedisPublisher implements EventPublisher {
    * PUBLISH for the lot instead of one each, on this copy and on every copy receiving them.
    */
   publish(event: AppEvent): Promise<void> {
-    if (this.pub.status !== "ready" || this.sub.status !== "ready") {
+    if (!this.linked) {
       this.deliverLocally([event], null);
       return Promise.resolve();
     }
@@ -158,31 +192,53 @@ export class RedisPublisher implements EventPublisher {
   private flush(): void {
     const events = this.outbox.splice(0);
     if (events.length === 0) return;
-    if (this.pub.status !== "ready" || this.sub.status !== "ready") {
+    if (!this.linked) {
       this.deliverLocally(events, null);
       return;
     }
-    this.pub.publish(CHANNEL, JSON.stringify(events.length === 1 ? events[0] : events)).then(
+    const entry: InFlight = { text: JSON.stringify(events.length === 1 ? events[0] : events), events, at: Date.now() };
+    this.giveUpStale(entry.at);
+    this.inFlight.push(entry);
+    this.pub.publish(CHANNEL, entry.text).then(
       () => {
         this.stats.published += events.length;
       },
       (error: unknown) => {
-        // A command that timed out may still reach Redis (and come back to us): delivering them
-        // here as well could show them twice, so they count as dropped. Any other failure means
-        // they never left.
-        if (error instanceof Error && error.message === "Command timed out") {
-          this.stats.dropped += events.length;
-          this.noteOutage(error);
-        } else {
-          this.deliverLocally(events, error);
-        }
+        // A command that timed out may still reach Redis and come back to us: it stays in flight
+        // (delivered here once the subscription drops, given up after IN_FLIGHT_MS). Any other
+        // failure means it never left.
+        if (error instanceof Error && error.message === "Command timed out") this.noteOutage(error);
+        else if (this.settle(entry)) this.deliverLocally(events, error);
       },
     );
   }
 
+  /** A message came through the subscription: if it is one of ours, it is no longer in flight. */
+  private cameBack(message: string): void {
+    if (this.inFlight.length === 0) return;
+    // Ours come back in the order they were sent, so it is nearly always the first. Another copy's
+    // message of the same text counts as well: the same events were heard.
+    const index = this.inFlight.findIndex((entry) => entry.text === message);
+    if (index >= 0) this.inFlight.splice(index, 1);
+  }
+
+  /** Takes a message out of flight; false when it has already been dealt with. */
+  private settle(entry: InFlight): boolean {
+    const index = this.inFlight.indexOf(entry);
+    if (index < 0) return false;
+    this.inFlight.splice(index, 1);
+    return true;
+  }
+
+  /** Messages long gone that never came back (Redis lost them while the subscription held): counted as dropped. */
+  private giveUpStale(now: number): void {
+    while (this.inFlight.length > 0 && now - this.inFlight[0]!.at > IN_FLIGHT_MS) this.stats.dropped += this.inFlight.shift()!.events.length;
+  }
+
   private deliverLocally(events: AppEvent[], error: unknown): void {
     this.stats.localOnly += events.length;
-    this.noteOutage(error);
+    // Connected but not yet subscribed again is the end of an outage, not a new one.
+    if (error !== null || this.pub.status !== "ready" || this.sub.status !== "ready") this.noteOutage(error);
     for (const event of events) {
       void this.local.publish(event);
       this.missed.push({ seq: ++this.missedSeq, event: withoutViewData(event) });
@@ -200,6 +256,8 @@ export class RedisPublisher implements EventPublisher {
     this.rejoinPending = false;
     try {
       await this.sub.subscribe(CHANNEL);
+      // Subscribed again: from here on, what this copy publishes comes back to it.
+      this.joined = this.sub.status === "ready";
       await this.pub.publish(CHANNEL, JSON.stringify({ kind: "internal", name: HELLO_EVENT, data: { origin: this.origin } } satisfies AppEvent));
       const last = this.missedSeq;
       if (await this.replayMissed()) {
