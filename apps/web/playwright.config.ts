@@ -21,8 +21,11 @@ const OIDC_PORT = Number(process.env.E2E_OIDC_PORT);
 // A second server with the worker tier (Redis, one worker on the local Docker engine) for the
 // challenge-server journeys, on its own database.
 const CS_PORT = PORT + 1;
-/** The server that draws pages (server-rendering.spec.ts), on the same event. */
-export const SSR_PORT = PORT + 3;
+/**
+ * The server that draws pages (server-rendering.spec.ts), on the same event. PORT + 3 is the
+ * first-run journey's own server (first-run.spec.ts).
+ */
+export const SSR_PORT = PORT + 5;
 process.env.E2E_CS_DATA_DIR ??= `${dataDir}-challenge-servers`;
 process.env.E2E_CS_DEPLOYMENT ??= `e2e${process.pid}`;
 

@@ -10,7 +10,8 @@ import { seedUser, type SeededUser, unique } from "./support/db.ts";
 
 test.describe.configure({ mode: "serial" });
 // A server of its own on the journeys' event, with server rendering on (the journeys' server draws in the browser).
-test.use({ baseURL: `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 8181) + 3}` });
+// PORT + 5, as SSR_PORT in playwright.config.ts.
+test.use({ baseURL: `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 8181) + 5}` });
 
 interface World {
   player: SeededUser;

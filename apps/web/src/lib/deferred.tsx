@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentProps, type ComponentType, type ReactNode } from "react";
+import { lazy, Suspense, useState, type ComponentProps, type ComponentType, type ReactNode } from "react";
 import { LoadingScreen } from "../shell/LoadingScreen.tsx";
 
 /** A deferred component: drawn once its code has loaded, which `preload` starts (and awaits). */
@@ -21,7 +21,10 @@ export function deferred<P extends object>(load: () => Promise<ComponentType<P>>
       .then((component) => (loaded = component)));
   const Component = lazy(async () => ({ default: await preload() }));
   function Deferred(props: P) {
-    const Loaded = loaded;
+    // Decided once per place it is drawn: switching from the lazy wrapper to the loaded component
+    // on a later render would be another element type there, and React would remount it (its state,
+    // a form's typed values, lost).
+    const [Loaded] = useState(() => loaded);
     return <Suspense fallback={fallback}>{Loaded ? <Loaded {...props} /> : <Component {...(props as ComponentProps<typeof Component>)} />}</Suspense>;
   }
   // As TanStack Router's lazy route components: the router loads a route's component with the route.
