@@ -8,14 +8,14 @@ import "./lib/i18n.ts";
 import "./plugins/index.ts";
 import { MantineProvider } from "@mantine/core";
 import { hydrate } from "@tanstack/react-query";
-import { StrictMode } from "react";
+import { StrictMode, startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import superjson from "superjson";
 import { App } from "./app.tsx";
 import { browserColorSchemeManager, syncColorSchemeCookie } from "./lib/color-scheme.ts";
 import { deferred } from "./lib/deferred.tsx";
 import { preloadMarkdown } from "./lib/Markdown.tsx";
-import { cookieToken, session } from "./lib/session.ts";
+import { cookieToken, session, setDrawnToken } from "./lib/session.ts";
 import { setHydrationNow } from "./lib/render-clock.ts";
 import { readSsrState } from "./lib/ssr-state.ts";
 import { syncHiddenCookie } from "./features/realtime/hidden-announcements.ts";
@@ -73,6 +73,7 @@ async function start(): Promise<void> {
   }
   hydrate(queryClient, superjson.deserialize(ssr.queries));
   setHydrationNow(ssr.now);
+  setDrawnToken(session.token);
   // The router draws its matches as it drew them on the server (TanStack Router's SSR mode: no
   // outer suspense around the root's matches). Its pages load no data of their own, so there is no
   // dehydrated router state beyond that.
@@ -82,7 +83,12 @@ async function start(): Promise<void> {
   // where the page shows markdown, the renderer loaded. Pieces loaded on demand hydrate as they arrive.
   await Promise.all([router.load(), ssr.markdown ? preloadMarkdown().catch(() => undefined) : undefined]);
   document.documentElement.dataset.start = "hydrated";
-  hydrateRoot(container, app);
+  // Hydrated as a transition: React works through it in slices of a few milliseconds, yielding to
+  // the browser between them (a click or a keypress is handled meanwhile), instead of one task as
+  // long as the whole page.
+  startTransition(() => {
+    hydrateRoot(container, app);
+  });
 }
 
 void start();

@@ -51,7 +51,19 @@ if (inBrowser) {
  */
 export const ServerSessionContext = createContext<{ token: string | null } | null>(null);
 
+/** The token the page being hydrated was drawn for (the browser's as hydration began); undefined when not hydrating one. */
+let drawnToken: string | null | undefined;
+
+/**
+ * Notes the token the server drew the page for, as hydration begins. Hydration works through the
+ * page in slices, and the browser may store another token meanwhile (a sign-in in another tab):
+ * the page hydrates as it was drawn, then follows the new token.
+ */
+export function setDrawnToken(token: string | null): void {
+  drawnToken = token;
+}
+
 export function useToken(): string | null {
   const server = useContext(ServerSessionContext);
-  return useSyncExternalStore(session.subscribe, () => session.token, () => (server ? server.token : session.token));
+  return useSyncExternalStore(session.subscribe, () => session.token, () => (server ? server.token : drawnToken !== undefined ? drawnToken : session.token));
 }
