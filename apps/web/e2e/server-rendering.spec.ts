@@ -150,6 +150,47 @@ test("the browser hydrates each route's server HTML without a mismatch, and the 
   }
 });
 
+test("what a player types before the page has hydrated is kept: the flag goes in, and so does a sign-in", async ({ browser, baseURL }) => {
+  // The page's scripts are held back until the player has typed: the server's HTML is all there is.
+  const held = async (context: BrowserContext) => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await context.route(/\/assets\/.*\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    return release;
+  };
+  const player = await signedIn(browser, baseURL!, world.player);
+  const visitor = await browser.newContext({ baseURL });
+  try {
+    const page = await player.newPage();
+    const release = await held(player);
+    await page.goto(`/campaign/${world.category.id}/${world.open.id}`, { waitUntil: "commit" });
+    await page.getByTestId("flag-input").fill("flag{early}");
+    expect(await page.evaluate(() => document.documentElement.dataset.start)).toBeUndefined();
+    release();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.start)).toBe("hydrated");
+    await expect(page.getByTestId("flag-input")).toHaveValue("flag{early}");
+    await page.getByRole("button", { name: "Submit" }).click();
+    await expect(page.getByTestId("flag-incorrect")).toContainText("Incorrect flag");
+
+    const login = await visitor.newPage();
+    const releaseLogin = await held(visitor);
+    await login.goto("/login", { waitUntil: "commit" });
+    await login.getByLabel("Username or email").fill(world.player.username);
+    await login.getByLabel("Password", { exact: true }).fill(world.player.password);
+    releaseLogin();
+    await expect.poll(() => login.evaluate(() => document.documentElement.dataset.start)).toBe("hydrated");
+    await expect(login.getByLabel("Username or email")).toHaveValue(world.player.username);
+    await login.getByRole("button", { name: "Log in", exact: true }).click();
+    await expect(login.getByTestId("header-account")).toContainText(world.player.username);
+  } finally {
+    await player.close();
+    await visitor.close();
+  }
+});
+
 test("a browser whose session cookie is missing or stale draws the page itself, signed in, with no mismatch", async ({ browser, baseURL }) => {
   // Local storage holds the token but no cookie came with the page (a session from before the
   // cookie existed): the server drew the visitor's page; the browser draws the player's.

@@ -1,6 +1,7 @@
 import { type MantineColorSchemeManager, MantineProvider } from "@mantine/core";
 import { type QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
+import { useEffect } from "react";
 import type { TRPCClient } from "@trpc/client";
 import type { AppRouter as ApiRouter } from "@flagship/api";
 import { TRPCProvider } from "./lib/trpc.ts";
@@ -18,12 +19,16 @@ export function App({
   queryClient,
   trpcClient,
   colorSchemeManager,
+  onMounted,
 }: {
   router: AppRouter;
   queryClient: QueryClient;
   trpcClient: TRPCClient<ApiRouter>;
   colorSchemeManager: MantineColorSchemeManager;
+  /** Called once the app's first render is on the page (in the browser: hydrated, or drawn). */
+  onMounted?: () => void;
 }) {
+  useEffect(() => onMounted?.(), [onMounted]);
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
       <AppErrorBoundary>

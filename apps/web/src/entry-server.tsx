@@ -181,7 +181,7 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
   const leaf = router.state.matches.at(-1);
   if (!leaf || (leaf.routeId !== "__root__" && !SERVER_DRAWN.has(leaf.routeId))) return { html: null, state: "", redirect: null };
 
-  const notes: SsrNotes = { markdown: false };
+  const notes: SsrNotes = { markdown: false, deferred: new Set() };
   const clock = { now: Date.now() };
   const node = (
     <ServerSessionContext.Provider value={{ token: request.token }}>
@@ -225,6 +225,7 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
   // Notes are of the last draw only.
   const drawNoted = async () => {
     notes.markdown = false;
+    notes.deferred.clear();
     queryCache.read.clear();
     return draw(node);
   };
@@ -255,6 +256,7 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
     signedIn: request.token !== null,
     markdown: notes.markdown,
     now: clock.now,
+    deferred: [...notes.deferred],
   };
   return { html, state: JSON.stringify(state).replace(/</g, "\\u003c"), redirect: null };
 }

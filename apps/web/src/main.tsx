@@ -13,7 +13,8 @@ import { createRoot, hydrateRoot } from "react-dom/client";
 import superjson from "superjson";
 import { App } from "./app.tsx";
 import { browserColorSchemeManager, syncColorSchemeCookie } from "./lib/color-scheme.ts";
-import { deferred } from "./lib/deferred.tsx";
+import { deferred, preloadDrawn } from "./lib/deferred.tsx";
+import { keepEarlyInput } from "./lib/early-input.ts";
 import { preloadMarkdown } from "./lib/Markdown.tsx";
 import { cookieToken, session, setDrawnToken } from "./lib/session.ts";
 import { setHydrationNow } from "./lib/render-clock.ts";
@@ -39,7 +40,7 @@ notificationsRegion.setAttribute("aria-label", "Notifications");
 document.body.appendChild(notificationsRegion);
 // The toasts' container (and its transitions) loads after the first paint; toasts shown before it
 // arrives wait in the notifications store and appear when it mounts.
-const Notifications = deferred(() => import("./lib/NotificationsHost.tsx").then((m) => m.default), null);
+const Notifications = deferred("lib/NotificationsHost", () => import("./lib/NotificationsHost.tsx").then((m) => m.default), null);
 // Its provider writes no CSS variables and global classes of its own: the app's provider has them,
 // and a second copy later in the page would outrank the event's theme (same specificity, later).
 createRoot(notificationsRegion).render(
@@ -50,9 +51,11 @@ createRoot(notificationsRegion).render(
 
 const router = createAppRouter();
 const container = document.getElementById("root")!;
+// Text typed into the server's page before it has hydrated is given back once it has.
+const giveBackEarlyInput = keepEarlyInput();
 const app = (
   <StrictMode>
-    <App router={router} queryClient={queryClient} trpcClient={trpcClient} colorSchemeManager={colorSchemeManager} />
+    <App router={router} queryClient={queryClient} trpcClient={trpcClient} colorSchemeManager={colorSchemeManager} onMounted={giveBackEarlyInput} />
   </StrictMode>
 );
 
@@ -82,6 +85,8 @@ async function start(): Promise<void> {
   // code (router.load() loads each route component's preload: deferred components have one) and,
   // where the page shows markdown, the renderer loaded. Pieces loaded on demand hydrate as they arrive.
   await Promise.all([router.load(), ssr.markdown ? preloadMarkdown().catch(() => undefined) : undefined]);
+  // Then every deferred piece the server drew, down to those inside others.
+  await preloadDrawn(ssr.deferred ?? []);
   document.documentElement.dataset.start = "hydrated";
   // Hydrated as a transition: React works through it in slices of a few milliseconds, yielding to
   // the browser between them (a click or a keypress is handled meanwhile), instead of one task as

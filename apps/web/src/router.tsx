@@ -15,7 +15,7 @@ import { Layout } from "./shell/Layout.tsx";
 import { LoadingScreen } from "./shell/LoadingScreen.tsx";
 import { NotFoundPage } from "./shell/NotFound.tsx";
 
-const HomePage = deferred(() => import("./pages/HomePage.tsx").then((m) => m.HomePage));
+const HomePage = deferred("pages/HomePage", () => import("./pages/HomePage.tsx").then((m) => m.HomePage));
 
 export const rootRoute = createRootRoute({
   // A server without any account leads every page to the first-run setup (the server says so in

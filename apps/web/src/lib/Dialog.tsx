@@ -28,4 +28,4 @@ export interface DialogProps {
  * (gzip), which no page needs to draw itself: it loads once a page that has a dialog is drawn,
  * before anyone can open one, rather than in the page's first load.
  */
-export const Dialog = deferred(() => import("./ModalDialog.tsx").then((m) => m.ModalDialog), null);
+export const Dialog = deferred("lib/ModalDialog", () => import("./ModalDialog.tsx").then((m) => m.ModalDialog), null);

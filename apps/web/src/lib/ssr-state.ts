@@ -11,11 +11,15 @@ export interface SsrState {
   markdown: boolean;
   /** When it was drawn (ms): the browser hydrates with the same moment, so countdowns match. */
   now: number;
+  /** The deferred pieces it shows (by module): the browser loads their code before it hydrates. */
+  deferred?: string[];
 }
 
 /** What the server notes while it draws a page, for the state above. */
 export interface SsrNotes {
   markdown: boolean;
+  /** The deferred pieces drawn, by module (lib/deferred.tsx). */
+  deferred: Set<string>;
 }
 
 export const SsrNotesContext = createContext<SsrNotes | null>(null);

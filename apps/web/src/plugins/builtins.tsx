@@ -7,9 +7,9 @@ import "../features/sharing/texts.ts";
 /** The built-in entries of the plugin points, registered in this one place. */
 
 for (const name of ["plaintext", "lenient", "long_text", "hashed", "regex"]) flagTypes.register(name, {});
-flagTypes.register("map", { Fields: deferred(() => import("./MapFlagFields.tsx").then((m) => m.MapFlagFields)) });
+flagTypes.register("map", { Fields: deferred("plugins/MapFlagFields", () => import("./MapFlagFields.tsx").then((m) => m.MapFlagFields)) });
 
-flagTypes.register("dynamic", { Fields: deferred(() => import("./DynamicFlagFields.tsx").then((m) => m.DynamicFlagFields)) });
+flagTypes.register("dynamic", { Fields: deferred("plugins/DynamicFlagFields", () => import("./DynamicFlagFields.tsx").then((m) => m.DynamicFlagFields)) });
 
 function BasePopup({ title, body }: PopupProps) {
   return (
@@ -40,5 +40,5 @@ function MedalPopup({ title, data }: PopupProps) {
 popups.register("base", BasePopup);
 popups.register("medal", MedalPopup);
 
-loginProviders.register("basic_auth", deferred(() => import("../features/auth/LoginPage.tsx").then((m) => m.LoginPage)));
-loginProviders.register("oidc", deferred(() => import("../features/auth/LoginPage.tsx").then((m) => m.OidcLoginPage)));
+loginProviders.register("basic_auth", deferred("features/auth/LoginPage", () => import("../features/auth/LoginPage.tsx").then((m) => m.LoginPage)));
+loginProviders.register("oidc", deferred("features/auth/LoginPage", () => import("../features/auth/LoginPage.tsx").then((m) => m.OidcLoginPage)));

@@ -37,8 +37,8 @@ import { setViewAsPlayer, useViewAsPlayer } from "./viewAsPlayer.ts";
 
 // The terminal easter egg loads with its first use of the page, not with the app.
 // The tab's title is not needed for the first paint: it loads after it, off every page's first load.
-const DocumentTitle = deferred(() => import("./DocumentTitle.tsx").then((m) => m.DocumentTitle), null);
-const FakeTerminal = deferred(() => import("../features/terminal/FakeTerminal.tsx").then((m) => m.FakeTerminal), null);
+const DocumentTitle = deferred("shell/DocumentTitle", () => import("./DocumentTitle.tsx").then((m) => m.DocumentTitle), null);
+const FakeTerminal = deferred("features/terminal/FakeTerminal", () => import("../features/terminal/FakeTerminal.tsx").then((m) => m.FakeTerminal), null);
 
 /**
  * The theme toggle's glyph, the scheme it switches to: Tabler's outline sun and moon (the sidebar's

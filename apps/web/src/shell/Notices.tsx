@@ -6,7 +6,7 @@ import { useAppData } from "./useAppData.ts";
 
 // Staff's own notices (the player preview, the warnings) load only for staff: players never fetch
 // their code or texts.
-const StaffNotices = deferred(() => import("./StaffNotices.tsx").then((m) => m.StaffNotices), null);
+const StaffNotices = deferred("shell/StaffNotices", () => import("./StaffNotices.tsx").then((m) => m.StaffNotices), null);
 
 /**
  * Every notice above the page, in one compact stack: the lost connection, the account's own

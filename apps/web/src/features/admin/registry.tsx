@@ -2,25 +2,25 @@ import type { ComponentType } from "react";
 import { deferred } from "../../lib/deferred.tsx";
 import { addTexts } from "../../lib/i18n.ts";
 
-const OutboxPage = deferred(() => import("../auth/OutboxPage.tsx").then((m) => m.OutboxPage));
+const OutboxPage = deferred("features/auth/OutboxPage", () => import("../auth/OutboxPage.tsx").then((m) => m.OutboxPage));
 import { PortPage } from "../authoring/lazy.tsx";
-const JobsPage = deferred(() => import("../challenge-servers/JobsPage.tsx").then((m) => m.JobsPage));
-const LeaderboardGroupsAdmin = deferred(() => import("../groups/LeaderboardGroupsAdmin.tsx").then((m) => m.LeaderboardGroupsAdmin));
-const AnnouncementsPage = deferred(() => import("./AnnouncementsPage.tsx").then((m) => m.AnnouncementsPage));
-const AuditLogPage = deferred(() => import("./AuditLogPage.tsx").then((m) => m.AuditLogPage));
-const ChallengeOverviewPage = deferred(() => import("./ChallengeOverviewPage.tsx").then((m) => m.ChallengeOverviewPage));
-const CheckPage = deferred(() => import("./CheckPage.tsx").then((m) => m.CheckPage));
-const CmsPage = deferred(() => import("./CmsPage.tsx").then((m) => m.CmsPage));
-const ConfigPage = deferred(() => import("./ConfigPage.tsx").then((m) => m.ConfigPage));
-const InvitesPage = deferred(() => import("./InvitesPage.tsx").then((m) => m.InvitesPage));
-const MembersPage = deferred(() => import("./MembersPage.tsx").then((m) => m.MembersPage));
-const StatisticsPage = deferred(() => import("./StatisticsPage.tsx").then((m) => m.StatisticsPage));
-const ThemePage = deferred(() => import("./ThemePage.tsx").then((m) => m.ThemePage));
-const ProjectorPage = deferred(() => import("./ProjectorPage.tsx").then((m) => m.ProjectorPage));
-const TeamsPage = deferred(() => import("./TeamsPage.tsx").then((m) => m.TeamsPage));
-const ScoreboardAdminPage = deferred(() => import("../moments/ScoreboardAdminPage.tsx").then((m) => m.ScoreboardAdminPage));
-const SubmissionsPage = deferred(() => import("../moderation/SubmissionsPage.tsx").then((m) => m.SubmissionsPage));
-const SharingPage = deferred(() => import("../sharing/SharingPage.tsx").then((m) => m.SharingPage));
+const JobsPage = deferred("features/challenge-servers/JobsPage", () => import("../challenge-servers/JobsPage.tsx").then((m) => m.JobsPage));
+const LeaderboardGroupsAdmin = deferred("features/groups/LeaderboardGroupsAdmin", () => import("../groups/LeaderboardGroupsAdmin.tsx").then((m) => m.LeaderboardGroupsAdmin));
+const AnnouncementsPage = deferred("features/admin/AnnouncementsPage", () => import("./AnnouncementsPage.tsx").then((m) => m.AnnouncementsPage));
+const AuditLogPage = deferred("features/admin/AuditLogPage", () => import("./AuditLogPage.tsx").then((m) => m.AuditLogPage));
+const ChallengeOverviewPage = deferred("features/admin/ChallengeOverviewPage", () => import("./ChallengeOverviewPage.tsx").then((m) => m.ChallengeOverviewPage));
+const CheckPage = deferred("features/admin/CheckPage", () => import("./CheckPage.tsx").then((m) => m.CheckPage));
+const CmsPage = deferred("features/admin/CmsPage", () => import("./CmsPage.tsx").then((m) => m.CmsPage));
+const ConfigPage = deferred("features/admin/ConfigPage", () => import("./ConfigPage.tsx").then((m) => m.ConfigPage));
+const InvitesPage = deferred("features/admin/InvitesPage", () => import("./InvitesPage.tsx").then((m) => m.InvitesPage));
+const MembersPage = deferred("features/admin/MembersPage", () => import("./MembersPage.tsx").then((m) => m.MembersPage));
+const StatisticsPage = deferred("features/admin/StatisticsPage", () => import("./StatisticsPage.tsx").then((m) => m.StatisticsPage));
+const ThemePage = deferred("features/admin/ThemePage", () => import("./ThemePage.tsx").then((m) => m.ThemePage));
+const ProjectorPage = deferred("features/admin/ProjectorPage", () => import("./ProjectorPage.tsx").then((m) => m.ProjectorPage));
+const TeamsPage = deferred("features/admin/TeamsPage", () => import("./TeamsPage.tsx").then((m) => m.TeamsPage));
+const ScoreboardAdminPage = deferred("features/moments/ScoreboardAdminPage", () => import("../moments/ScoreboardAdminPage.tsx").then((m) => m.ScoreboardAdminPage));
+const SubmissionsPage = deferred("features/moderation/SubmissionsPage", () => import("../moderation/SubmissionsPage.tsx").then((m) => m.SubmissionsPage));
+const SharingPage = deferred("features/sharing/SharingPage", () => import("../sharing/SharingPage.tsx").then((m) => m.SharingPage));
 
 export interface AdminEntry {
   /** The address segment: the page lives at /admin/{page}. */

@@ -8,15 +8,15 @@ import { LoginScreen } from "../../plugins/screens.tsx";
 import "./texts.ts";
 import { deferred } from "../../lib/deferred.tsx";
 
-const LogoutPage = deferred(() => import("./LogoutPage.tsx").then((m) => m.LogoutPage));
-const PasswordResetPage = deferred(() => import("./PasswordResetPage.tsx").then((m) => m.PasswordResetPage));
-const RegisterEmailPage = deferred(() => import("./RegisterEmailPage.tsx").then((m) => m.RegisterEmailPage));
-const RegisterPage = deferred(() => import("./RegisterPage.tsx").then((m) => m.RegisterPage));
-const SettingsPage = deferred(() => import("./settings/SettingsPage.tsx").then((m) => m.SettingsPage));
-const TwoFactorPage = deferred(() => import("./TwoFactorPage.tsx").then((m) => m.TwoFactorPage));
-const UriPage = deferred(() => import("./UriPage.tsx").then((m) => m.UriPage));
-const VerifyPage = deferred(() => import("./VerifyPage.tsx").then((m) => m.VerifyPage));
-const WelcomePage = deferred(() => import("./WelcomePage.tsx").then((m) => m.WelcomePage));
+const LogoutPage = deferred("features/auth/LogoutPage", () => import("./LogoutPage.tsx").then((m) => m.LogoutPage));
+const PasswordResetPage = deferred("features/auth/PasswordResetPage", () => import("./PasswordResetPage.tsx").then((m) => m.PasswordResetPage));
+const RegisterEmailPage = deferred("features/auth/RegisterEmailPage", () => import("./RegisterEmailPage.tsx").then((m) => m.RegisterEmailPage));
+const RegisterPage = deferred("features/auth/RegisterPage", () => import("./RegisterPage.tsx").then((m) => m.RegisterPage));
+const SettingsPage = deferred("features/auth/settings/SettingsPage", () => import("./settings/SettingsPage.tsx").then((m) => m.SettingsPage));
+const TwoFactorPage = deferred("features/auth/TwoFactorPage", () => import("./TwoFactorPage.tsx").then((m) => m.TwoFactorPage));
+const UriPage = deferred("features/auth/UriPage", () => import("./UriPage.tsx").then((m) => m.UriPage));
+const VerifyPage = deferred("features/auth/VerifyPage", () => import("./VerifyPage.tsx").then((m) => m.VerifyPage));
+const WelcomePage = deferred("features/auth/WelcomePage", () => import("./WelcomePage.tsx").then((m) => m.WelcomePage));
 
 export function StaffOnly({ children }: { children: ReactNode }) {
   const { me, loading } = useAppData();

@@ -57,7 +57,7 @@ export function InstancePanel({ challenge }: { challenge: ChallengeView }) {
 }
 
 // The job form is staff-only: it loads when a staff member opens it.
-const JobForm = deferred(() => import("./JobForm.tsx").then((m) => m.JobForm));
+const JobForm = deferred("features/challenge-servers/JobForm", () => import("./JobForm.tsx").then((m) => m.JobForm));
 
 function StaffJobForm({ challengeId, name, onDone }: { challengeId: number; name: string | null; onDone: () => void }) {
   const trpc = useTRPC();

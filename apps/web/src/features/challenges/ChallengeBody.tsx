@@ -22,15 +22,15 @@ import { UnlockHint } from "./UnlockHint.tsx";
 // The challenge-server card loads only for a challenge that has a server (or for staff, who can
 // add one): a challenge without one carries neither it nor its tooltip's positioning library.
 // The solved panel (its feedback form) loads once the team has solved the challenge.
-const SolvedPanel = deferred(() => import("./SolvedPanel.tsx").then((m) => m.SolvedPanel), <Loader size="sm" />);
+const SolvedPanel = deferred("features/challenges/SolvedPanel", () => import("./SolvedPanel.tsx").then((m) => m.SolvedPanel), <Loader size="sm" />);
 
 // The dialog after a correct flag loads once the page is drawn, before a flag can be checked.
-const SolvedDialog = deferred(() => import("./SolvedDialog.tsx").then((m) => m.SolvedDialog), null);
+const SolvedDialog = deferred("features/challenges/SolvedDialog", () => import("./SolvedDialog.tsx").then((m) => m.SolvedDialog), null);
 
-const EventOverFlags = deferred(() => import("./EventOverFlags.tsx").then((m) => m.EventOverFlags), null);
+const EventOverFlags = deferred("features/challenges/EventOverFlags", () => import("./EventOverFlags.tsx").then((m) => m.EventOverFlags), null);
 
 // With the staff tools for staff (moderation/ChallengePanels.tsx): neither is in the page's first load.
-const InstancePanel = deferred(() => import("../moderation/ChallengePanels.tsx").then((m) => m.ChallengePanels), <Loader size="sm" />);
+const InstancePanel = deferred("features/moderation/ChallengePanels", () => import("../moderation/ChallengePanels.tsx").then((m) => m.ChallengePanels), <Loader size="sm" />);
 
 /** Whether the challenge view shows the challenge-server card, as InstancePanel decides. */
 function showsInstancePanel(challenge: ChallengeView, isStaff: boolean): boolean {

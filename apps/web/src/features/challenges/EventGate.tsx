@@ -9,7 +9,7 @@ import { useAppData } from "../../shell/useAppData.ts";
 import { useStaffView } from "../../shell/viewAsPlayer.ts";
 import { deferred } from "../../lib/deferred.tsx";
 
-const LockOpens = deferred(() => import("./LockOpens.tsx").then((m) => m.LockOpens), null);
+const LockOpens = deferred("features/challenges/LockOpens", () => import("./LockOpens.tsx").then((m) => m.LockOpens), null);
 
 /**
  * 'Site Locked!' with the time left until the gate opens, and when that is: in the player's own

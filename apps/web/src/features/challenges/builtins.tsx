@@ -6,16 +6,16 @@ import type { ChallengeView } from "./types.ts";
 import { type FlagInputProps, registerCategoryType, registerChallengeType, registerEditorType } from "./registry.tsx";
 
 // Layouts and the staff's type editors load with the page that draws them.
-const JeopardyLayout = deferred(() => import("./JeopardyLayout.tsx").then((m) => m.JeopardyLayout));
-const CampaignGrid = deferred(() => import("./CampaignGrid.tsx").then((m) => m.CampaignGrid));
-const NoExtraFields = deferred(() => import("../authoring/TypeEditors.tsx").then((m) => m.NoExtraFields));
-const CodeEditorFields = deferred(() => import("../authoring/TypeEditors.tsx").then((m) => m.CodeEditorFields));
-const MapEditorFields = deferred(() => import("../authoring/TypeEditors.tsx").then((m) => m.MapEditorFields));
+const JeopardyLayout = deferred("features/challenges/JeopardyLayout", () => import("./JeopardyLayout.tsx").then((m) => m.JeopardyLayout));
+const CampaignGrid = deferred("features/challenges/CampaignGrid", () => import("./CampaignGrid.tsx").then((m) => m.CampaignGrid));
+const NoExtraFields = deferred("features/authoring/TypeEditors", () => import("../authoring/TypeEditors.tsx").then((m) => m.NoExtraFields));
+const CodeEditorFields = deferred("features/authoring/TypeEditors", () => import("../authoring/TypeEditors.tsx").then((m) => m.CodeEditorFields));
+const MapEditorFields = deferred("features/authoring/TypeEditors", () => import("../authoring/TypeEditors.tsx").then((m) => m.MapEditorFields));
 
 // The flag inputs load with the challenge that draws them.
-const DefaultFlagInput = deferred(() => import("./FlagInputs.tsx").then((m) => m.DefaultFlagInput), null);
-const FreeformInput = deferred(() => import("./FlagInputs.tsx").then((m) => m.FreeformInput), null);
-const LongTextInput = deferred(() => import("./LongTextInput.tsx").then((m) => m.LongTextInput), null);
+const DefaultFlagInput = deferred("features/challenges/FlagInputs", () => import("./FlagInputs.tsx").then((m) => m.DefaultFlagInput), null);
+const FreeformInput = deferred("features/challenges/FlagInputs", () => import("./FlagInputs.tsx").then((m) => m.FreeformInput), null);
+const LongTextInput = deferred("features/challenges/LongTextInput", () => import("./LongTextInput.tsx").then((m) => m.LongTextInput), null);
 
 /** Text flags may be submitted once they match the challenge's format (flag_regex or `<prefix>{...}`). */
 const textSubmittable = (challenge: ChallengeView, value: string | [number, number] | null, prefix: string) =>

@@ -8,9 +8,9 @@ import { EventGate } from "./EventGate.tsx";
 import { NewCategoryPage } from "../authoring/lazy.tsx";
 import { deferred } from "../../lib/deferred.tsx";
 
-const CampaignPage = deferred(() => import("./CampaignPage.tsx").then((m) => m.CampaignPage));
-const CategoryPage = deferred(() => import("./pages.tsx").then((m) => m.CategoryPage));
-const ChallengePage = deferred(() => import("./pages.tsx").then((m) => m.ChallengePage));
+const CampaignPage = deferred("features/challenges/CampaignPage", () => import("./CampaignPage.tsx").then((m) => m.CampaignPage));
+const CategoryPage = deferred("features/challenges/pages", () => import("./pages.tsx").then((m) => m.CategoryPage));
+const ChallengePage = deferred("features/challenges/pages", () => import("./pages.tsx").then((m) => m.ChallengePage));
 
 function gated(Page: React.ComponentType) {
   return function Gated() {

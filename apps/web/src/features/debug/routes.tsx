@@ -2,13 +2,13 @@ import { createRoute } from "@tanstack/react-router";
 import { rootRoute } from "../../router.tsx";
 import { deferred } from "../../lib/deferred.tsx";
 
-const DebugExperimentsPage = deferred(() => import("./DebugPages.tsx").then((m) => m.DebugExperimentsPage));
-const DebugIndexPage = deferred(() => import("./DebugPages.tsx").then((m) => m.DebugIndexPage));
-const DebugLoadingPage = deferred(() => import("./DebugPages.tsx").then((m) => m.DebugLoadingPage));
-const DebugStatePage = deferred(() => import("./DebugPages.tsx").then((m) => m.DebugStatePage));
-const DebugThemePage = deferred(() => import("./DebugPages.tsx").then((m) => m.DebugThemePage));
-const DebugUiPage = deferred(() => import("./DebugPages.tsx").then((m) => m.DebugUiPage));
-const DebugWsPage = deferred(() => import("./DebugPages.tsx").then((m) => m.DebugWsPage));
+const DebugExperimentsPage = deferred("features/debug/DebugPages", () => import("./DebugPages.tsx").then((m) => m.DebugExperimentsPage));
+const DebugIndexPage = deferred("features/debug/DebugPages", () => import("./DebugPages.tsx").then((m) => m.DebugIndexPage));
+const DebugLoadingPage = deferred("features/debug/DebugPages", () => import("./DebugPages.tsx").then((m) => m.DebugLoadingPage));
+const DebugStatePage = deferred("features/debug/DebugPages", () => import("./DebugPages.tsx").then((m) => m.DebugStatePage));
+const DebugThemePage = deferred("features/debug/DebugPages", () => import("./DebugPages.tsx").then((m) => m.DebugThemePage));
+const DebugUiPage = deferred("features/debug/DebugPages", () => import("./DebugPages.tsx").then((m) => m.DebugUiPage));
+const DebugWsPage = deferred("features/debug/DebugPages", () => import("./DebugPages.tsx").then((m) => m.DebugWsPage));
 
 /** The public diagnostic pages: /debug and its sub-pages. */
 export const debugRoutes = [

@@ -2,8 +2,8 @@ import { createRoute } from "@tanstack/react-router";
 import { rootRoute } from "../../router.tsx";
 import { deferred } from "../../lib/deferred.tsx";
 
-const LargeLeaderboardPage = deferred(() => import("./LargeLeaderboardPage.tsx").then((m) => m.LargeLeaderboardPage));
-const LeaderboardPage = deferred(() => import("./LeaderboardPage.tsx").then((m) => m.LeaderboardPage));
+const LargeLeaderboardPage = deferred("features/leaderboard/LargeLeaderboardPage", () => import("./LargeLeaderboardPage.tsx").then((m) => m.LargeLeaderboardPage));
+const LeaderboardPage = deferred("features/leaderboard/LeaderboardPage", () => import("./LeaderboardPage.tsx").then((m) => m.LeaderboardPage));
 
 export const leaderboardRoutes = [
   createRoute({ getParentRoute: () => rootRoute, path: "/leaderboard", component: LeaderboardPage }),

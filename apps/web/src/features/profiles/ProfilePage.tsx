@@ -23,7 +23,7 @@ import { SocialLinks } from "./SocialLinks.tsx";
 import { useHydrated } from "../../lib/render-clock.ts";
 
 // Awards load after the page (the staff form with them): most players have none to show.
-const Awards = deferred(() => import("../moderation/Awards.tsx").then((m) => m.Awards), null);
+const Awards = deferred("features/moderation/Awards", () => import("../moderation/Awards.tsx").then((m) => m.Awards), null);
 
 /** /profile/{user}: 'me' is the signed-in player; otherwise a member's id or username. */
 export function ProfilePage() {

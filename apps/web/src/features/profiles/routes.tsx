@@ -4,8 +4,8 @@ import { LoginOnly } from "../teams/guards.tsx";
 import "../teams/texts.ts";
 import { deferred } from "../../lib/deferred.tsx";
 
-const ProfilePage = deferred(() => import("./ProfilePage.tsx").then((m) => m.ProfilePage));
-const UsersListPage = deferred(() => import("./UsersListPage.tsx").then((m) => m.UsersListPage));
+const ProfilePage = deferred("features/profiles/ProfilePage", () => import("./ProfilePage.tsx").then((m) => m.ProfilePage));
+const UsersListPage = deferred("features/profiles/UsersListPage", () => import("./UsersListPage.tsx").then((m) => m.UsersListPage));
 
 export const profileRoutes = [
   createRoute({

@@ -9,7 +9,7 @@ import "./texts.ts";
 import { useHydrated } from "../../lib/render-clock.ts";
 
 // The drawer loads the first time the inbox opens.
-const InboxDrawer = deferred(() => import("./InboxDrawer.tsx").then((m) => m.InboxDrawer), null);
+const InboxDrawer = deferred("features/realtime/InboxDrawer", () => import("./InboxDrawer.tsx").then((m) => m.InboxDrawer), null);
 
 function BellIcon() {
   return (

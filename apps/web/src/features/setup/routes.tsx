@@ -2,6 +2,6 @@ import { createRoute } from "@tanstack/react-router";
 import { deferred } from "../../lib/deferred.tsx";
 import { rootRoute } from "../../router.tsx";
 
-const SetupPage = deferred(() => import("./SetupPage.tsx").then((m) => m.SetupPage));
+const SetupPage = deferred("features/setup/SetupPage", () => import("./SetupPage.tsx").then((m) => m.SetupPage));
 
 export const setupRoutes = [createRoute({ getParentRoute: () => rootRoute, path: "/setup", component: SetupPage })] as const;

@@ -37,7 +37,7 @@ export function StatTile({ label, value }: { label: string; value: number | stri
 
 /** /team/{team}: members, solves and charts; 'me' is the caller's own team, else a team's id or name. */
 // Awards load after the page (the staff form with them): most teams have none to show.
-const Awards = deferred(() => import("../moderation/Awards.tsx").then((m) => m.Awards), null);
+const Awards = deferred("features/moderation/Awards", () => import("../moderation/Awards.tsx").then((m) => m.Awards), null);
 
 export function TeamPage() {
   const { team: param } = useParams({ from: "/team/$team" });

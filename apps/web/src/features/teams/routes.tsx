@@ -5,10 +5,10 @@ import "./register.ts";
 import "./texts.ts";
 import { deferred } from "../../lib/deferred.tsx";
 
-const CreateTeamPage = deferred(() => import("./CreateTeamPage.tsx").then((m) => m.CreateTeamPage));
-const JoinTeamPage = deferred(() => import("./JoinTeamPage.tsx").then((m) => m.JoinTeamPage));
-const TeamPage = deferred(() => import("./TeamPage.tsx").then((m) => m.TeamPage));
-const TeamsListPage = deferred(() => import("./TeamsListPage.tsx").then((m) => m.TeamsListPage));
+const CreateTeamPage = deferred("features/teams/CreateTeamPage", () => import("./CreateTeamPage.tsx").then((m) => m.CreateTeamPage));
+const JoinTeamPage = deferred("features/teams/JoinTeamPage", () => import("./JoinTeamPage.tsx").then((m) => m.JoinTeamPage));
+const TeamPage = deferred("features/teams/TeamPage", () => import("./TeamPage.tsx").then((m) => m.TeamPage));
+const TeamsListPage = deferred("features/teams/TeamsListPage", () => import("./TeamsListPage.tsx").then((m) => m.TeamsListPage));
 
 export const teamRoutes = [
   createRoute({

@@ -9,8 +9,8 @@ import { choicesOf } from "./choices.ts";
  * Its components load with the first challenge or editor that draws them (not with the app).
  */
 
-const ChoiceInput = deferred(() => import("./MultipleChoiceFields.tsx").then((m) => m.ChoiceInput), null);
-const ChoicesEditor = deferred(() => import("./MultipleChoiceFields.tsx").then((m) => m.ChoicesEditor), null);
+const ChoiceInput = deferred("plugins/examples/MultipleChoiceFields", () => import("./MultipleChoiceFields.tsx").then((m) => m.ChoiceInput), null);
+const ChoicesEditor = deferred("plugins/examples/MultipleChoiceFields", () => import("./MultipleChoiceFields.tsx").then((m) => m.ChoicesEditor), null);
 
 registerChallengeType("multipleChoice", {
   FlagInput: ChoiceInput,
