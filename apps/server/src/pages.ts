@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { appRouter, createInnerContext, parseAuthorization, resolveActorCached, type Services } from "@flagship/api";
 import type { FastifyRequest } from "fastify";
 import { OIDC_COOKIE, readCookie } from "./oidc-cookie.ts";
+import { PageAssets } from "./page-assets.ts";
 
 /** The web app's server renderer (apps/web/src/entry-server.tsx, built into dist/.ssr). */
 interface Renderer {
@@ -14,7 +15,7 @@ interface Renderer {
     colorScheme: "light" | "dark" | "auto" | null;
     hiddenAnnouncements: string | null;
     call: (path: string, input: unknown) => Promise<unknown>;
-  }): Promise<{ html: string | null; state: string; redirect: string | null }>;
+  }): Promise<{ html: string | null; state: string; redirect: string | null; modules?: string[] }>;
 }
 
 /** The cookies the web app keeps beside local storage for the pages the server draws (lib/session.ts, lib/color-scheme.ts). */
@@ -47,6 +48,7 @@ export class PageRenderer {
     private readonly renderer: Renderer,
     private readonly template: { before: string; after: string },
     private readonly services: Services,
+    private readonly assets: PageAssets | null,
   ) {
     // Anything that happens in the event (a solve, staff's changes, an announcement), on this copy
     // or another, may show on a visitor's page: the kept pages go.
@@ -66,7 +68,7 @@ export class PageRenderer {
     if (!existsSync(entry) || start === -1 || end === -1) return null;
     const renderer = (await import(pathToFileURL(entry).href)) as Renderer;
     renderer.configure({ footerText });
-    return new PageRenderer(renderer, { before: indexHtml.slice(0, start), after: indexHtml.slice(end + "<!--/boot-->".length) }, services);
+    return new PageRenderer(renderer, { before: indexHtml.slice(0, start), after: indexHtml.slice(end + "<!--/boot-->".length) }, services, PageAssets.load(webRoot));
   }
 
   /** Draws the page a GET of `request.url` asks for; null when it cannot be drawn (the static shell serves instead). */
@@ -112,9 +114,11 @@ export class PageRenderer {
       });
       if (drawn.redirect) return { html: "", redirect: drawn.redirect };
       if (drawn.html === null) return null;
-      const html = `${this.template.before}${drawn.html}${this.template.after}`.replace(
+      // Functions as replacements: a `$` in the state or the links is text, not a replacement pattern.
+      const links = this.assets?.links(drawn.modules ?? []) ?? "";
+      const html = `${this.template.before.replace("</head>", () => `${links}</head>`)}${drawn.html}${this.template.after}`.replace(
         "</body>",
-        `<script type="application/json" id="flagship-ssr">${drawn.state}</script></body>`,
+        () => `<script type="application/json" id="flagship-ssr">${drawn.state}</script></body>`,
       );
       return { html: colorScheme === "dark" ? html.replace("<html ", '<html data-mantine-color-scheme="dark" ') : html, redirect: null };
     } catch (error) {

@@ -45,6 +45,8 @@ export interface RenderResult {
   state: string;
   /** Where the page sends its viewer instead (a redirect), if anywhere. */
   redirect: string | null;
+  /** The deferred pieces the page shows, by module (their code and styles go in the page's head). */
+  modules?: string[];
 }
 
 /**
@@ -258,5 +260,5 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
     now: clock.now,
     deferred: [...notes.deferred],
   };
-  return { html, state: JSON.stringify(state).replace(/</g, "\\u003c"), redirect: null };
+  return { html, state: JSON.stringify(state).replace(/</g, "\\u003c"), redirect: null, modules: state.deferred };
 }
