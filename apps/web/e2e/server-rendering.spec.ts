@@ -100,6 +100,12 @@ test("with JavaScript off, every public and player route's main content is in th
       });
       await page.close();
     }
+    // The page's own styles are in its head (from the build's manifest), not added once its code
+    // has run (the page would move as they arrive); its code is fetched at once.
+    const board = await (await visitor.request.get("/leaderboard")).text();
+    const head = board.slice(0, board.indexOf("</head>"));
+    expect(head).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/LeaderboardPage-[\w-]+\.css">/);
+    expect(head).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/LeaderboardPage-[\w-]+\.js">/);
   } finally {
     await visitor.close();
     await player.close();
