@@ -99,12 +99,13 @@ function compose(...args: string[]): string {
   })?.toString() ?? "";
 }
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 120_000): Promise<T> {
+/** Polls until `probe` gives a value; on timeout, `explain` (when given) says what the stack looked like. */
+async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 120_000, explain?: () => string): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe().catch(() => null);
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${explain ? `\n${explain()}` : ""}`);
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -161,6 +162,30 @@ function workerMetricsTarget(id: string): string {
   const port = [...log.matchAll(/"metricsPort":(\d+)/g)].at(-1)?.[1];
   if (!port) throw new Error(`worker ${id} has not named its metrics port yet`);
   return `127.0.0.1:${port}`;
+}
+
+/**
+ * What the challenge-server tier looked like, for a test that waited on it in vain: the last
+ * answer, the workers' and instances' rows, the instance containers and each worker's last log lines.
+ */
+function tierReport(lastAnswer: unknown): string {
+  const run = (args: string[]) => {
+    const out = spawnSync("docker", args, { maxBuffer: 16 * 1024 * 1024 });
+    return `${out.stdout?.toString() ?? ""}${out.stderr?.toString() ?? ""}`.trim();
+  };
+  const postgres = compose("ps", "-q", "postgres").trim();
+  const sql = [
+    "SELECT id, last_seen, now() AS now, draining, engine_lost_at, parked_until, capacity FROM challenge_server_workers",
+    "SELECT id, job_id, worker_id, status, port, host, error, revision, updated_at FROM challenge_server_instances",
+    "SELECT id, name, generation, error FROM challenge_server_jobs",
+  ];
+  const parts = [`last answer: ${JSON.stringify(lastAnswer)}`];
+  for (const query of sql) parts.push(run(["exec", postgres, "psql", "-U", "flagship", "-d", "flagship", "-c", query]));
+  parts.push(run(["ps", "-a", "--filter", `label=org.flagship.deployment=${PROJECT}`, "--format", "{{.Names}} {{.Status}} {{.Ports}}"]));
+  for (const id of compose("ps", "-q", "worker").trim().split("\n").filter(Boolean)) {
+    parts.push(`worker ${id.slice(0, 12)}:\n${run(["logs", "--tail", "30", id])}`);
+  }
+  return parts.join("\n");
 }
 
 /**
@@ -240,7 +265,21 @@ describe("the compose stack", () => {
     }
     const page = await fetch(`${base}/`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain("<div id=\"root\"");
+    const home = await page.text();
+    expect(home).toContain("<div id=\"root\"");
+    // Drawn by the image's drawing threads, with the data it shows; a player's page for the player
+    // (within a copy's draw budget: a copy's first draws, its renderer still cold, may spend a
+    // second's budget, and the page is then the static shell until the next second).
+    expect(home).toContain('id="flagship-ssr"');
+    await expect
+      .poll(
+        async () => {
+          const board = await fetch(`${base}/leaderboard`, { headers: { cookie: `flagship.session=${player}` } });
+          return board.status === 200 && (await board.text()).includes('"signedIn":true');
+        },
+        { timeout: 10_000, interval: 500 },
+      )
+      .toBe(true);
   });
 
   it("has Prometheus scrape every server copy and worker, with /metrics never on the public port", async () => {
@@ -325,10 +364,17 @@ describe("the compose stack", () => {
       job_spec: { name: "stack-box", port: 8000, replicas: 2, resources: { memory: 33554432, cpus: 0.1 }, image: "flagship-test/banner:2" },
     }, staff);
     expect(job.status).toBe(201);
-    const instance = await until("an instance", async () => {
-      const res = await api("GET", "/challengeserver/instance/stack-box/", undefined, player);
-      return res.status === 200 ? (res.body.d as { ip: string; port: number }) : null;
-    });
+    let last: unknown = "no answer yet";
+    const instance = await until(
+      "an instance",
+      async () => {
+        const res = await api("GET", "/challengeserver/instance/stack-box/", undefined, player).catch((error: Error) => ({ status: 0, body: error.message }));
+        last = res;
+        return res.status === 200 ? ((res.body as { d: { ip: string; port: number } }).d) : null;
+      },
+      120_000,
+      () => tierReport(last),
+    );
     expect(instance.ip).toBe("127.0.0.1");
     const banner = await new Promise<string>((resolve, reject) => {
       const socket = net.connect({ host: "127.0.0.1", port: instance.port });

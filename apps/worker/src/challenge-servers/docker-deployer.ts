@@ -154,7 +154,7 @@ export class DockerDeployer implements Deployer {
     };
     let container: Docker.Container;
     try {
-      container = await this.docker.createContainer(spec);
+      container = await this.resources.onNetwork(spare ?? unit.network, () => this.docker.createContainer(spec));
     } catch (error) {
       const status = statusOf(error);
       if (status === 409) {

@@ -160,14 +160,19 @@ export class EngineResources {
   }
 
   private async createNetwork(name: string, labels: Record<string, string>, driver: "bridge" | "overlay", prefix: number): Promise<void> {
+    // Another worker on this engine may have made it (a job's replicas are spread over workers).
+    if ((await this.networksNamed(name)).length > 0) {
+      await this.settleNetwork(name);
+      return;
+    }
     if (driver === "overlay") {
       // Swarm's overlay pool (10.0.0.0/8 in /24s by default) has room for every job and team.
-      if ((await this.docker.listNetworks({ filters: { name: [name] } })).some((n) => n.Name === name)) return;
       try {
         await this.docker.createNetwork({ Name: name, Driver: driver, Labels: labels, CheckDuplicate: true, Attachable: true });
       } catch (error) {
         if (statusOf(error) !== 409) throw error;
       }
+      await this.settleNetwork(name);
       return;
     }
     // Bridge networks get a small subnet of our own pool: Docker's default pools hold only about
@@ -176,18 +181,100 @@ export class EngineResources {
     // in parallel; a subnet another worker on the same engine took first is retried.
     for (let attempt = 0; attempt < 10; attempt++) {
       const subnet = await this.allocate(prefix);
+      let created: Docker.Network;
       try {
-        await this.docker.createNetwork({ Name: name, Driver: "bridge", Labels: labels, CheckDuplicate: true, IPAM: { Driver: "default", Config: [{ Subnet: subnet }] } });
-        this.subnets.set(name, subnet);
-        return;
+        created = await this.docker.createNetwork({ Name: name, Driver: "bridge", Labels: labels, CheckDuplicate: true, IPAM: { Driver: "default", Config: [{ Subnet: subnet }] } });
       } catch (error) {
         this.reserved.delete(subnet);
-        if (statusOf(error) === 409) return;
+        if (statusOf(error) === 409) {
+          await this.settleNetwork(name);
+          return;
+        }
         if (!/overlap/i.test(String((error as Error).message))) throw error;
         this.engineSubnets = null;
+        // Another worker on this engine may have made the network meanwhile (with that subnet).
+        if ((await this.networksNamed(name)).length > 0) {
+          await this.settleNetwork(name);
+          return;
+        }
+        continue;
       }
+      this.subnets.set(name, subnet);
+      if ((await this.settleNetwork(name)) !== created.id) {
+        // Another worker's network of this name is the one kept: ours was removed, and its subnet is free.
+        this.subnets.delete(name);
+        this.reserved.delete(subnet);
+        this.engineSubnets = null;
+      }
+      return;
     }
     throw new Error(`Could not allocate a subnet for network ${name}`);
+  }
+
+  /** The engine's networks of exactly this name (its name filter also matches parts of names). */
+  private async networksNamed(name: string): Promise<Docker.NetworkInspectInfo[]> {
+    return (await this.docker.listNetworks({ filters: { name: [name] } })).filter((n) => n.Name === name);
+  }
+
+  /**
+   * Leaves one network of this name and answers its id. The engine checks a name only as a create
+   * starts, so workers on one engine making a job's network at the same moment can make several;
+   * while they exist, a container asking for the network by name is refused as "ambiguous". Every
+   * worker keeps the same one (one with containers on it, else the lowest id) and removes the
+   * others while they are empty. No container can join a network by name while it has a twin, so
+   * at most one of them is ever in use.
+   */
+  private async settleNetwork(name: string): Promise<string | null> {
+    const found = await this.networksNamed(name);
+    if (found.length <= 1) return found[0]?.Id ?? null;
+    const seen: { id: string; used: boolean }[] = [];
+    for (const network of found) {
+      const used = await this.containersOn(network.Id);
+      if (used !== null) seen.push({ id: network.Id, used: used > 0 });
+    }
+    seen.sort((a, b) => Number(b.used) - Number(a.used) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const twin of seen.slice(1)) if (!twin.used) await this.removeEmpty(twin.id);
+    return seen[0]?.id ?? null;
+  }
+
+  /**
+   * Runs a create that names the network (a container on it, a service attached to it); when the
+   * engine refuses the name as ambiguous (twins made at the same moment, see settleNetwork), one is
+   * kept and the create tried again, three times at most.
+   */
+  async onNetwork<T>(network: string, create: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await create();
+      } catch (error) {
+        if (!isAmbiguous(error) || attempt === 3) throw error;
+        await this.settleNetwork(network);
+      }
+    }
+  }
+
+  /** How many containers are on a network (null: it is gone). */
+  private async containersOn(idOrName: string): Promise<number | null> {
+    try {
+      const info = (await this.docker.getNetwork(idOrName).inspect()) as { Containers?: Record<string, unknown> };
+      return Object.keys(info.Containers ?? {}).length;
+    } catch (error) {
+      if (statusOf(error) === 404) return null;
+      throw error;
+    }
+  }
+
+  /** Removes a network when nothing is on it; one in use or gone stays as it is. */
+  private async removeEmpty(idOrName: string): Promise<boolean> {
+    try {
+      if ((await this.containersOn(idOrName)) !== 0) return false;
+      await this.docker.getNetwork(idOrName).remove();
+      return true;
+    } catch (error) {
+      const status = statusOf(error);
+      if (status !== 404 && status !== 403 && status !== 409) throw error;
+      return false;
+    }
   }
 
   private allocate(prefix: number): Promise<string> {
@@ -272,22 +359,29 @@ export class EngineResources {
 
   /** Removes a network once nothing is attached to it; a network still in use stays. */
   async removeNetworkIfUnused(name: string): Promise<void> {
+    let removed: boolean;
     try {
-      const info = (await this.docker.getNetwork(name).inspect()) as { Containers?: Record<string, unknown> };
-      if (info.Containers && Object.keys(info.Containers).length > 0) return;
-      await this.docker.getNetwork(name).remove();
-      this.networks.delete(name);
-      const subnet = this.subnets.get(name);
-      if (subnet) {
-        this.subnets.delete(name);
-        this.reserved.delete(subnet);
-        this.engineSubnets = this.engineSubnets?.filter((s) => s !== subnet) ?? null;
-      }
+      removed = await this.removeEmpty(name);
     } catch (error) {
-      const status = statusOf(error);
-      if (status !== 404 && status !== 403 && status !== 409) throw error;
+      if (!isAmbiguous(error)) throw error;
+      // Twins of one name (see settleNetwork): each goes while it is empty.
+      removed = false;
+      for (const network of await this.networksNamed(name)) removed = (await this.removeEmpty(network.Id)) || removed;
+    }
+    if (!removed) return;
+    this.networks.delete(name);
+    const subnet = this.subnets.get(name);
+    if (subnet) {
+      this.subnets.delete(name);
+      this.reserved.delete(subnet);
+      this.engineSubnets = this.engineSubnets?.filter((s) => s !== subnet) ?? null;
     }
   }
+}
+
+/** The engine refused a name that several networks carry (see EngineResources.settleNetwork). */
+function isAmbiguous(error: unknown): boolean {
+  return statusOf(error) === 400 && /ambiguous/i.test(String((error as Error).message));
 }
 
 const PING_TIMEOUT_MS = 5000;

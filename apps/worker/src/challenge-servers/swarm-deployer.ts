@@ -86,7 +86,7 @@ export class SwarmDeployer implements Deployer {
     };
     const auth = unit.registryAuth ? { username: unit.registryAuth.username, password: unit.registryAuth.password } : undefined;
     try {
-      await this.docker.createService(auth ?? {}, spec as never);
+      await this.resources.onNetwork(unit.network, () => this.docker.createService(auth ?? {}, spec as never));
     } catch (error) {
       if (statusOf(error) !== 409) throw error;
     }

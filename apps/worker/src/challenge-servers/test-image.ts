@@ -49,5 +49,8 @@ export function readBanner(ip: string, port: number): Promise<string> {
       }
     });
     socket.on("error", reject);
+    // Closed before a whole line came (the engine's port proxy takes a connection before the
+    // container listens, then drops it): no banner.
+    socket.on("close", () => reject(new Error(text ? `the banner ended early: ${text}` : "the connection closed without a banner")));
   });
 }
