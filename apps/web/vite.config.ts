@@ -64,8 +64,33 @@ function preloadFont(): Plugin {
   };
 }
 
+/**
+ * Emits boot/start-after-paint.js as a hashed asset and names it in index.html (a meta element):
+ * the server starts the pages it draws with it, instead of the app's entry (which the static shell
+ * keeps, having nothing to show without it).
+ */
+function startAfterPaint(): Plugin {
+  const source = path.resolve(import.meta.dirname, "src/boot/start-after-paint.js");
+  return {
+    name: "flagship-start-after-paint",
+    apply: "build",
+    async buildStart() {
+      if (this.environment?.config.build.ssr) return;
+      this.emitFile({ type: "asset", name: "start-after-paint.js", source: await readFile(source, "utf8") });
+    },
+    transformIndexHtml: {
+      order: "post",
+      handler(_html, ctx) {
+        const start = Object.values(ctx.bundle ?? {}).find((file) => file.type === "asset" && file.names.includes("start-after-paint.js"));
+        if (!start) return [];
+        return [{ tag: "meta", attrs: { name: "flagship-start-after-paint", content: `/${start.fileName}` }, injectTo: "head" }];
+      },
+    },
+  };
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), preloadFont(), precompress()],
+  plugins: [react(), preloadFont(), startAfterPaint(), precompress()],
   server: {
     port: 5173,
     proxy: { "/api": { target: api, ws: true }, "/trpc": api, "/auth/oidc": api },

@@ -116,13 +116,23 @@ export async function benchLighthouse(baseUrl: string, seeded: Seeded, log: (lin
         // Storage is kept for a signed-in run (the token, the cookie); the cache is emptied before
         // every run, so each is a first visit.
         await clearCache();
-        const result = await lighthouse(`${baseUrl}${route.path}`, {
-          port: chrome.port,
-          output: "json",
-          logLevel: "error",
-          onlyCategories: ["performance", "accessibility"],
-          disableStorageReset: route.signedIn,
-        });
+        // A run Lighthouse could not complete (a runtime error, a metric it could not compute) is run
+        // again, twice at most, rather than counted.
+        let result: Awaited<ReturnType<typeof lighthouse>>;
+        for (let attempt = 1; ; attempt++) {
+          if (attempt > 1) await clearCache();
+          result = await lighthouse(`${baseUrl}${route.path}`, {
+            port: chrome.port,
+            output: "json",
+            logLevel: "error",
+            onlyCategories: ["performance", "accessibility"],
+            disableStorageReset: route.signedIn,
+          });
+          const audits = result?.lhr.audits;
+          const complete = !result?.lhr.runtimeError && ["largest-contentful-paint", "total-blocking-time", "cumulative-layout-shift"].every((id) => typeof audits?.[id]?.numericValue === "number");
+          if (complete || attempt === 3) break;
+          log(`  ${route.path}: Lighthouse did not complete a run (${result?.lhr.runtimeError?.code ?? "a metric is missing"}); running it again`);
+        }
         if (!result) throw new Error(`Lighthouse gave no result for ${route.path}`);
         const { categories, audits } = result.lhr;
         runs.push({

@@ -2,26 +2,35 @@ import autocannon from "autocannon";
 import WebSocket from "ws";
 import { load, type Measurement, memoryMiB, run, type Server, summarise, watchMemory } from "../harness.ts";
 import type { Seeded } from "../seed.ts";
+import { firstShown } from "./pages.ts";
 
 /**
  * The middle of an event, all at once: per 150 requests, 30 challenge listings, 30 wrong flags,
- * 1 correct flag (so the catalog, the boards and the teams' views change during the run), 42
- * leaderboard pages, 25 own profiles and 22 own teams, each as the next player in turn; and one
- * websocket per player, signed in, receiving the solves. One correct flag in 150 is 20 solves a
- * second at the goal's 3000 requests a second (the rate of the leaderboard-under-solves scenario,
- * and 72000 solves an hour, fourteen times the seeded event's whole count); every solve goes to all
- * 2000 sockets, 40000 websocket messages a second.
+ * 1 correct flag (so the catalog, the boards and the teams' views change during the run), 37
+ * leaderboard pages, 25 own profiles and 22 own teams, each as the next player in turn, and 5 page
+ * loads (a browser opening the site: 4 pages drawn for a signed-in player, their session cookie,
+ * and 1 visitor's page, compressed as a browser takes them); and one websocket per player, signed
+ * in, receiving the solves. One correct flag in 150 is 20 solves a second at the goal's 3000
+ * requests a second (the rate of the leaderboard-under-solves scenario, and 72000 solves an hour,
+ * fourteen times the seeded event's whole count); every solve goes to all 2000 sockets, 40000
+ * websocket messages a second.
  */
-const MIX: [kind: "listing" | "wrong" | "correct" | "board" | "self" | "team", weight: number][] = [
+const MIX: [kind: "listing" | "wrong" | "correct" | "board" | "self" | "team" | "page" | "visitor-page", weight: number][] = [
   ["listing", 30],
   ["wrong", 30],
   ["correct", 1],
-  ["board", 42],
+  ["board", 37],
   ["self", 25],
   ["team", 22],
+  ["page", 4],
+  ["visitor-page", 1],
 ];
 
-function mixedRequests(seeded: Seeded): autocannon.Request[] {
+function mixedRequests(seeded: Seeded, shown: { category: number; challenge: number }): autocannon.Request[] {
+  const playerPages = ["/campaign", `/campaign/${shown.category}`, `/campaign/${shown.category}/${shown.challenge}`, "/leaderboard", "/team"];
+  const visitorPages = ["/", "/login", "/leaderboard"];
+  let pageN = 0;
+  let visitorN = 0;
   const kinds = MIX.flatMap(([kind, weight]) => Array<typeof kind>(weight).fill(kind));
   // Interleave so each connection's cycle mixes kinds rather than running them in blocks.
   const order = kinds.map((kind, i) => ({ kind, key: (i * 37) % kinds.length })).sort((a, b) => a.key - b.key);
@@ -68,6 +77,15 @@ function mixedRequests(seeded: Seeded): autocannon.Request[] {
           return { ...req, method: "GET" as const, path: "/api/v2/member/self/", headers: auth };
         case "team":
           return { ...req, method: "GET" as const, path: "/api/v2/team/self/", headers: auth };
+        case "page":
+          return {
+            ...req,
+            method: "GET" as const,
+            path: playerPages[pageN++ % playerPages.length]!,
+            headers: { ...req.headers, cookie: `flagship.session=${seeded.tokens[player]}`, "accept-encoding": "br, gzip" },
+          };
+        case "visitor-page":
+          return { ...req, method: "GET" as const, path: visitorPages[visitorN++ % visitorPages.length]!, headers: { ...req.headers, "accept-encoding": "br, gzip" } };
       }
     },
   }));
@@ -121,9 +139,10 @@ export async function benchMixed(server: Server, seeded: Seeded): Promise<Measur
     // Player n takes the request kinds at n's places in the 150-request cycle: the warm-up sends
     // each (player, kind) pair of the cycle once, as the first minutes of an event would have.
     const cycle = MIX.reduce((sum, [, weight]) => sum + weight, 0);
-    const result = await load({ url: server.urls, requests: mixedRequests(seeded), warmEach: lcm(cycle, seeded.tokens.length), atRate: MIXED_GOAL.rps });
+    const shown = await firstShown(server.urls[0]!, seeded.tokens[0]!);
+    const result = await load({ url: server.urls, requests: mixedRequests(seeded, shown), warmEach: lcm(cycle, seeded.tokens.length), atRate: MIXED_GOAL.rps });
     return summarise(
-      `Mixed event workload (listings, wrong flags, correct flags (1 in 150 requests), leaderboard pages, own profile and team; ${sockets.count} websockets; ${sockets.received()} events delivered)`,
+      `Mixed event workload (listings, wrong flags, correct flags (1 in 150 requests), leaderboard pages, own profile and team, page loads (5 in 150); ${sockets.count} websockets; ${sockets.received()} events delivered)`,
       result,
       MIXED_GOAL,
     );
@@ -154,7 +173,7 @@ export async function benchSoak(server: Server, seeded: Seeded, minutes = 10): P
   const sockets = await openSockets(server, seeded);
   const rows: SoakMinute[] = [];
   try {
-    const requests = mixedRequests(seeded);
+    const requests = mixedRequests(seeded, await firstShown(server.urls[0]!, seeded.tokens[0]!));
     for (let minute = 1; minute <= minutes; minute++) {
       const memory = watchMemory(server.pids);
       // At the goal's rate, as a running event would be: a queue that grows, or a leak, shows as

@@ -5,7 +5,8 @@ import type { Seeded } from "../seed.ts";
  * Pages drawn on the server. A signed-in player's page is drawn for them alone (their session
  * cookie: the challenge list, a challenge, the leaderboard, their team, in turn, as every player in
  * turn); a visitor's page (the home page, the login page, the leaderboard) is the same for every
- * visitor and is drawn once a second at most. What a page costs the server is its CPU time per page
+ * visitor and is drawn once a second at most. Pages are asked for as a browser asks (brotli or
+ * gzip), so their compression is in the cost. What a page costs the server is its CPU time per page
  * (`cpuMsPerRequest`).
  */
 export const PLAYER_PAGES_GOAL = { rps: 100, p99: 1000 };
@@ -21,7 +22,11 @@ export function playerPageLoad(seeded: Seeded, shown: { category: number; challe
         method: "GET",
         setupRequest: (req) => {
           const i = n++;
-          return { ...req, path: paths[i % paths.length]!, headers: { ...req.headers, cookie: `flagship.session=${seeded.tokens[Math.floor(i / paths.length) % seeded.tokens.length]}` } };
+          return {
+            ...req,
+            path: paths[i % paths.length]!,
+            headers: { ...req.headers, cookie: `flagship.session=${seeded.tokens[Math.floor(i / paths.length) % seeded.tokens.length]}`, "accept-encoding": "br, gzip" },
+          };
         },
       },
     ],
@@ -32,7 +37,7 @@ export function playerPageLoad(seeded: Seeded, shown: { category: number; challe
 export function visitorPageLoad(): Pick<LoadOptions, "requests"> {
   const paths = ["/", "/login", "/leaderboard"];
   let n = 0;
-  return { requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: paths[n++ % paths.length]! }) }] };
+  return { requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: paths[n++ % paths.length]!, headers: { ...req.headers, "accept-encoding": "br, gzip" } }) }] };
 }
 
 /** The seeded event's first category with a challenge, as a player sees it. */

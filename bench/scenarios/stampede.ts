@@ -11,7 +11,8 @@ import { type Server, startServer } from "../harness.ts";
  * Redis (processes, as the harness runs them; the load generator deals requests out to the copies
  * in turn, as nginx does). N players (STAMPEDE_PLAYERS, default 2000) log in spread evenly over
  * STAMPEDE_LOGIN_SECONDS (60): each login is a real argon2 verification, so this part is
- * CPU-bound. Each player then opens one websocket and, until STAMPEDE_MIX_SECONDS (60) after the
+ * CPU-bound. Each player opens the login page first (a visitor's page, drawn by the server) and,
+ * signed in, the challenge list page (drawn for them), as a browser does. Each player then opens one websocket and, until STAMPEDE_MIX_SECONDS (60) after the
  * last login is due, plays: challenge listings, leaderboard reads, wrong flags and now and then a
  * correct one, with about a second of thought between requests. Throttles are off (every player
  * comes from 127.0.0.1 here); the only 429s are the password hashing pool's when a login would
@@ -21,7 +22,7 @@ import { type Server, startServer } from "../harness.ts";
 const PASSWORD = "stampede password 2026";
 const TEAM_SIZE = 4;
 const CHALLENGES = 20;
-const KINDS = ["login", "challenge listing", "leaderboard", "wrong flag", "correct flag"] as const;
+const KINDS = ["login page", "login", "challenge list page", "challenge listing", "leaderboard", "wrong flag", "correct flag"] as const;
 type Kind = (typeof KINDS)[number];
 
 export interface StampedeOptions {
@@ -155,6 +156,19 @@ async function run(copies: Server[], players: Player[], challenges: { id: number
     }
   };
 
+  /** A page load, as a browser asks for it (compressed; signed in with the session cookie). */
+  const page = async (kind: Kind, path: string, token?: string): Promise<void> => {
+    const started = performance.now();
+    try {
+      const res = await fetch(`${next()}${path}`, { headers: { "accept-encoding": "br, gzip", ...(token && { cookie: `flagship.session=${token}` }) } });
+      await res.arrayBuffer();
+      latencies.get(kind)!.push(performance.now() - started);
+      if (res.status !== 200) errors.set(kind, errors.get(kind)! + 1);
+    } catch {
+      errors.set(kind, errors.get(kind)! + 1);
+    }
+  };
+
   const sockets: WebSocket[] = [];
   let socketErrors = 0;
   const openSocket = (base: string, token: string) =>
@@ -181,6 +195,8 @@ async function run(copies: Server[], players: Player[], challenges: { id: number
   const play = async (player: Player, index: number) => {
     await sleep(start + (index * loginWindow) / players.length - performance.now());
     let token: string | undefined;
+    // The player opens the site at its login page, signs in, and lands on the challenge list.
+    await page("login page", "/login");
     firstLogin = Math.min(firstLogin, performance.now());
     while (!token && performance.now() < mixEnd) {
       const res = await request("login", "POST", "/auth/login/", { username: player.username, password: PASSWORD });
@@ -192,6 +208,7 @@ async function run(copies: Server[], players: Player[], challenges: { id: number
     if (!token) return;
     loggedIn++;
     lastLogin = performance.now();
+    await page("challenge list page", "/campaign", token);
     await openSocket(copies[index % copies.length]!.baseUrl, token);
     const solved = new Set<number>();
     while (performance.now() < mixEnd) {
@@ -331,8 +348,8 @@ export function stampedeSection(result: StampedeResult | string): string[] {
     lines.push(`Logins per second, now against before: ${Math.round((now.loginsPerSecond / before.loginsPerSecond) * 10) / 10}x.`, "");
   }
   lines.push(
-    `Event-start stampede (\`bench/scenarios/stampede.ts\`): ${options.players} players log in over ${options.loginSeconds} s (argon2id, hashing pool of`,
-    `${defaultHashConcurrency(os.availableParallelism())}), then each opens a websocket and lists challenges, reads the leaderboard and submits wrong and`,
+    `Event-start stampede (\`bench/scenarios/stampede.ts\`): ${options.players} players open the login page and log in over ${options.loginSeconds} s (argon2id, hashing pool of`,
+    `${defaultHashConcurrency(os.availableParallelism())}), load the challenge list page drawn for them, then each opens a websocket and lists challenges, reads the leaderboard and submits wrong and`,
     `correct flags with about a second between requests, until ${options.mixSeconds} s after the last login; one copy, then two on the`,
     `same PostgreSQL and Redis, requests dealt out in turn. Machine: ${os.availableParallelism()} cores, shared by the load generator,`,
     "the copies and PostgreSQL. Errors exclude 429s, which only the hashing pool sends (the player tries again).",

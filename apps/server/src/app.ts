@@ -24,6 +24,7 @@ import { registerEventArchiveRoutes } from "./event-archive.ts";
 import { registerFileRoutes } from "./files.ts";
 import { registerOidcRoutes } from "./oidc.ts";
 import { PageRenderer } from "./pages.ts";
+import { PageCompressor, pageEncoding } from "./page-encoding.ts";
 
 const TRPC_BODY_LIMIT = 20 * 1024 * 1024;
 const DEFAULT_WEB_DIST = fileURLToPath(new URL("../../web/dist", import.meta.url));
@@ -263,18 +264,34 @@ function registerWebApp(app: FastifyInstance, env: Env, services: Services, page
   // a database that cannot answer serves the ordinary page, whose calls then report the outage.
   const setupHtml = page({ setup: true });
   // Pages are drawn on the server when the build has its renderer (the static shell otherwise).
-  const renderer = hasWeb && env.SERVER_RENDERING === "on" ? PageRenderer.load(root, indexHtml, services, env.FOOTER_TEXT) : Promise.resolve(null);
-  renderer.then(
-    (loaded) => {
-      if (loaded) pages.forget = () => loaded.forgetShared();
-    },
-    (error: unknown) => app.log.error({ err: error }, "the web app's server renderer failed to load; pages are drawn in the browser"),
-  );
+  let renderer: PageRenderer | null = null;
+  try {
+    renderer =
+      hasWeb && env.SERVER_RENDERING === "on"
+        ? PageRenderer.load(root, indexHtml, services, {
+            footerText: env.FOOTER_TEXT,
+            budgetMs: env.SERVER_RENDERING_BUDGET_MS,
+            threads: env.SERVER_RENDERING_THREADS,
+            log: (error) => app.log.error({ err: error }, "a thread drawing pages failed"),
+          })
+        : null;
+  } catch (error) {
+    app.log.error({ err: error }, "the web app's server renderer failed to load; pages are drawn in the browser");
+  }
+  if (renderer) {
+    const loaded = renderer;
+    pages.forget = () => loaded.forgetShared();
+    app.addHook("onClose", () => loaded.close());
+  }
+  // The same objects every time, so their compressed copies are made once.
+  const setupPage = { html: setupHtml, redirect: null };
+  const shellPage = { html: indexHtml, redirect: null };
   const pageFor = async (request: FastifyRequest): Promise<{ html: string; redirect: string | null }> => {
-    if (await setupNeeded(services.db).catch(() => false)) return { html: setupHtml, redirect: null };
-    const drawn = await (await renderer.catch(() => null))?.page(request);
-    return drawn ?? { html: indexHtml, redirect: null };
+    if (await setupNeeded(services.db).catch(() => false)) return setupPage;
+    const drawn = await renderer?.page(request);
+    return drawn ?? shellPage;
   };
+  const compressor = new PageCompressor();
 
   if (hasWeb) {
     const assets = path.join(root, "assets") + path.sep;
@@ -300,8 +317,11 @@ function registerWebApp(app: FastifyInstance, env: Env, services: Services, page
   const sendIndex = async (request: FastifyRequest, reply: FastifyReply) => {
     const page = await pageFor(request);
     if (page.redirect) return reply.code(302).header("Cache-Control", "no-cache").redirect(page.redirect);
+    // Pages are compressed as they are sent (the build's files have their copies on disk).
+    const { body, encoding } = await compressor.encode(page, pageEncoding(request.headers["accept-encoding"]));
+    if (encoding) reply.header("Content-Encoding", encoding);
     // The page may be drawn for one viewer (their session cookie): no shared cache keeps it.
-    return reply.code(200).header("Cache-Control", "private, no-cache").header("Vary", "Cookie").type("text/html; charset=utf-8").send(page.html);
+    return reply.code(200).header("Cache-Control", "private, no-cache").header("Vary", "Cookie, Accept-Encoding").type("text/html; charset=utf-8").send(body);
   };
   app.get("/", (request, reply) => sendIndex(request, reply));
   app.setNotFoundHandler(async (request, reply) => {

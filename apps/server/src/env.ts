@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { parseThrottleRates } from "@flagship/shared";
 import { z } from "zod";
@@ -68,6 +69,22 @@ const EnvSchema = z.object({
   WEB_DIST: z.string().optional(),
   /** Whether the server draws the web app's pages (on by default); off, every page is the static shell the browser draws. */
   SERVER_RENDERING: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  /**
+   * Milliseconds of each second a copy may spend drawing pages; past it, pages are the static shell
+   * the browser draws (draw-budget.ts). 250: a quarter of a core. Draws under way at once each
+   * count their own time, so more than 1000 lets draws overlap (their database waits).
+   */
+  SERVER_RENDERING_BUDGET_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(0).max(60_000).default(250),
+  /**
+   * Threads drawing pages beside the server's own (draw-threads.ts), started as pages are drawn:
+   * by default one fewer than the machine's cores (at least one, at most four).
+   */
+  SERVER_RENDERING_THREADS: z.coerce
+    .number({ error: "must be a number of threads" })
+    .int()
+    .min(1)
+    .max(64)
+    .default(() => Math.max(1, Math.min(4, os.availableParallelism() - 1))),
   /** Password hashes (argon2) computed at once; unset: the cores, less one above two (defaultHashConcurrency). */
   HASH_CONCURRENCY: z.coerce.number({ error: "must be a number" }).int().min(1).max(64).optional(),
   /** Hashes that may wait for the pool; beyond it logins and sign-ups answer 429 throttled. */

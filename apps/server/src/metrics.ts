@@ -1,6 +1,7 @@
 import { appRouter, domainMetrics, RedisPublisher, type Services } from "@flagship/api";
 import { databasePoolStats } from "@flagship/db";
 import type { FastifyInstance } from "fastify";
+import { pageStats } from "./pages.ts";
 import { collectDefaultMetrics, Counter, Gauge, type Metric, Registry } from "prom-client";
 
 /**
@@ -230,6 +231,19 @@ export function registerMetrics(app: FastifyInstance, services: Services, { enab
     reading(registry, "counter", "flagship_events_replayed_total", "Events this copy could deliver only to itself during a Redis outage and sent to the other copies once Redis was back.", () => events.stats.replayed);
     reading(registry, "counter", "flagship_events_dropped_total", "Events lost: a message of this copy's that never came back through Redis, or more missed during an outage than are kept for replay.", () => events.stats.dropped);
   }
+
+  reading(
+    registry,
+    "counter",
+    "flagship_pages_total",
+    "Pages this copy answered with the server's drawing, by how: drawn (for the viewer, or for visitors), kept (a visitors' page drawn earlier, served again) or over_budget (the static shell, which the browser draws, because drawing pages had taken this copy's SERVER_RENDERING_BUDGET_MS of the last second).",
+    () => [
+      [{ how: "drawn" }, pageStats.drawn],
+      [{ how: "kept" }, pageStats.kept],
+      [{ how: "over_budget" }, pageStats.overBudget],
+    ],
+    ["how"],
+  );
 
   const pool = () => databasePoolStats(services.db);
   reading(

@@ -11,12 +11,12 @@ interface ManifestChunk {
 /**
  * The code and styles of the deferred pieces a server-drawn page shows, as links for its head: the
  * styles, which the browser would otherwise add only when each piece's code has run (the page
- * would move as they arrive: a layout shift), and the code, fetched at once rather than once the
- * app's entry has asked for it. Pieces are named by module (`features/leaderboard/LeaderboardPage`,
+ * would move as they arrive: a layout shift), and the code, fetched with the app's entry rather
+ * than once the entry has asked for it. Pieces are named by module (`features/leaderboard/LeaderboardPage`,
  * lib/deferred.tsx), which the build's manifest knows by source path.
  */
 export class PageAssets {
-  private readonly cache = new Map<string, string>();
+  private readonly cache = new Map<string, { styles: string; code: readonly string[] }>();
 
   private constructor(
     private readonly manifest: Record<string, ManifestChunk>,
@@ -34,8 +34,11 @@ export class PageAssets {
     return new PageAssets(manifest, linked);
   }
 
-  /** The `<link>` elements for these modules' code and styles (and those of the chunks they import). */
-  links(modules: readonly string[]): string {
+  /**
+   * These modules' styles, as `<link>` elements for the head, and their code (and that of the
+   * chunks they import), as addresses.
+   */
+  assets(modules: readonly string[]): { styles: string; code: readonly string[] } {
     const key = [...modules].sort().join(" ");
     const known = this.cache.get(key);
     if (known !== undefined) return known;
@@ -46,10 +49,10 @@ export class PageAssets {
       for (const css of chunk.css ?? []) if (!this.linked.has(css)) styles.add(css);
       if (!this.linked.has(chunk.file)) code.add(chunk.file);
     }
-    const html = [...[...styles].map((href) => `<link rel="stylesheet" crossorigin href="/${href}">`), ...[...code].map((href) => `<link rel="modulepreload" crossorigin href="/${href}">`)].join("");
+    const found = { styles: [...styles].map((href) => `<link rel="stylesheet" crossorigin href="/${href}">`).join(""), code: [...code].map((href) => `/${href}`) };
     if (this.cache.size >= 500) this.cache.clear();
-    this.cache.set(key, html);
-    return html;
+    this.cache.set(key, found);
+    return found;
   }
 }
 

@@ -4,19 +4,9 @@ import { pathToFileURL } from "node:url";
 import { appRouter, createInnerContext, parseAuthorization, resolveActorCached, type Services } from "@flagship/api";
 import type { FastifyRequest } from "fastify";
 import { OIDC_COOKIE, readCookie } from "./oidc-cookie.ts";
+import { DrawBudget } from "./draw-budget.ts";
+import { DrawThreads } from "./draw-threads.ts";
 import { PageAssets } from "./page-assets.ts";
-
-/** The web app's server renderer (apps/web/src/entry-server.tsx, built into dist/.ssr). */
-interface Renderer {
-  configure(settings: { footerText: string }): void;
-  render(request: {
-    url: string;
-    token: string | null;
-    colorScheme: "light" | "dark" | "auto" | null;
-    hiddenAnnouncements: string | null;
-    call: (path: string, input: unknown) => Promise<unknown>;
-  }): Promise<{ html: string | null; state: string; redirect: string | null; modules?: string[] }>;
-}
 
 /** The cookies the web app keeps beside local storage for the pages the server draws (lib/session.ts, lib/color-scheme.ts). */
 const SESSION_COOKIE = "flagship.session";
@@ -27,6 +17,9 @@ const HIDDEN_ANNOUNCEMENTS_COOKIE = "flagship.hidden-announcements";
 const SHARED_PAGE_MS = 1_000;
 /** The most visitors' pages kept (by address and colour scheme). */
 const SHARED_PAGES_KEPT = 200;
+
+/** What this process's pages were, for the metrics: drawn, served again (a visitors' page kept), or the static shell because the draw budget was spent. */
+export const pageStats = { drawn: 0, kept: 0, overBudget: 0 };
 
 export interface DrawnPage {
   /** The whole document. */
@@ -43,16 +36,24 @@ export interface DrawnPage {
  */
 export class PageRenderer {
   private readonly shared = new Map<string, { at: number; page: Promise<DrawnPage | null> }>();
+  private readonly budget: DrawBudget;
 
   private constructor(
-    private readonly renderer: Renderer,
-    private readonly template: { before: string; after: string },
+    private readonly threads: DrawThreads,
+    private readonly template: PageTemplate,
     private readonly services: Services,
     private readonly assets: PageAssets | null,
+    budgetMs: number,
   ) {
+    this.budget = new DrawBudget(budgetMs);
     // Anything that happens in the event (a solve, staff's changes, an announcement), on this copy
     // or another, may show on a visitor's page: the kept pages go.
     services.events.subscribe(() => this.forgetShared());
+  }
+
+  /** Stops the drawing threads. */
+  close(): Promise<void> {
+    return this.threads.close();
   }
 
   /** Drops the visitors' pages kept (after a write on this copy: its event may come a moment later). */
@@ -60,15 +61,17 @@ export class PageRenderer {
     this.shared.clear();
   }
 
-  /** The renderer in the web build, or null when the build has none (then pages are the static shell). */
-  static async load(webRoot: string, indexHtml: string, services: Services, footerText: string): Promise<PageRenderer | null> {
+  /**
+   * The renderer in the web build, drawing in `threads` threads beside the server's (started on the
+   * first draw), or null when the build has none (then pages are the static shell).
+   */
+  static load(webRoot: string, indexHtml: string, services: Services, settings: { footerText: string; budgetMs: number; threads: number; log: (error: Error) => void }): PageRenderer | null {
     const entry = path.join(webRoot, ".ssr", "entry-server.js");
     const start = indexHtml.indexOf("<!--boot-->");
     const end = indexHtml.indexOf("<!--/boot-->");
     if (!existsSync(entry) || start === -1 || end === -1) return null;
-    const renderer = (await import(pathToFileURL(entry).href)) as Renderer;
-    renderer.configure({ footerText });
-    return new PageRenderer(renderer, { before: indexHtml.slice(0, start), after: indexHtml.slice(end + "<!--/boot-->".length) }, services, PageAssets.load(webRoot));
+    const threads = new DrawThreads(pathToFileURL(entry).href, { footerText: settings.footerText }, settings.threads, settings.log);
+    return new PageRenderer(threads, pageTemplate(indexHtml.slice(0, start), indexHtml.slice(end + "<!--/boot-->".length)), services, PageAssets.load(webRoot), settings.budgetMs);
   }
 
   /** Draws the page a GET of `request.url` asks for; null when it cannot be drawn (the static shell serves instead). */
@@ -78,21 +81,41 @@ export class PageRenderer {
     const scheme = readCookie(request.headers.cookie, COLOR_SCHEME_COOKIE);
     const colorScheme = scheme === "light" || scheme === "dark" || scheme === "auto" ? scheme : null;
     const actor = token ? await resolveActorCached(this.services, parseAuthorization(`Token ${token}`)).catch(() => null) : null;
+    // The copy's first draw waits for its drawing thread to load the renderer, which is not drawing:
+    // the budget counts from there.
+    await this.threads.loaded();
     // A token the server no longer knows draws the visitor's page (the browser, which still holds
     // it, then draws its own and handles the expired session as it always has).
     if (actor === null) {
       const key = `${colorScheme ?? ""} ${request.url}`;
       const now = Date.now();
       const kept = this.shared.get(key);
-      if (kept && now - kept.at < SHARED_PAGE_MS) return kept.page;
-      const page = this.draw(request, null, colorScheme, null);
+      if (kept && now - kept.at < SHARED_PAGE_MS) {
+        pageStats.kept++;
+        return kept.page;
+      }
+      // Past the budget, a visitor is served the page kept last, however old (it is dropped on
+      // any event, so it is current), or the static shell.
+      if (!this.budget.allows()) {
+        if (kept) {
+          pageStats.kept++;
+          return kept.page;
+        }
+        pageStats.overBudget++;
+        return null;
+      }
+      const page = this.budget.track(() => this.draw(request, null, colorScheme, null));
       if (this.shared.size >= SHARED_PAGES_KEPT) this.shared.delete(this.shared.keys().next().value!);
       this.shared.set(key, { at: now, page });
       // A page that failed to draw is not served again.
       void page.catch(() => this.shared.delete(key));
       return page;
     }
-    return this.draw(request, token, colorScheme, actor);
+    if (!this.budget.allows()) {
+      pageStats.overBudget++;
+      return null;
+    }
+    return this.budget.track(() => this.draw(request, token, colorScheme, actor));
   }
 
   private async draw(request: FastifyRequest, token: string | null, colorScheme: "light" | "dark" | "auto" | null, actor: Awaited<ReturnType<typeof resolveActorCached>>): Promise<DrawnPage | null> {
@@ -104,28 +127,72 @@ export class PageRenderer {
       return (fn as (input: unknown) => Promise<unknown>)(input);
     };
     try {
-      const drawn = await this.renderer.render({
-        url: request.url,
-        token,
-        colorScheme,
-        // A visitor sees no announcements: their page is the same whatever this says.
-        hiddenAnnouncements: token ? readCookie(request.headers.cookie, HIDDEN_ANNOUNCEMENTS_COOKIE) : null,
+      const drawn = await this.threads.draw(
+        {
+          url: request.url,
+          token,
+          colorScheme,
+          // A visitor sees no announcements: their page is the same whatever this says.
+          hiddenAnnouncements: token ? readCookie(request.headers.cookie, HIDDEN_ANNOUNCEMENTS_COOKIE) : null,
+        },
         call,
-      });
+      );
       if (drawn.redirect) return { html: "", redirect: drawn.redirect };
       if (drawn.html === null) return null;
+      pageStats.drawn++;
+      // The drawn pieces' styles in the head; their code is loaded with the app's.
+      const pieces = this.assets?.assets(drawn.modules ?? []) ?? { styles: "", code: [] };
+      const { start } = this.template;
+      const head = start
+        ? `${pieces.styles}<script type="application/json" id="flagship-code">${jsonForScript({ entry: start.entry, preload: [...start.preload, ...pieces.code] })}</script><script type="module" src="${start.script}"></script>`
+        : `${pieces.styles}${pieces.code.map((href) => `<link rel="modulepreload" crossorigin href="${href}">`).join("")}`;
       // Functions as replacements: a `$` in the state or the links is text, not a replacement pattern.
-      const links = this.assets?.links(drawn.modules ?? []) ?? "";
-      const html = `${this.template.before.replace("</head>", () => `${links}</head>`)}${drawn.html}${this.template.after}`.replace(
+      const html = `${this.template.before.replace("</head>", () => `${head}</head>`)}${drawn.html}${this.template.after}`.replace(
         "</body>",
         () => `<script type="application/json" id="flagship-ssr">${drawn.state}</script></body>`,
       );
-      return { html: colorScheme === "dark" ? html.replace("<html ", '<html data-mantine-color-scheme="dark" ') : html, redirect: null };
+      const scheme = drawn.forcedScheme ?? colorScheme;
+      return { html: scheme === "dark" ? html.replace("<html ", '<html data-mantine-color-scheme="dark" ') : html, redirect: null };
     } catch (error) {
       request.log.warn({ err: error, url: request.url }, "server render failed; serving the static shell");
       return null;
     }
   }
+}
+
+/** The built index.html around a drawn page, and how the page's code is started. */
+interface PageTemplate {
+  before: string;
+  after: string;
+  /**
+   * The build's start-after-paint script, with the app's entry and the chunks its head preloaded
+   * (taken out of the head): the script loads them once the page has painted. Null for a build
+   * without it (the head keeps its entry).
+   */
+  start: { script: string; entry: string; preload: readonly string[] } | null;
+}
+
+const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
+const START_AFTER_PAINT = /<meta name="flagship-start-after-paint" content="([^"]+)">/;
+
+/**
+ * A drawn page is read before its code arrives. With the build's start-after-paint script, the
+ * page names no code in its head but that script, which fetches the rest once the page has been
+ * painted: on a slow link, the page's styles, typeface and images have the connection to
+ * themselves until then. (The static shell, which draws nothing without its code, keeps its head.)
+ */
+export function pageTemplate(before: string, after: string): PageTemplate {
+  const script = START_AFTER_PAINT.exec(before)?.[1];
+  const entry = ENTRY_SCRIPT.exec(before)?.[1];
+  if (!script || !entry) return { before, after, start: null };
+  const preload = [...before.matchAll(MODULE_PRELOAD)].map((match) => match[1]!);
+  return { before: before.replace(ENTRY_SCRIPT, "").replace(MODULE_PRELOAD, ""), after, start: { script, entry, preload } };
+}
+
+/** JSON for a data block: no `</script>` (nor `<!--`) can end it early. */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, "\\u003c");
 }
 
 function safeDecode(value: string): string | null {

@@ -15,7 +15,7 @@ beforeAll(async () => {
   webDist = await mkdtemp(path.join(os.tmpdir(), "flagship-web-"));
   await mkdir(path.join(webDist, "assets"));
   await mkdir(path.join(webDist, ".vite"));
-  await writeFile(path.join(webDist, "index.html"), `<!doctype html><html><head><title>Flagship</title></head><body><script type="module" src="/assets/app-Ab12Cd34.js"></script></body></html>`);
+  await writeFile(path.join(webDist, "index.html"), `<!doctype html><html><head><title>Flagship</title></head><body><script type="module" src="/assets/app-Ab12Cd34.js"></script><noscript>${"<p>Flagship needs JavaScript.</p>".repeat(40)}</noscript></body></html>`);
   const script = path.join(webDist, "assets", "app-Ab12Cd34.js");
   await writeFile(script, SCRIPT);
   await writeFile(`${script}.br`, brotliCompressSync(SCRIPT));
@@ -69,8 +69,22 @@ describe("pages", () => {
       expect(res.statusCode).toBe(200);
       expect(res.headers["cache-control"]).toBe("private, no-cache");
       expect(res.headers.vary).toMatch(/Cookie/);
-      expect(res.body).toContain("/assets/app-Ab12Cd34.js");
+      expect(brotliDecompressSync(res.rawPayload).toString()).toContain("/assets/app-Ab12Cd34.js");
     }
+  });
+
+  it("are compressed as sent: brotli when the client takes it, else gzip, else as they are", async () => {
+    const plain = await get("/campaign/web");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    const br = await get("/campaign/web", "gzip, deflate, br, zstd");
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.headers.vary).toMatch(/Accept-Encoding/);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    const gzipped = await get("/", "gzip;q=1, br;q=0");
+    expect(gzipped.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gzipped.rawPayload).toString()).toBe(plain.body);
+    expect((await get("/", "identity")).headers["content-encoding"]).toBeUndefined();
+    expect((await get("/", "*")).headers["content-encoding"]).toBe("br");
   });
 
   it("files outside assets/ are revalidated hourly; the build manifest is not served; a missing asset is a 404", async () => {

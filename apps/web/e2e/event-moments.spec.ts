@@ -103,6 +103,9 @@ test("running: a signed-in player's Home is the organiser's page, and the challe
 });
 
 test("frozen: the leaderboard, the projector, team and profile pages say since when; staff see both boards", async ({ page, browser, request }) => {
+  // Five pages, each looked at in two widths by axe and a screenshot: longer than a journey's minute
+  // on a machine running the other journeys beside it.
+  test.setTimeout(150_000);
   await setConfig("start_time", now() - 3600);
   await setConfig("end_time", now() + 3600);
   const staff = await seedUser({ isStaff: true });
@@ -151,6 +154,8 @@ test("frozen: the leaderboard, the projector, team and profile pages say since w
 });
 
 test("ended: the header, the challenge page and the projector say it is over; the home page and the sidebar stop offering sign-up", async ({ page, browser, request }) => {
+  // Four pages, each looked at in two widths by axe and a screenshot (as "frozen" above).
+  test.setTimeout(150_000);
   const staff = await seedUser({ isStaff: true });
   const category = await seedCategory(request, staff, { name: unique("Ended "), contained_type: "jeopardy", description: "" });
   const challenge = await seedChallenge(request, staff, { category: category.id, name: unique("Over "), score: 100, flag_metadata: { flag: "flag{over}" } });

@@ -65,6 +65,8 @@ function dayLabel(offset: number): string {
 async function pickDay(page: Page, field: string, offset: number): Promise<void> {
   await page.getByTestId(field).click();
   const day = page.getByRole("button", { name: dayLabel(offset), exact: true });
+  // The calendar is on screen before its month is read (on a busy machine it comes a moment later).
+  await expect(page.getByRole("button", { name: /previous month/i })).toBeVisible();
   for (let pages = 0; !(await day.first().isVisible()) && pages < 3; pages++) {
     await page.getByRole("button", { name: offset < 0 ? /previous month/i : /next month/i }).click();
   }
@@ -81,6 +83,7 @@ async function typeTime(page: Page, field: string, offset: number | null, hours:
   const picker = page.getByRole("dialog").last();
   if (offset !== null) {
     const day = picker.getByRole("button", { name: dayLabel(offset), exact: true });
+    await expect(picker.getByRole("button", { name: /previous month/i })).toBeVisible();
     for (let pages = 0; !(await day.first().isVisible()) && pages < 3; pages++) {
       await picker.getByRole("button", { name: offset < 0 ? /previous month/i : /next month/i }).click();
     }

@@ -196,9 +196,10 @@ test("a burst of wrong flags refreshes an open submissions log about once a seco
   }
   await expect(page.getByTestId("submission").filter({ hasText: `${burst}19}` })).toHaveCount(1);
   await page.waitForTimeout(1500);
-  // One read at the first flag, then at most one a second while they kept coming, and one after.
+  // One read at the first flag, then at most one a second while they kept coming, and one after;
+  // fewer than one a flag however long a busy machine took to send them.
   const seconds = (Date.now() - started) / 1000;
   expect(reads).toBeGreaterThanOrEqual(1);
   expect(reads).toBeLessThanOrEqual(Math.ceil(seconds) + 3);
-  expect(reads).toBeLessThan(10);
+  expect(reads).toBeLessThan(20);
 });

@@ -1,3 +1,7 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { type Browser, type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { expectAccessible, screenshots } from "./support/axe.ts";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
@@ -14,6 +18,7 @@ test.describe.configure({ mode: "serial" });
 test.use({ baseURL: `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 8181) + 5}` });
 
 interface World {
+  staff: SeededUser;
   player: SeededUser;
   teamId: number;
   teamName: string;
@@ -40,7 +45,12 @@ test.beforeAll(async ({ request }) => {
   const player = team.members[0]!;
   const solved = await request.post("/api/v2/challenges/submit_flag/", { headers: { authorization: `Token ${player.token}` }, data: { challenge: challenge.id, flag: "flag{drawn}" } });
   expect(((await solved.json()) as { d: { correct: boolean } }).d.correct).toBe(true);
-  world = { player, teamId: team.id, teamName: team.name, category, challenge, open };
+  world = { staff, player, teamId: team.id, teamName: team.name, category, challenge, open };
+  // The server's first draws compile its renderer as they run: each route is drawn once before the
+  // journeys time anything.
+  for (const route of Object.values(ROUTES)) {
+    await request.get(route.path(), route.signedIn ? { headers: { cookie: `flagship.session=${player.token}` } } : {});
+  }
 });
 
 /** A browser context signed in as the app signs in: the token in local storage and the session cookie beside it. */
@@ -49,6 +59,15 @@ async function signedIn(browser: Browser, baseURL: string, user: SeededUser, opt
   await context.addCookies([{ name: "flagship.session", value: user.token, url: baseURL }]);
   await context.addInitScript((token) => window.localStorage.setItem("flagship.token", token), user.token);
   return context;
+}
+
+/**
+ * Waits until the page's code has started hydrating it. A click before that is lost (the server's
+ * HTML has no handlers); one while React hydrates is replayed once it has hydrated its target.
+ */
+async function hydrating(page: Page): Promise<void> {
+  // The code is fetched once the page has painted, then started in steps: seconds on a busy machine.
+  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.start), { timeout: 30_000 }).toBe("hydrated");
 }
 
 interface RouteCheck {
@@ -81,6 +100,18 @@ const ROUTES: Record<string, RouteCheck> = {
   leaderboard: { path: () => "/leaderboard", signedIn: false, shows: (page) => expect(page.getByRole("table", { name: "Teams" }).getByRole("row").nth(1)).toBeVisible() },
   profile: { path: () => `/profile/${world.player.id}`, signedIn: true, shows: (page) => expect(page.getByRole("heading", { name: world.player.username })).toBeVisible() },
   team: { path: () => `/team/${world.teamId}`, signedIn: true, shows: (page) => expect(page.getByRole("heading", { name: world.teamName })).toBeVisible() },
+  // A player's own pages: /profile and /team send them on to /profile/me and /team/me, drawn as those.
+  "own profile": { path: () => "/profile", signedIn: true, shows: (page) => expect(page.getByRole("heading", { name: world.player.username })).toBeVisible() },
+  "own team": { path: () => "/team", signedIn: true, shows: (page) => expect(page.getByRole("heading", { name: world.teamName })).toBeVisible() },
+  // The projector board, dark whatever the visitor chose (this one chose nothing: light elsewhere).
+  projector: {
+    path: () => "/largeLeaderboard",
+    signedIn: false,
+    shows: async (page) => {
+      await expect(page.getByRole("table", { name: "Leaderboard" }).getByRole("row").first()).toBeVisible();
+      await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
+    },
+  },
   teams: { path: () => "/teams", signedIn: false, shows: (page) => expect(page.getByRole("table").getByRole("row").nth(1)).toBeVisible() },
   "content page": { path: () => "/privacy", signedIn: false, shows: (page) => expect(page.getByRole("heading", { name: "Privacy Policy" })).toBeVisible() },
 };
@@ -101,11 +132,16 @@ test("with JavaScript off, every public and player route's main content is in th
       await page.close();
     }
     // The page's own styles are in its head (from the build's manifest), not added once its code
-    // has run (the page would move as they arrive); its code is fetched at once.
+    // has run (the page would move as they arrive). Its code, with the app's, is listed for the
+    // script that loads it once the page has painted: the head names no other script.
     const board = await (await visitor.request.get("/leaderboard")).text();
     const head = board.slice(0, board.indexOf("</head>"));
     expect(head).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/LeaderboardPage-[\w-]+\.css">/);
-    expect(head).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/LeaderboardPage-[\w-]+\.js">/);
+    expect([...head.matchAll(/<script type="module"[^>]*src="([^"]+)"/g)].map((m) => m[1])).toEqual([expect.stringMatching(/^\/assets\/start-after-paint-[\w-]+\.js$/)]);
+    expect(head).not.toContain('rel="modulepreload"');
+    const code = JSON.parse(/<script type="application\/json" id="flagship-code">(.*?)<\/script>/.exec(head)![1]!) as { entry: string; preload: string[] };
+    expect(code.entry).toMatch(/^\/assets\/index-[\w-]+\.js$/);
+    expect(code.preload).toContainEqual(expect.stringMatching(/^\/assets\/LeaderboardPage-[\w-]+\.js$/));
   } finally {
     await visitor.close();
     await player.close();
@@ -116,7 +152,8 @@ test("with JavaScript off, every public and player route's main content is in th
 const HYDRATION_PROBLEM = /hydrat|did(?:n't| not) match|server rendered|Minified React error #(?:418|419|421|422|423|425)/i;
 
 test("the browser hydrates each route's server HTML without a mismatch, and the page then works", async ({ browser, baseURL }) => {
-  test.setTimeout(180_000);
+  // Fourteen routes, each checked with axe and photographed at two widths: minutes on a busy machine.
+  test.setTimeout(400_000);
   const visitor = await browser.newContext({ baseURL });
   const player = await signedIn(browser, baseURL!, world.player);
   try {
@@ -133,9 +170,17 @@ test("the browser hydrates each route's server HTML without a mismatch, and the 
         // React has taken over the server's elements; a mismatch would have been reported below.
         await expect.poll(() => page.evaluate(() => Object.keys(document.querySelector("#root > :not(link, style)") ?? {}).some((key) => key.startsWith("__reactFiber")))).toBe(true);
         await page.waitForLoadState("load");
-        // Late pieces (the page's own chunk, the markdown renderer) hydrate as they arrive.
+        // The page was painted before its code was asked for.
+        const [painted, codeAsked] = await page.evaluate(() => [
+          performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Infinity,
+          performance.getEntriesByType("resource").find((entry) => /\/assets\/index-[\w-]+\.js$/.test(entry.name))?.startTime ?? -1,
+        ]);
+        expect(codeAsked, name).toBeGreaterThan(painted);
+        // Late pieces (the page's own chunk) hydrate as they arrive.
         await page.waitForTimeout(500);
         expect(problems, name).toEqual([]);
+        // The hydrated page shows what the server drew (the projector still dark, its effects run).
+        await route.shows(page);
         // The page as drawn and hydrated: axe, and screenshots at desktop and phone width.
         await expectAccessible(page);
         await screenshots(page, `server-drawn-${name.replace(/ /g, "-")}`);
@@ -148,6 +193,7 @@ test("the browser hydrates each route's server HTML without a mismatch, and the 
     await page.goto(`/campaign/${world.category.id}/${world.open.id}`);
     await expect(page.getByRole("heading", { name: world.open.name })).toBeVisible();
     await page.getByTestId("flag-input").fill("flag{not-this}");
+    await hydrating(page);
     await page.getByRole("button", { name: "Submit" }).click();
     await expect(page.getByTestId("flag-incorrect")).toContainText("Incorrect flag");
   } finally {
@@ -156,17 +202,57 @@ test("the browser hydrates each route's server HTML without a mismatch, and the 
   }
 });
 
-test("what a player types before the page has hydrated is kept: the flag goes in, and so does a sign-in", async ({ browser, baseURL }) => {
-  // The page's scripts are held back until the player has typed: the server's HTML is all there is.
+test("markdown the server drew is kept as drawn, without the markdown renderer, until its text changes", async ({ browser, baseURL, request }) => {
+  const player = await signedIn(browser, baseURL!, world.player);
+  try {
+    const page = await player.newPage();
+    const renderer: string[] = [];
+    page.on("request", (r) => {
+      if (/\/assets\/MarkdownRenderer-[\w-]+\.js$/.test(r.url())) renderer.push(r.url());
+    });
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if ((message.type() === "error" || message.type() === "warning") && HYDRATION_PROBLEM.test(message.text())) problems.push(message.text());
+    });
+    await page.goto(`/campaign/${world.category.id}/${world.challenge.id}`);
+    await hydrating(page);
+    await page.waitForLoadState("networkidle");
+    // The description is the server's HTML, hydrated: its bold words are there, no parser was fetched.
+    await expect(page.locator(".fs-markdown strong")).toHaveText("server-drawn words");
+    expect(renderer).toEqual([]);
+    expect(problems).toEqual([]);
+
+    // Staff change the text: the page hears of it, loads the renderer and draws the new text.
+    const edited = await request.patch(`/api/v2/challenges/${world.challenge.id}/`, {
+      headers: { authorization: `Token ${world.staff.token}` },
+      data: { description: "Now the *browser-drawn words* show." },
+    });
+    expect(edited.ok()).toBe(true);
+    await expect(page.locator(".fs-markdown em")).toHaveText("browser-drawn words", { timeout: 15_000 });
+    await expect(page.locator(".fs-markdown strong")).toHaveCount(0);
+    expect(renderer.length).toBeGreaterThan(0);
+  } finally {
+    await player.close();
+    await request.patch(`/api/v2/challenges/${world.challenge.id}/`, {
+      headers: { authorization: `Token ${world.staff.token}` },
+      data: { description: "Find the **server-drawn words** in this page." },
+    });
+  }
+});
+
+test("what a player types and sends before the page has hydrated is kept and sent: a flag with Enter, a sign-in with its button", async ({ browser, baseURL }) => {
+  // The page's code is held back until the player has typed and sent: the server's HTML and its
+  // small start script (which holds what the player does this early) are all there is.
   const held = async (context: BrowserContext) => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    await context.route(/\/assets\/.*\.js$/, async (route) => {
+    await context.route(/\/assets\/(?!start-after-paint-).*\.js$/, async (route) => {
       await released;
       await route.continue();
     });
     return release;
   };
+  const startScript = (page: Page) => page.waitForFunction(() => document.querySelector('link[rel="modulepreload"]') !== null);
   const player = await signedIn(browser, baseURL!, world.player);
   const visitor = await browser.newContext({ baseURL });
   try {
@@ -174,26 +260,51 @@ test("what a player types before the page has hydrated is kept: the flag goes in
     const release = await held(player);
     await page.goto(`/campaign/${world.category.id}/${world.open.id}`, { waitUntil: "commit" });
     await page.getByTestId("flag-input").fill("flag{early}");
+    await startScript(page);
+    await page.getByTestId("flag-input").press("Enter");
     expect(await page.evaluate(() => document.documentElement.dataset.start)).toBeUndefined();
     release();
-    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.start)).toBe("hydrated");
-    await expect(page.getByTestId("flag-input")).toHaveValue("flag{early}");
-    await page.getByRole("button", { name: "Submit" }).click();
+    // Done again once hydrated, with the flag given back: the answer shows, the page never reloaded.
     await expect(page.getByTestId("flag-incorrect")).toContainText("Incorrect flag");
+    await expect(page.getByTestId("flag-input")).toHaveValue("flag{early}");
+    expect(new URL(page.url()).search).toBe("");
 
     const login = await visitor.newPage();
     const releaseLogin = await held(visitor);
     await login.goto("/login", { waitUntil: "commit" });
     await login.getByLabel("Username or email").fill(world.player.username);
     await login.getByLabel("Password", { exact: true }).fill(world.player.password);
-    releaseLogin();
-    await expect.poll(() => login.evaluate(() => document.documentElement.dataset.start)).toBe("hydrated");
-    await expect(login.getByLabel("Username or email")).toHaveValue(world.player.username);
+    await startScript(login);
     await login.getByRole("button", { name: "Log in", exact: true }).click();
+    expect(await login.evaluate(() => document.documentElement.dataset.start)).toBeUndefined();
+    releaseLogin();
     await expect(login.getByTestId("header-account")).toContainText(world.player.username);
   } finally {
     await player.close();
     await visitor.close();
+  }
+});
+
+test("the projector board drawn on the server hydrates on a phone as drawn, then takes the phone's layout, dark throughout", async ({ browser, baseURL }) => {
+  // The server cannot know the screen: it draws the wide board, which a phone hydrates as it is
+  // (no mismatch) before its own layout.
+  const phone = await browser.newContext({ baseURL, viewport: { width: 390, height: 844 } });
+  try {
+    const page = await phone.newPage();
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if ((message.type() === "error" || message.type() === "warning") && HYDRATION_PROBLEM.test(message.text())) problems.push(message.text());
+    });
+    page.on("pageerror", (error) => problems.push(error.message));
+    await page.goto("/largeLeaderboard");
+    await expect(page.locator(".boot-shell")).toHaveCount(0);
+    await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
+    await hydrating(page);
+    await expect(page.locator("main.projector")).toHaveAttribute("data-phone", "true");
+    await expect(page.locator("html")).toHaveAttribute("data-mantine-color-scheme", "dark");
+    expect(problems).toEqual([]);
+  } finally {
+    await phone.close();
   }
 });
 
@@ -213,6 +324,56 @@ test("a browser whose session cookie is missing or stale draws the page itself, 
   const html = await (await page.request.get(ROUTES.challenge!.path())).text();
   expect(html).toContain("server-drawn words");
   await context.close();
+});
+
+test("a burst of page loads is drawn up to the copy's budget; past it, the static shell, which the browser draws", async () => {
+  test.setTimeout(120_000);
+  // A copy of the server of its own, on the journeys' event, with a budget of 100 ms a second (the
+  // journeys' server-drawn server has all its time, so that they are never past it by chance).
+  const port = Number(process.env.E2E_PORT ?? 8181) + 6;
+  const base = `http://127.0.0.1:${port}`;
+  const root = path.resolve(import.meta.dirname, "../../..");
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "flagship-budget-"));
+  const copy = spawn(process.execPath, ["apps/server/dist/main.js"], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: `postgresql://flagship:flagship@127.0.0.1:${readFileSync(path.join(process.env.E2E_DATA_DIR!, "postgres.port"), "utf8").trim()}/flagship`,
+      DATA_DIR: dataDir,
+      SERVER_RENDERING: "on",
+      SERVER_RENDERING_BUDGET_MS: "100",
+      THROTTLE: "off",
+      WORKERS: "0",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  try {
+    await expect.poll(() => fetch(`${base}/api/v2/stats/version/`).then((r) => r.ok, () => false), { timeout: 60_000 }).toBe(true);
+    const page = `/campaign/${world.category.id}`;
+    const load = async () => {
+      const res = await fetch(`${base}${page}`, { headers: { cookie: `flagship.session=${world.player.token}` } });
+      expect(res.status).toBe(200);
+      return (await res.text()).includes('id="flagship-ssr"');
+    };
+    // Its first draws compile the renderer: once drawn, the budget has room again a second later.
+    await expect.poll(load, { timeout: 30_000, intervals: [1_500] }).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const loads = await Promise.all(Array.from({ length: 20 }, load));
+    expect(loads.filter(Boolean).length, "drawn").toBeGreaterThan(0);
+    expect(loads.filter((drawn) => !drawn).length, "the static shell").toBeGreaterThan(0);
+    // A moment later the budget has room again.
+    await expect.poll(load, { timeout: 10_000, intervals: [1_500] }).toBe(true);
+    // (The static shell drawn by the browser, signed in, is the journey of a stale cookie above.)
+  } finally {
+    const exited = new Promise((resolve) => copy.once("exit", resolve));
+    copy.kill("SIGTERM");
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
 
 test("a page drawn for one player is never served to another, nor to a visitor", async ({ request }) => {
@@ -273,6 +434,7 @@ test("the announcement bar is in the server's HTML until the player closes it, a
     await page.goto("/campaign");
     const bar = page.getByTestId("announcement-bar");
     await expect(bar).toContainText(title);
+    await hydrating(page);
     await bar.getByRole("button", { name: "Hide announcement" }).click();
     await expect(bar).toHaveCount(0);
     // Closed on this browser: the server now draws the page without it, and the browser agrees.

@@ -201,6 +201,9 @@ test("notices: no countdown banner for staff beside the header's countdown, and 
 });
 
 test("the flag field keeps the focus after a wrong and a right guess, and one's own wrong guess makes no toast", async ({ browser, request }) => {
+  // Two browsers, four guesses, three accessibility checks and screenshots at two widths: past a
+  // minute on a busy machine.
+  test.setTimeout(120_000);
   const staff = await seedUser({ isStaff: true });
   const team = await seedTeam(2);
   const category = await seedCategory(request, staff, { name: unique("Focus "), contained_type: "jeopardy" });

@@ -12,8 +12,15 @@ test("a hidden key sequence opens a terminal that talks to the real API", async 
   const team = await seedTeam();
   const player = team.members[0]!;
   await signIn(page, player);
+  // The terminal's code loads the first time the sequence is typed, not with the pages.
+  const terminalCode: string[] = [];
+  page.on("request", (r) => {
+    if (/\/assets\/FakeTerminal-[\w-]+\.js$/.test(r.url())) terminalCode.push(r.url());
+  });
   await page.goto("/campaign");
   await expect(page.getByRole("heading", { level: 1, name: "Challenges" })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  expect(terminalCode).toEqual([]);
   for (const key of SECRET) await page.keyboard.press(key);
 
   const terminal = page.getByRole("dialog", { name: "Terminal" });
@@ -40,5 +47,13 @@ test("a hidden key sequence opens a terminal that talks to the real API", async 
   await expect(output).toContainText("rm: command not found");
   await input.fill("exit");
   await input.press("Enter");
+  await expect(terminal).toBeHidden();
+  expect(terminalCode).toHaveLength(1);
+
+  // Typed again, the sequence opens it afresh.
+  for (const key of SECRET) await page.keyboard.press(key);
+  await expect(terminal).toBeVisible();
+  await expect(output).not.toContainText("Correct!");
+  await terminal.getByRole("button", { name: "Close" }).click();
   await expect(terminal).toBeHidden();
 });

@@ -8,6 +8,8 @@ async function configValue(key: string): Promise<unknown> {
 }
 
 test("staff build a theme with a live preview and save it for everyone; players keep their own light or dark choice", async ({ page, browser }) => {
+  // Two browsers, several reloads and a saved theme: past 60 s once under the whole suite's load.
+  test.setTimeout(120_000);
   const staff = await seedUser({ isStaff: true });
   const player = await seedUser();
   const before = { theme: await configValue("theme"), start: await configValue("start_time") };

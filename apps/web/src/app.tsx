@@ -4,6 +4,7 @@ import { RouterProvider } from "@tanstack/react-router";
 import { useEffect } from "react";
 import type { TRPCClient } from "@trpc/client";
 import type { AppRouter as ApiRouter } from "@flagship/api";
+import { TranslationProvider } from "./lib/i18n.ts";
 import { TRPCProvider } from "./lib/trpc.ts";
 import type { AppRouter } from "./router.tsx";
 import { AppErrorBoundary } from "./shell/ErrorBoundary.tsx";
@@ -34,7 +35,9 @@ export function App({
       <AppErrorBoundary>
         <QueryClientProvider client={queryClient}>
           <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
-            <RouterProvider router={router} />
+            <TranslationProvider>
+              <RouterProvider router={router} />
+            </TranslationProvider>
           </TRPCProvider>
         </QueryClientProvider>
       </AppErrorBoundary>

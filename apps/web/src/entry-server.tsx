@@ -47,15 +47,15 @@ export interface RenderResult {
   redirect: string | null;
   /** The deferred pieces the page shows, by module (their code and styles go in the page's head). */
   modules?: string[];
+  /** The scheme the page is drawn in whatever the viewer chose (the projector board's dark), if any. */
+  forcedScheme?: "dark";
 }
 
 /**
  * The routes the server draws: the public and player pages. The rest (staff pages, account
  * settings, the one-time links of mails, the first-run setup) are drawn in the browser, from the
- * static shell. So are a player's own profile and team at /profile and /team (their pieces hydrate
- * late and flash the loading screen; the same pages by id are drawn), and the projector board (its
- * scrolling follows the screen's reduced-motion setting, which the server cannot know and the
- * hydrating page would first draw as off). Addresses no route claims are staff's content pages, which are drawn too.
+ * static shell. A player's own profile and team (/profile, /team) send them on to /profile/me and
+ * /team/me, drawn like any other. Addresses no route claims are staff's content pages, which are drawn too.
  */
 const SERVER_DRAWN = new Set([
   "/",
@@ -66,6 +66,7 @@ const SERVER_DRAWN = new Set([
   "/campaign/$tabId",
   "/campaign/$tabId/$chalId",
   "/leaderboard",
+  "/largeLeaderboard",
   "/profile/$user",
   "/users",
   "/team/$team",
@@ -183,7 +184,7 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
   const leaf = router.state.matches.at(-1);
   if (!leaf || (leaf.routeId !== "__root__" && !SERVER_DRAWN.has(leaf.routeId))) return { html: null, state: "", redirect: null };
 
-  const notes: SsrNotes = { markdown: false, deferred: new Set() };
+  const notes: SsrNotes = { deferred: new Set() };
   const clock = { now: Date.now() };
   const node = (
     <ServerSessionContext.Provider value={{ token: request.token }}>
@@ -220,13 +221,12 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
       return queryClient.prefetchQuery({ queryKey, queryFn: () => request.call(path.join("."), options?.input), retry: false });
     }),
   );
-  // Markdown is drawn by the loaded renderer from the first draw on, as the hydrating browser draws it
-  // (it loads the renderer first); a draw before it loads would wrap it in a suspense the browser has not.
+  // Markdown is drawn by the loaded renderer from the first draw on (a draw before it loads would
+  // wrap it in a suspense); the hydrating browser keeps the HTML it draws (lib/Markdown.tsx).
   await preloadMarkdown();
   const tried = new Set<Query>(queryClient.getQueryCache().getAll());
   // Notes are of the last draw only.
   const drawNoted = async () => {
-    notes.markdown = false;
     notes.deferred.clear();
     queryCache.read.clear();
     return draw(node);
@@ -256,9 +256,15 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
   const state: SsrState = {
     queries: superjson.serialize(dehydrate(queryClient, { shouldDehydrateQuery: shown })),
     signedIn: request.token !== null,
-    markdown: notes.markdown,
     now: clock.now,
     deferred: [...notes.deferred],
   };
-  return { html, state: JSON.stringify(state).replace(/</g, "\\u003c"), redirect: null, modules: state.deferred };
+  return {
+    html,
+    state: JSON.stringify(state).replace(/</g, "\\u003c"),
+    redirect: null,
+    modules: state.deferred,
+    // The projector board is dark whatever the viewer chose (LargeLeaderboardPage): so is its first paint.
+    ...(leaf.routeId === "/largeLeaderboard" && { forcedScheme: "dark" as const }),
+  };
 }

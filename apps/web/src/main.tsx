@@ -15,7 +15,6 @@ import { App } from "./app.tsx";
 import { browserColorSchemeManager, syncColorSchemeCookie } from "./lib/color-scheme.ts";
 import { deferred, preloadDrawn } from "./lib/deferred.tsx";
 import { keepEarlyInput } from "./lib/early-input.ts";
-import { preloadMarkdown } from "./lib/Markdown.tsx";
 import { cookieToken, session, setDrawnToken } from "./lib/session.ts";
 import { setHydrationNow } from "./lib/render-clock.ts";
 import { readSsrState } from "./lib/ssr-state.ts";
@@ -49,11 +48,20 @@ createRoot(notificationsRegion).render(
   </MantineProvider>,
 );
 
-const router = createAppRouter();
+/**
+ * Lets the browser run what waits (a paint, a click, a keypress) before the next step of starting
+ * the app, so each step is a task of its own rather than one long task: scheduler.yield() where
+ * the browser has it (the rest of start-up keeps its place ahead of other tasks), else a timeout.
+ */
+function yieldToBrowser(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  return scheduler?.yield ? scheduler.yield() : new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 const container = document.getElementById("root")!;
 // Text typed into the server's page before it has hydrated is given back once it has.
 const giveBackEarlyInput = keepEarlyInput();
-const app = (
+const appWith = (router: ReturnType<typeof createAppRouter>) => (
   <StrictMode>
     <App router={router} queryClient={queryClient} trpcClient={trpcClient} colorSchemeManager={colorSchemeManager} onMounted={giveBackEarlyInput} />
   </StrictMode>
@@ -71,9 +79,14 @@ async function start(): Promise<void> {
   if (!ssr || !sameViewer || !sameScheme || (ssr.signedIn && !sameHidden)) {
     // How the page started, for anyone checking (the browser journeys): drawn here, or hydrated.
     document.documentElement.dataset.start = ssr ? "redrawn" : "drawn";
-    createRoot(container).render(app);
+    createRoot(container).render(appWith(createAppRouter()));
     return;
   }
+  // Start-up runs in steps, each its own task (the script's evaluation is the first): the page
+  // is drawn already, so a tap on it is handled between them.
+  await yieldToBrowser();
+  const router = createAppRouter();
+  await yieldToBrowser();
   hydrate(queryClient, superjson.deserialize(ssr.queries));
   setHydrationNow(ssr.now);
   setDrawnToken(session.token);
@@ -82,17 +95,19 @@ async function start(): Promise<void> {
   // dehydrated router state beyond that.
   (router as { ssr?: { manifest: undefined } }).ssr = { manifest: undefined };
   // The first render must draw what the server drew: the route's matches resolved with their page
-  // code (router.load() loads each route component's preload: deferred components have one) and,
-  // where the page shows markdown, the renderer loaded. Pieces loaded on demand hydrate as they arrive.
-  await Promise.all([router.load(), ssr.markdown ? preloadMarkdown().catch(() => undefined) : undefined]);
+  // code (router.load() loads each route component's preload: deferred components have one).
+  // Markdown needs no renderer: the server's HTML of it is kept (lib/Markdown.tsx).
+  await router.load();
+  await yieldToBrowser();
   // Then every deferred piece the server drew, down to those inside others.
   await preloadDrawn(ssr.deferred ?? []);
+  await yieldToBrowser();
   document.documentElement.dataset.start = "hydrated";
   // Hydrated as a transition: React works through it in slices of a few milliseconds, yielding to
   // the browser between them (a click or a keypress is handled meanwhile), instead of one task as
   // long as the whole page.
   startTransition(() => {
-    hydrateRoot(container, app);
+    hydrateRoot(container, appWith(router));
   });
 }
 

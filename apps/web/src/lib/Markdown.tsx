@@ -1,9 +1,15 @@
-import { Text } from "@mantine/core";
+import { Text, Typography } from "@mantine/core";
 import { type ComponentType, lazy, Suspense, useContext, useEffect, useState } from "react";
+import { useHydrated } from "./render-clock.ts";
 import { SsrNotesContext } from "./ssr-state.ts";
+// A document's styles, and its code blocks' highlighting, come with the shell: the server draws
+// markdown that the browser keeps without loading the renderer.
+import "./markdown.css";
+import "./highlight.css";
 
-// The markdown parser and renderer load the first time any markdown is shown, not with the shell.
-// Once loaded, markdown is drawn at once, without a round through the lazy component's suspense.
+// The markdown parser and renderer load the first time any markdown is drawn in the browser, not
+// with the shell. Once loaded, markdown is drawn at once, without a round through the lazy
+// component's suspense.
 let Loaded: ComponentType<{ children: string }> | null = null;
 const loadRenderer = () =>
   import("./MarkdownRenderer.tsx").then((module) => {
@@ -17,30 +23,67 @@ export function preloadMarkdown(): Promise<unknown> {
   return loadRenderer();
 }
 
+/** True while React hydrates the HTML the server drew (and on the server), false when it draws in the browser. */
+export function useHydrating(): boolean {
+  return !useHydrated();
+}
+
 /** Whether the renderer has loaded; when `needed`, it starts loading it. */
-export function useMarkdownReady(needed: boolean): boolean {
-  const [ready, setReady] = useState(Loaded !== null);
+function useRendererLoaded(needed: boolean): boolean {
+  const [loaded, setLoaded] = useState(Loaded !== null);
   useEffect(() => {
-    if (!needed || ready) return;
+    if (!needed || loaded) return;
     let live = true;
-    void loadRenderer().then(() => live && setReady(true), () => live && setReady(true));
+    // A renderer that fails to load is reported by the lazy component that draws with it.
+    void loadRenderer().then(() => live && setLoaded(true), () => live && setLoaded(true));
     return () => {
       live = false;
     };
-  }, [needed, ready]);
-  return ready;
+  }, [needed, loaded]);
+  return loaded;
 }
 
 /**
+ * Whether markdown can be drawn now (the renderer has loaded, or the server drew it and React is
+ * hydrating it); when `needed`, it starts loading it.
+ */
+export function useMarkdownReady(needed: boolean): boolean {
+  const hydrating = useHydrating();
+  const [drawnByServer] = useState(hydrating);
+  return useRendererLoaded(needed && !drawnByServer) || drawnByServer;
+}
+
+/**
+ * What a kept element's content is set to: nothing. The same object every time, so React never
+ * writes it (it writes innerHTML only when the object changes), and the server's HTML stays.
+ */
+const KEEP_SERVER_HTML = { __html: "" };
+
+/** The element MarkdownRenderer draws around a document (the same props, so hydration matches). */
+export const MARKDOWN_WRAPPER = { p: 0, fz: "sm", className: "fs-markdown" } as const;
+
+/**
  * Untrusted markdown (challenge text, announcements, pages), rendered through a tag whitelist.
- * Until the renderer has loaded, the text is shown as it is; with `suspend`, the nearest outer
- * loading state is shown instead (for the main text of a page, which would otherwise jump when the
- * rendered markdown replaces the plain text).
+ *
+ * Markdown the server drew stays as the server drew it: the browser hydrates the element around it
+ * and keeps its content, without loading or running the parser (the document has no handlers to
+ * attach: links, images, code blocks). When the text changes later, the renderer loads and draws
+ * the new text (the old stays until it has loaded).
+ *
+ * Drawn in the browser, the text is shown as it is until the renderer has loaded; with `suspend`,
+ * the nearest outer loading state is shown instead (for the main text of a page, which would
+ * otherwise jump when the rendered markdown replaces the plain text).
  */
 export function Markdown({ children, suspend = false }: { children: string; suspend?: boolean }) {
-  // A page the server draws says it shows markdown, so the browser has the renderer before it hydrates.
   const notes = useContext(SsrNotesContext);
-  if (notes) notes.markdown = true;
+  const hydrating = useHydrating();
+  // The text the server drew (this element was hydrated), or null.
+  const [drawnByServer] = useState(() => (hydrating && notes === null ? children : null));
+  const changed = drawnByServer !== null && drawnByServer !== children;
+  const loaded = useRendererLoaded(changed);
+  if (drawnByServer !== null && (!changed || !loaded)) {
+    return <Typography {...MARKDOWN_WRAPPER} dangerouslySetInnerHTML={KEEP_SERVER_HTML} suppressHydrationWarning />;
+  }
   if (Loaded) return <Loaded>{children}</Loaded>;
   if (suspend) return <MarkdownRenderer>{children}</MarkdownRenderer>;
   return (

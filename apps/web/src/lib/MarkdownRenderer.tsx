@@ -7,7 +7,7 @@ import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from "r
 import remarkGfm from "remark-gfm";
 import type { VFile } from "vfile";
 import { i18n } from "./i18n.ts";
-import "./markdown.css";
+import { MARKDOWN_WRAPPER } from "./Markdown.tsx";
 import "./markdown-texts.ts";
 
 // The highlighter loads with the first fenced code block that names a language, not before.
@@ -258,7 +258,7 @@ export default function MarkdownRenderer({ children }: { children: string }) {
   const id = `${useId()}-`;
   const drawn = useMemo(() => drawMarkdown(children, id), [children, id]);
   return (
-    <Typography p={0} fz="sm" className="fs-markdown">
+    <Typography {...MARKDOWN_WRAPPER}>
       {drawn}
     </Typography>
   );

@@ -15,7 +15,6 @@ import x86asm from "highlight.js/lib/languages/x86asm";
 import xml from "highlight.js/lib/languages/xml";
 import { createLowlight } from "lowlight";
 import type { ReactNode } from "react";
-import "./highlight.css";
 
 // The languages CTF challenges quote most; each grammar brings its aliases (js, py, sh, html...).
 const lowlight = createLowlight({ bash, c, cpp, diff, go, java, javascript, json, php, python, rust, sql, typescript, x86asm, xml });

@@ -1,6 +1,7 @@
 import { ERRORS } from "@flagship/shared";
 import i18next from "i18next";
-import { initReactI18next } from "react-i18next";
+import { createContext, createElement, type ReactNode, useContext } from "react";
+import { initReactI18next, useTranslation as useLibraryTranslation } from "react-i18next";
 
 const errors = Object.fromEntries(Object.entries(ERRORS).map(([code, def]) => [code, def.message]));
 
@@ -196,4 +197,32 @@ export function addTexts(more: Texts): void {
   i18n.addResourceBundle("en", "translation", more, true, false);
 }
 
-export { Trans, useTranslation } from "react-i18next";
+export { Trans } from "react-i18next";
+
+type Translation = ReturnType<typeof useLibraryTranslation>;
+
+const TranslationContext = createContext<Translation | null>(null);
+
+/**
+ * The app's texts for every component below (App puts it at the root): react-i18next's hook runs
+ * here once and its answer is shared, following a change of language as the hook does. Called in
+ * each of a page's hundreds of components, the hook costs each its own subscription, fixed `t` and
+ * a copy of the i18n instance's properties as they mount: a large share of drawing a page on the
+ * server and of hydrating it on a phone.
+ */
+export function TranslationProvider({ children }: { children: ReactNode }) {
+  const translation = useLibraryTranslation();
+  return createElement(TranslationContext.Provider, { value: translation }, children);
+}
+
+/**
+ * Outside the provider (the toasts' own root): the instance's texts as they are. The app has one
+ * language, bundled, so they are what the hook would give.
+ */
+const fixedT = i18n.getFixedT(null, "translation") as unknown as Translation["t"];
+const UNPROVIDED = Object.assign([fixedT, i18n, true] as const, { t: fixedT, i18n, ready: true }) as unknown as Translation;
+
+/** `{ t, i18n, ready }` (and `[t, i18n, ready]`), as react-i18next's hook gives them, from the app's TranslationProvider. */
+export function useTranslation(): Translation {
+  return useContext(TranslationContext) ?? UNPROVIDED;
+}

@@ -7,8 +7,6 @@ export interface SsrState {
   queries: SuperJSONResult;
   /** Whether it was drawn for a signed-in viewer (the session cookie). */
   signedIn: boolean;
-  /** Whether it shows markdown: the browser loads the renderer before it hydrates, to draw it the same way. */
-  markdown: boolean;
   /** When it was drawn (ms): the browser hydrates with the same moment, so countdowns match. */
   now: number;
   /** The deferred pieces it shows (by module): the browser loads their code before it hydrates. */
@@ -17,7 +15,6 @@ export interface SsrState {
 
 /** What the server notes while it draws a page, for the state above. */
 export interface SsrNotes {
-  markdown: boolean;
   /** The deferred pieces drawn, by module (lib/deferred.tsx). */
   deferred: Set<string>;
 }

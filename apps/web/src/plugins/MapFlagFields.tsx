@@ -1,6 +1,7 @@
 import { Group, NumberInput } from "@mantine/core";
 import { useTranslation } from "../lib/i18n.ts";
 import type { FlagTypeFieldsProps } from "./extensions.tsx";
+import "../features/authoring/texts.ts";
 
 /** The map flag's fields in the challenge editor: the target's latitude and longitude and the radius. */
 export function MapFlagFields({ metadata, onChange }: FlagTypeFieldsProps) {

@@ -10,6 +10,8 @@ import {
   useMantineColorScheme,
 } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
+import { useState } from "react";
+import { useSecretSequence } from "../features/terminal/secret.ts";
 import { Link, Outlet, useRouterState } from "@tanstack/react-router";
 import { SessionWatcher } from "../features/auth/SessionWatcher.tsx";
 import { Countdown } from "../features/countdown/Countdown.tsx";
@@ -39,6 +41,17 @@ import { setViewAsPlayer, useViewAsPlayer } from "./viewAsPlayer.ts";
 // The tab's title is not needed for the first paint: it loads after it, off every page's first load.
 const DocumentTitle = deferred("shell/DocumentTitle", () => import("./DocumentTitle.tsx").then((m) => m.DocumentTitle), null);
 const FakeTerminal = deferred("features/terminal/FakeTerminal", () => import("../features/terminal/FakeTerminal.tsx").then((m) => m.FakeTerminal), null);
+
+/**
+ * The easter-egg terminal: the shell listens for its secret sequence, and the terminal's code (a
+ * dialog, a scroll area, a text field) loads the first time it is typed, not with every page.
+ */
+function Terminal() {
+  const [state, setState] = useState<"never" | "open" | "closed">("never");
+  useSecretSequence(() => setState("open"));
+  if (state === "never") return null;
+  return <FakeTerminal opened={state === "open"} onClose={() => setState("closed")} />;
+}
 
 /**
  * The theme toggle's glyph, the scheme it switches to: Tabler's outline sun and moon (the sidebar's
@@ -146,7 +159,7 @@ export function Layout() {
       <SessionWatcher />
       <DocumentTitle />
       <EventTheme />
-      <FakeTerminal />
+      <Terminal />
       {BARE_PAGES.has(pathname) ? <Outlet /> : <Shell />}
     </RealtimeProvider>
   );

@@ -10,6 +10,7 @@ import type { CategoryView } from "../challenges/types.ts";
 import { ChoiceSelect, choicesOf } from "./choices.tsx";
 import { patchJsonText } from "./draft.ts";
 import { MarkdownField, parseJsonObject } from "./MarkdownField.tsx";
+import "./texts.ts";
 
 /**
  * The category form, for /campaign/new and edit mode's 'Edit details'. The name is required

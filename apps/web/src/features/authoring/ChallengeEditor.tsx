@@ -21,6 +21,7 @@ import { FlagFields } from "./FlagFields.tsx";
 import { FilesEditor, HintsEditor } from "./HintsFilesEditors.tsx";
 import { MarkdownField, parseJsonObject } from "./MarkdownField.tsx";
 import { UnlockEditor } from "./UnlockEditor.tsx";
+import "./texts.ts";
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (

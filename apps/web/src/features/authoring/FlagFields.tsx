@@ -7,6 +7,7 @@ import { useTranslation } from "../../lib/i18n.ts";
 import { ChoiceSelect, choicesOf } from "./choices.tsx";
 import { patchJsonText } from "./draft.ts";
 import { parseJsonObject } from "./MarkdownField.tsx";
+import "./texts.ts";
 
 /**
  * The flag type, as labelled choices, and its settings as fields: the flag or pattern for text

@@ -3,6 +3,7 @@ import { ActionIcon, Button, Card, FileButton, Group, MultiSelect, NumberInput, 
 import { useState } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { session } from "../../lib/session.ts";
+import "./texts.ts";
 
 export interface HintDraft {
   id?: number;

@@ -2,6 +2,7 @@ import { Stack, Tabs, Text, Textarea } from "@mantine/core";
 import { useId } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
+import "./texts.ts";
 
 /** A markdown text area with a Preview tab rendering exactly what players will see. */
 export function MarkdownField({ label, value, onChange, error, description, minRows = 6, testId }: { label: string; value: string; onChange(value: string): void; error?: string; description?: string; minRows?: number; testId?: string }) {

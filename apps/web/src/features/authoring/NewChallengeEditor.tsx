@@ -4,6 +4,7 @@ import { useTranslation } from "../../lib/i18n.ts";
 import type { CategoryView } from "../challenges/types.ts";
 import { ChallengeEditor } from "./ChallengeEditor.tsx";
 import { prefillFromHash } from "./draft.ts";
+import "./texts.ts";
 
 /** /campaign/{tabId}/new, optionally prefilled from URL-encoded JSON in the hash. */
 export function NewChallengeEditor({ category, hash }: { category: CategoryView; hash: string }) {

@@ -3,6 +3,7 @@ import { NumberInput, Select, SimpleGrid, Stack, Textarea } from "@mantine/core"
 import { useTranslation } from "../../lib/i18n.ts";
 import type { EditorRendererProps } from "../challenges/registry.tsx";
 import { parseJsonObject } from "./MarkdownField.tsx";
+import "./texts.ts";
 
 /** The code challenge's own settings: its language and the code the editor starts with. */
 export function CodeEditorFields({ draft, onChange }: EditorRendererProps) {

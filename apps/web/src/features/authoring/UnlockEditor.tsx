@@ -2,6 +2,7 @@ import { unlockExpression, unlockPicks, type UnlockOperator } from "@flagship/sh
 import { Alert, Button, Group, MultiSelect, Radio, Stack, Text } from "@mantine/core";
 import { useTranslation } from "../../lib/i18n.ts";
 import { unlockSentence } from "./draft.ts";
+import "./texts.ts";
 
 export interface UnlockOption {
   id: number;

@@ -3,6 +3,7 @@ import { i18n } from "../../lib/i18n.ts";
 import type { ChallengeView } from "../challenges/types.ts";
 import type { FileDraft, HintDraft } from "./HintsFilesEditors.tsx";
 import { parseJsonObject } from "./MarkdownField.tsx";
+import "./texts.ts";
 
 /** The challenge editor's state: every field of the Challenge entity, JSON fields as text. */
 export interface ChallengeDraft {

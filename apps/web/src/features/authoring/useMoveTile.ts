@@ -5,6 +5,7 @@ import { useTRPC, useTRPCClient } from "../../lib/trpc.ts";
 import { errorText } from "../auth/errors.ts";
 import type { TileMove } from "../challenges/registry.tsx";
 import type { CategoryView } from "../challenges/types.ts";
+import "./texts.ts";
 
 /**
  * Moving campaign tiles: x and y go into each challenge's challenge_metadata. The listing moves

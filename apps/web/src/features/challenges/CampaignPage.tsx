@@ -7,6 +7,7 @@ import { useStaffView } from "../../shell/viewAsPlayer.ts";
 import { TeamWarning, WithCategories } from "./pages.tsx";
 import { categoryProgress } from "./player-view.ts";
 import type { CategoryView } from "./types.ts";
+import "../authoring/texts.ts";
 
 // The category cards are a page of their own: their grid, progress bars and markdown summaries stay
 // out of the category and challenge pages' first load.

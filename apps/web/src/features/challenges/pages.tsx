@@ -6,7 +6,7 @@ import { useHash, useStaffEditing } from "../authoring/editing.ts";
 import { CategoryStaffBar, ChallengeEditor, NewChallengeEditor } from "../authoring/lazy.tsx";
 import { useMoveTile } from "../authoring/useMoveTile.ts";
 import { useTranslation } from "../../lib/i18n.ts";
-import { Markdown, preloadMarkdown } from "../../lib/Markdown.tsx";
+import { Markdown, preloadMarkdown, useHydrating } from "../../lib/Markdown.tsx";
 import { errorCode } from "../../lib/trpc.ts";
 import { PageFailedScreen } from "../../shell/ErrorScreen.tsx";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
@@ -19,6 +19,7 @@ import { categoryRenderer } from "./registry.tsx";
 import { type CategoryView, findCategory, findChallenge, isFull } from "./types.ts";
 import { UnlockHint } from "./UnlockHint.tsx";
 import { useCampaignCategories } from "./useCategories.ts";
+import "../authoring/texts.ts";
 
 /** Unknown categories and challenges go to /404, which no route claims, so it shows the 404 page. */
 const NOT_FOUND_PATH = "/404" as "/";
@@ -98,8 +99,13 @@ export function ChallengePage() {
   const staff = useStaffView();
   const editing = useStaffEditing().editing && staff;
   const hash = useHash();
-  // The description waits for the markdown renderer (ChallengeBody): fetch it with the data.
-  useEffect(() => void preloadMarkdown(), []);
+  // The description waits for the markdown renderer (ChallengeBody): fetch it with the data, unless
+  // the server drew the page (its description is kept as drawn until it changes).
+  const hydrating = useHydrating();
+  const [hydrated] = useState(hydrating);
+  useEffect(() => {
+    if (!hydrated) void preloadMarkdown();
+  }, [hydrated]);
   return (
     <WithCategories>
       {(categories) => {

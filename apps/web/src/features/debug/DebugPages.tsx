@@ -13,6 +13,7 @@ import { ThemeBuilder } from "../authoring/lazy.tsx";
 import { SynthwaveToggle } from "../theming/SynthwaveToggle.tsx";
 import { showPopup } from "../../plugins/screens.tsx";
 import { useRealtimeState } from "../realtime/RealtimeProvider.tsx";
+import "../authoring/texts.ts";
 
 const PAGES = ["theme", "state", "ws", "ui", "loading", "experiments"] as const;
 

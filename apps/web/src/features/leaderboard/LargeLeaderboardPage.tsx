@@ -1,8 +1,8 @@
-import { Box, Group, Table, Text, Title } from "@mantine/core";
+import { Box, Group, Table, Text, Title, useMantineColorScheme } from "@mantine/core";
 import { useElementSize, useMediaQuery, useMergedRef } from "@mantine/hooks";
 import { TIMINGS } from "@flagship/shared";
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState, type RefObject } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useCountdown } from "../countdown/useCountdown.ts";
@@ -30,20 +30,26 @@ const GRAPH_MAX = 560;
 /** With reduced motion the board turns a page at a time, this often, without animation. */
 const PAGE_TURN_MS = 10_000;
 
+const SCHEME_ATTRIBUTE = "data-mantine-color-scheme";
+
 /**
- * The projector board is dark whatever scheme the visitor picked (a dark room, a bright screen):
- * the page sets the dark scheme on the document while it is shown and gives the previous one back
- * when it is left, without touching the visitor's stored choice.
+ * The projector board is dark whatever scheme the visitor picked (a dark room, a bright screen),
+ * without touching their stored choice: the page sets the document dark before it is painted (the
+ * server draws it dark too) and gives the visitor's scheme back when it is left.
  */
 function useProjectorScheme() {
+  const { colorScheme } = useMantineColorScheme();
+  // The visitor's scheme as last drawn, for when the board is left.
+  const chosen = useRef(colorScheme);
   useEffect(() => {
+    chosen.current = colorScheme;
+  }, [colorScheme]);
+  useLayoutEffect(() => {
     const root = document.documentElement;
-    const before = root.getAttribute("data-mantine-color-scheme");
-    root.setAttribute("data-mantine-color-scheme", "dark");
-    root.dataset.projector = "";
+    root.setAttribute(SCHEME_ATTRIBUTE, "dark");
     return () => {
-      if (before) root.setAttribute("data-mantine-color-scheme", before);
-      delete root.dataset.projector;
+      const choice = chosen.current;
+      root.setAttribute(SCHEME_ATTRIBUTE, choice === "auto" ? (window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light") : choice);
     };
   }, []);
 }
@@ -229,7 +235,10 @@ export function LargeLeaderboardPage() {
   useProjectorScheme();
   // On a phone (someone following the board from the room) the page scrolls as any page: the
   // graph takes the page's type and a phone's height, and the board does not scroll by itself.
-  const phone = useMediaQuery("(max-width: 47.99em)", false, { getInitialValueInEffect: false });
+  // Known at once when the browser draws the page; a page the server drew (which cannot know the
+  // screen) hydrates as drawn, wide, then takes the phone's layout.
+  const hydrated = useHydrated();
+  const phone = useMediaQuery("(max-width: 47.99em)", false, { getInitialValueInEffect: !hydrated });
   const teams = config?.enable_teams !== false;
   // The room sees what players see, even on a staff member's laptop: a frozen board stays frozen
   // on the projector until the reveal.

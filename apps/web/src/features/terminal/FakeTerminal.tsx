@@ -10,14 +10,6 @@ import { isFull } from "../challenges/types.ts";
 import "../authoring/texts.ts";
 import "./terminal.css";
 
-/** The hidden key sequence that opens the terminal: ↑ ↑ ↓ ↓ ← → ← → b a. */
-export const SECRET = ["ArrowUp", "ArrowUp", "ArrowDown", "ArrowDown", "ArrowLeft", "ArrowRight", "ArrowLeft", "ArrowRight", "b", "a"];
-
-function typingInField(target: EventTarget | null): boolean {
-  const element = target as HTMLElement | null;
-  return !!element && (element.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(element.tagName));
-}
-
 /** Markdown reduced to one line of plain text for the terminal. */
 const plain = (markdown: string) => markdown.replace(/[*_`#>[\]]/g, "").replace(/\(([^)]*)\)/g, "").replace(/\s+/g, " ").trim();
 
@@ -25,33 +17,21 @@ const plain = (markdown: string) => markdown.replace(/[*_`#>[\]]/g, "").replace(
  * The player spec's easter egg: a hidden key sequence opens a small terminal whose commands use
  * the real API (who am I, list and read challenges, submit a flag).
  */
-export function FakeTerminal() {
+export function FakeTerminal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const trpc = useTRPC();
   const client = useTRPCClient();
   const queryClient = useQueryClient();
   const { me } = useAppData();
-  const [open, setOpen] = useState(false);
   const [lines, setLines] = useState<string[]>([]);
   const [input, setInput] = useState("");
   const [busy, setBusy] = useState(false);
-  const progress = useRef(0);
   const end = useRef<HTMLDivElement>(null);
 
+  // Each opening starts with the welcome line.
   useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (typingInField(event.target)) return;
-      const expected = SECRET[progress.current];
-      progress.current = event.key === expected ? progress.current + 1 : event.key === SECRET[0] ? 1 : 0;
-      if (progress.current === SECRET.length) {
-        progress.current = 0;
-        setLines([t("terminal.welcome")]);
-        setOpen(true);
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [t]);
+    if (opened) setLines([t("terminal.welcome")]);
+  }, [opened, t]);
 
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: "end" });
@@ -70,7 +50,7 @@ export function FakeTerminal() {
         setLines([]);
         return [];
       case "exit":
-        setOpen(false);
+        onClose();
         return [];
       case "ls": {
         const categories = await client.challenges.categories.query();
@@ -119,7 +99,7 @@ export function FakeTerminal() {
   }
 
   return (
-    <Dialog opened={open} onClose={() => setOpen(false)} title={t("terminal.title")} size="lg" bodyClassName="fake-terminal">
+    <Dialog opened={opened} onClose={onClose} title={t("terminal.title")} size="lg" bodyClassName="fake-terminal">
       <ScrollArea h={300} type="auto">
         <Box component="pre" className="fake-terminal-output" data-testid="terminal-output" aria-live="polite">
           {lines.join("\n")}
