@@ -135,13 +135,38 @@ for i in $(seq 1 "$shards"); do
     npx --no-install playwright test -c apps/web/playwright.config.ts --shard="$i/$shards" >"$log" 2>&1 &
   shard_pids+=($!)
 done
-browser_failed=0
+# Parts that passed are printed first and failed ones last, then each failure's summary again:
+# the end of the run's output says what failed, however much of it a reader is shown.
+failed_parts=()
 for i in $(seq 1 "$shards"); do
-  if wait "${shard_pids[$((i - 1))]}"; then status=passed; else status=FAILED; browser_failed=1; fi
-  printf -- '-- Browser tests, part %s of %s: %s\n' "$i" "$shards" "$status"
-  cat "${shard_logs[$((i - 1))]}"
+  if wait "${shard_pids[$((i - 1))]}"; then
+    printf -- '-- Browser tests, part %s of %s: passed\n' "$i" "$shards"
+    cat "${shard_logs[$((i - 1))]}"
+  else
+    failed_parts+=("$i")
+  fi
 done
-[ "$browser_failed" = 0 ] || { echo "Browser tests failed (above)." >&2; exit 1; }
+if [ ${#failed_parts[@]} -gt 0 ]; then
+  for i in "${failed_parts[@]}"; do
+    printf -- '-- Browser tests, part %s of %s: FAILED\n' "$i" "$shards"
+    cat "${shard_logs[$((i - 1))]}"
+  done
+  {
+    echo
+    echo "Browser tests failed. In short:"
+    for i in "${failed_parts[@]}"; do
+      echo "-- part $i of $shards:"
+      # Playwright's closing summary (the failed, flaky and passed counts, each failed test named);
+      # a part that ended before its summary (its server did not start) shows its last lines.
+      if grep -qE '^  [0-9]+ failed' "${shard_logs[$((i - 1))]}"; then
+        sed -n '/^  [0-9]* failed/,$p' "${shard_logs[$((i - 1))]}"
+      else
+        tail -n 30 "${shard_logs[$((i - 1))]}"
+      fi
+    done
+  } >&2
+  exit 1
+fi
 if [ "${SKIP_STACK_TEST:-0}" != "1" ]; then
   step "Compose stack test"
   if ! wait "$base_images_pid"; then

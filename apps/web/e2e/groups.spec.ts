@@ -17,6 +17,8 @@ async function noAxeViolations(page: Page, scopes: string[] = ["#main"]) {
 }
 
 test("leaderboard groups: staff define them, a team picks one, the leaderboard gets a tab per group", async ({ page, browser }) => {
+  // Two browsers, axe twice and a dozen page loads: under the whole suite's load it has run past 60 s.
+  test.setTimeout(120_000);
   const staff = await seedUser({ isStaff: true });
   const students = unique("Students");
   const sponsors = unique("Sponsors");
