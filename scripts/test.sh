@@ -67,9 +67,10 @@ fi
 # The stack test's base images (a Debian rootfs and the images on it) take minutes, mostly waiting
 # on the package mirror: build them now, beside the other suites, and wait for them before that
 # test. Images already present are kept, so this costs nothing on a machine that has them.
-# Then, once the browser journeys start (not beside the integration tests, whose deadlines feel a
-# busy engine), the stack's own server and worker images are built from them under a tag of this
-# run's: the stack test builds them again under its own tag, from Docker's layer cache, in seconds.
+# Then, once the first part of the browser journeys has ended (not beside the integration tests,
+# whose deadlines feel a busy engine, nor beside both parts of the journeys), the stack's own
+# server and worker images are built from them under a tag of this run's: the stack test builds
+# them again under its own tag, from Docker's layer cache, in seconds.
 base_images_pid=""
 base_images_log="${TMPDIR:-/tmp}/flagship-base-images-$$.log"
 app_images_go="${TMPDIR:-/tmp}/flagship-app-images-$$.go"
@@ -120,8 +121,6 @@ npx --no-install turbo run build --output-logs=errors-only
 step "Multi-host test"
 bash infra/test-multihost.sh
 step "Browser tests"
-# The stack's app images build meanwhile (see above).
-[ -z "$base_images_pid" ] || touch "$app_images_go"
 # The journeys in E2E_SHARDS parts (2 by default) run at once, each part with its own servers,
 # database, mail server and output folder, so that one part's waits on its server are the other's
 # time to run. A part's log is printed when it ends.
@@ -135,6 +134,13 @@ for i in $(seq 1 "$shards"); do
     npx --no-install playwright test -c apps/web/playwright.config.ts --shard="$i/$shards" >"$log" 2>&1 &
   shard_pids+=($!)
 done
+# The stack's app images are built once the first part has ended (see above): beside both parts,
+# on two cores, the build (8 minutes then) slowed every journey by half and some past their time.
+if [ -n "$base_images_pid" ]; then
+  all_running() { local pid; for pid in "$@"; do kill -0 "$pid" 2>/dev/null || return 1; done; }
+  while all_running "${shard_pids[@]}"; do sleep 5; done
+  touch "$app_images_go"
+fi
 # Parts that passed are printed first and failed ones last, then each failure's summary again:
 # the end of the run's output says what failed, however much of it a reader is shown.
 failed_parts=()
