@@ -63,6 +63,9 @@ test("before the start: a player signs in, forms a team and reads when the event
 
   await page.goto("/");
   await expect(page.getByTestId("home-actions").getByRole("link", { name: "Your team" })).toBeVisible();
+  // The page's heading is the organiser's markdown, drawn once the markdown renderer has loaded
+  // (its text shows as it is until then): axe reads the page once it is there.
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await atBothWidths(page, "moment-before-home");
 
   await page.goto("/campaign");

@@ -64,14 +64,17 @@ function dayLabel(offset: number): string {
 /** Picks a day (today + offset) in a date-time picker's calendar and confirms it, paging months as needed. */
 async function pickDay(page: Page, field: string, offset: number): Promise<void> {
   await page.getByTestId(field).click();
-  const day = page.getByRole("button", { name: dayLabel(offset), exact: true });
+  // The field's own picker: the one before it may still be on screen as it fades out.
+  const picker = page.getByRole("dialog").last();
+  const day = picker.getByRole("button", { name: dayLabel(offset), exact: true });
   // The calendar is on screen before its month is read (on a busy machine it comes a moment later).
-  await expect(page.getByRole("button", { name: /previous month/i })).toBeVisible();
+  await expect(picker.getByRole("button", { name: /previous month/i })).toBeVisible();
   for (let pages = 0; !(await day.first().isVisible()) && pages < 3; pages++) {
-    await page.getByRole("button", { name: offset < 0 ? /previous month/i : /next month/i }).click();
+    await picker.getByRole("button", { name: offset < 0 ? /previous month/i : /next month/i }).click();
   }
   await day.first().click();
-  await page.getByRole("button", { name: "Use this time" }).click();
+  await picker.getByRole("button", { name: "Use this time" }).click();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
 }
 
 /**
