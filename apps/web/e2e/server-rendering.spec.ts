@@ -308,6 +308,83 @@ test("the projector board drawn on the server hydrates on a phone as drawn, then
   }
 });
 
+test("the leaderboard's graph drawn by the server is kept on a phone without the chart library until tapped; a wide screen and a reader in another time zone get it drawn by the browser", async ({ browser, baseURL }) => {
+  // The server's time zone (it runs on this machine, with this environment), in which it draws the graph's time axis.
+  const serverZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const otherZone = serverZone === "Asia/Kolkata" ? "America/Lima" : "Asia/Kolkata";
+  const graph = (page: Page) => page.getByRole("img", { name: "Score over time of the top ten" });
+  /** Watches a page for the chart library's code (the pieces a chart loads, and echarts' core). */
+  const chartCode = (page: Page) => {
+    const asked: string[] = [];
+    page.on("request", (r) => {
+      if (/\/assets\/(?:pieces|core|line)-[\w-]+\.js$/.test(r.url())) asked.push(r.url());
+    });
+    return asked;
+  };
+  const open = async (options: { width: number; timezoneId: string; javaScriptEnabled?: boolean }) => {
+    const context = await browser.newContext({ baseURL, viewport: { width: options.width, height: 844 }, timezoneId: options.timezoneId, javaScriptEnabled: options.javaScriptEnabled ?? true });
+    const page = await context.newPage();
+    const asked = chartCode(page);
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if ((message.type() === "error" || message.type() === "warning") && HYDRATION_PROBLEM.test(message.text())) problems.push(message.text());
+    });
+    page.on("pageerror", (error) => problems.push(error.message));
+    await page.goto("/leaderboard");
+    return { context, page, asked, problems };
+  };
+
+  // With JavaScript off a phone shows the graph as the server drew it.
+  const plain = await open({ width: 390, timezoneId: serverZone, javaScriptEnabled: false });
+  await expect(graph(plain.page).locator(".fs-chart-drawn svg")).toBeVisible();
+  await expect(graph(plain.page).locator(".fs-chart-skeleton")).toBeHidden();
+  await plain.context.close();
+
+  // Hydrated on a phone in the server's zone: the drawing stays, and no chart code is fetched ...
+  const phone = await open({ width: 390, timezoneId: serverZone });
+  try {
+    await hydrating(phone.page);
+    await phone.page.waitForLoadState("networkidle");
+    await expect(graph(phone.page).locator(".fs-chart-drawn svg")).toBeVisible();
+    expect(phone.asked).toEqual([]);
+    expect(phone.problems).toEqual([]);
+    await expectAccessible(phone.page);
+    await graph(phone.page).screenshot({ path: test.info().outputPath("graph-drawn-by-the-server-phone.png") });
+    // ... until the reader taps the graph (for its tooltip): the browser then draws it.
+    await graph(phone.page).click();
+    await expect(graph(phone.page).locator(".fs-chart-drawn")).toHaveCount(0);
+    await expect(graph(phone.page).locator("svg")).toBeVisible();
+    expect(phone.asked.length).toBeGreaterThan(0);
+    await graph(phone.page).screenshot({ path: test.info().outputPath("graph-drawn-by-the-browser-phone.png") });
+  } finally {
+    await phone.context.close();
+  }
+
+  // A wide screen: the phone-wide drawing is not shown, and the browser draws the graph at once.
+  const desktop = await open({ width: 1280, timezoneId: serverZone });
+  try {
+    await hydrating(desktop.page);
+    await expect(graph(desktop.page).locator(".fs-chart-drawn")).toHaveCount(0);
+    await expect(graph(desktop.page).locator("svg")).toBeVisible();
+    expect(desktop.asked.length).toBeGreaterThan(0);
+    expect(desktop.problems).toEqual([]);
+  } finally {
+    await desktop.context.close();
+  }
+
+  // A phone in another zone: the server's axis would read in its zone, so the browser draws it.
+  const away = await open({ width: 390, timezoneId: otherZone });
+  try {
+    await hydrating(away.page);
+    await expect(graph(away.page).locator(".fs-chart-drawn")).toHaveCount(0);
+    await expect(graph(away.page).locator("svg")).toBeVisible();
+    expect(away.asked.length).toBeGreaterThan(0);
+    expect(away.problems).toEqual([]);
+  } finally {
+    await away.context.close();
+  }
+});
+
 test("a browser whose session cookie is missing or stale draws the page itself, signed in, with no mismatch", async ({ browser, baseURL }) => {
   // Local storage holds the token but no cookie came with the page (a session from before the
   // cookie existed): the server drew the visitor's page; the browser draws the player's.

@@ -1,5 +1,6 @@
 import { Text, Typography } from "@mantine/core";
 import { type ComponentType, lazy, Suspense, useContext, useEffect, useState } from "react";
+import { KEEP_SERVER_HTML } from "./keep-server-html.ts";
 import { useHydrated } from "./render-clock.ts";
 import { SsrNotesContext } from "./ssr-state.ts";
 // A document's styles, and its code blocks' highlighting, come with the shell: the server draws
@@ -52,12 +53,6 @@ export function useMarkdownReady(needed: boolean): boolean {
   const [drawnByServer] = useState(hydrating);
   return useRendererLoaded(needed && !drawnByServer) || drawnByServer;
 }
-
-/**
- * What a kept element's content is set to: nothing. The same object every time, so React never
- * writes it (it writes innerHTML only when the object changes), and the server's HTML stays.
- */
-const KEEP_SERVER_HTML = { __html: "" };
 
 /** The element MarkdownRenderer draws around a document (the same props, so hydration matches). */
 export const MARKDOWN_WRAPPER = { p: 0, fz: "sm", className: "fs-markdown" } as const;

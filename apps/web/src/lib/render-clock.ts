@@ -35,3 +35,20 @@ export function useRenderNow(): number {
   if (!hydrated && hydrationNow !== null) return hydrationNow;
   return Date.now();
 }
+
+/** This runtime's time zone (the server's, or the reader's in the browser). */
+export function ownTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+let drawnTimeZone: string | null = null;
+
+/** The time zone the page the browser is about to hydrate was drawn in (from the page's state). */
+export function setHydrationTimeZone(zone: string | null): void {
+  drawnTimeZone = zone;
+}
+
+/** Whether the server drew the page in the reader's time zone (its times then read as the browser's would). */
+export function drawnInReadersZone(): boolean {
+  return drawnTimeZone !== null && drawnTimeZone === ownTimeZone();
+}

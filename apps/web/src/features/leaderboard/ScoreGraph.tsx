@@ -1,8 +1,9 @@
 import { graphSpan } from "@flagship/shared";
 import type { EChartsCoreOption } from "echarts/core";
 import { Group, Stack, UnstyledButton, useComputedColorScheme } from "@mantine/core";
-import { useMemo, useState } from "react";
+import { useContext, useMemo, useState } from "react";
 import { Chart, SERIES_COLOURS } from "../../lib/Chart.tsx";
+import { ServerRenderClock } from "../../lib/render-clock.ts";
 import { type SeriesStyle, seriesStyle } from "../../lib/series-style.ts";
 import "./leaderboard.css";
 import { timeAxis } from "./time-axis.ts";
@@ -45,6 +46,7 @@ export function ScoreGraph({
   size?: keyof typeof TYPE;
 }) {
   const computed = useComputedColorScheme("light");
+  const serverClock = useContext(ServerRenderClock);
   const colours = SERIES_COLOURS[forced ?? computed];
   const [hidden, setHidden] = useState<ReadonlySet<string>>(new Set());
   const type = TYPE[size];
@@ -53,7 +55,9 @@ export function ScoreGraph({
     // still draws a line rather than a lone point. The axis spans the event (graphSpan): its start
     // time when set, else the first score on the board, to now or the event's end.
     const times = series.flatMap((s) => s.points.map((p) => Date.parse(p.timestamp)));
-    const now = Date.now();
+    // Drawn on the server, up to the page's moment: the same graph in each of the page's draws,
+    // which the server then draws once (lib/echarts/server-draw.ts).
+    const now = serverClock ? serverClock.now : Date.now();
     const span = graphSpan(times, startTime, endTime, now) ?? { start: now, end: now };
     const axisLabel = { fontSize: type.axis };
     return {
@@ -71,7 +75,9 @@ export function ScoreGraph({
         return [{ name: s.name, type: "line", step: "end", showSymbol: false, data, lineStyle: { color, type: dash, width: size === "projector" ? 3 : 2 }, itemStyle: { color } }];
       }),
     };
-  }, [series, startTime, endTime, hidden, colours, type, size]);
+  }, [series, startTime, endTime, hidden, colours, type, size, serverClock]);
+  // What the graph shows (its option also holds the moment it was drawn, which moves on every draw).
+  const dataKey = useMemo(() => JSON.stringify([series, [...hidden], startTime, endTime, size]), [series, hidden, startTime, endTime, size]);
   const toggle = (name: string) =>
     setHidden((before) => {
       const next = new Set(before);
@@ -80,7 +86,7 @@ export function ScoreGraph({
     });
   return (
     <Stack gap="xs">
-      <Chart option={option} label={label} {...(height !== undefined && { height })} {...(forced && { scheme: forced })} />
+      <Chart option={option} dataKey={dataKey} label={label} {...(height !== undefined && { height })} {...(forced && { scheme: forced })} />
       <Group component="ul" gap={size === "projector" ? "md" : "xs"} className="graph-legend" data-testid="graph-legend">
         {series.map((s, i) => (
           <li key={s.name}>
