@@ -2,11 +2,13 @@
 // built server, runs Lighthouse's mobile preset on the player routes (scenarios/lighthouse.ts) and
 // writes its section of BENCHMARKS.md in place (the rest of the file is kept). Needs the build
 // (`npx turbo run build`) and Chromium (CHROME_PATH, /usr/bin/chromium by default).
+// BENCH_LIGHTHOUSE_ROUTES (route names, comma-separated: "/leaderboard") measures those alone and
+// prints them, each with its long tasks, leaving the table as it is.
 import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { ROOT, startDatabase, startServer } from "./harness.ts";
-import { benchLighthouse, lighthouseSection } from "./scenarios/lighthouse.ts";
+import { benchLighthouse, LIGHTHOUSE_ONLY, lighthouseSection } from "./scenarios/lighthouse.ts";
 import { SEED, seedEvent } from "./seed.ts";
 
 /** The event's shape, with fewer teams: a page draws one page of the board whatever its length. */
@@ -29,7 +31,8 @@ async function main(): Promise<void> {
     const server = await startServer(database.url);
     try {
       const rows = await benchLighthouse(server.baseUrl, seeded);
-      await writeLighthouseSection(lighthouseSection(rows, os.loadavg()));
+      // Some routes only (BENCH_LIGHTHOUSE_ROUTES): printed, the table left as it is.
+      if (!LIGHTHOUSE_ONLY) await writeLighthouseSection(lighthouseSection(rows, os.loadavg()));
     } finally {
       await server.stop();
     }

@@ -39,6 +39,8 @@ export interface LighthouseRow {
   mainThread: Record<string, number>;
   /** The elements that shifted (selector and score), from the run with the median CLS. */
   shifts: { selector: string; score: number }[];
+  /** The main thread's long tasks (what ran them, how long at the slowdown), from the run with the median TBT. */
+  longTasks: { url: string; startMs: number; durationMs: number }[];
 }
 
 interface AuditItems<T> {
@@ -54,6 +56,13 @@ function mainThreadBreakdown(audit: AuditItems<{ groupLabel?: string; duration?:
 function shiftedElements(audit: AuditItems<{ node?: { selector?: string; snippet?: string }; score?: number }> | undefined): { selector: string; score: number }[] {
   return (audit?.details?.items ?? []).map((item) => ({ selector: item.node?.selector ?? item.node?.snippet ?? "?", score: item.score ?? 0 }));
 }
+
+function longTasks(audit: AuditItems<{ url?: string; startTime?: number; duration?: number }> | undefined): LighthouseRow["longTasks"] {
+  return (audit?.details?.items ?? []).map((item) => ({ url: item.url ?? "?", startMs: Math.round(item.startTime ?? 0), durationMs: Math.round(item.duration ?? 0) }));
+}
+
+/** The routes to measure (BENCH_LIGHTHOUSE_ROUTES: names, comma-separated), or all. */
+export const LIGHTHOUSE_ONLY = process.env.BENCH_LIGHTHOUSE_ROUTES ? new Set(process.env.BENCH_LIGHTHOUSE_ROUTES.split(",").map((name) => name.trim())) : null;
 
 interface Route {
   name: string;
@@ -82,7 +91,7 @@ export async function benchLighthouse(baseUrl: string, seeded: Seeded, log: (lin
     { name: "/campaign/{category} (signed in)", path: `/campaign/${category}`, signedIn: true },
     { name: "/campaign/{category}/{challenge} (signed in)", path: `/campaign/${category}/${challenge}`, signedIn: true },
     { name: "/leaderboard", path: "/leaderboard", signedIn: false },
-  ];
+  ].filter((route) => !LIGHTHOUSE_ONLY || LIGHTHOUSE_ONLY.has(route.name));
   const chrome = await launch({
     chromePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
     chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -146,6 +155,7 @@ export async function benchLighthouse(baseUrl: string, seeded: Seeded, log: (lin
           jsKb: scriptKb(audits["network-requests"] as AuditItems<{ resourceType?: string; transferSize?: number }> | undefined),
           mainThread: mainThreadBreakdown(audits["mainthread-work-breakdown"] as AuditItems<{ groupLabel?: string; duration?: number }> | undefined),
           shifts: shiftedElements(audits["layout-shifts"] as AuditItems<{ node?: { selector?: string }; score?: number }> | undefined),
+          longTasks: longTasks(audits["long-tasks"] as AuditItems<{ url?: string; startTime?: number; duration?: number }> | undefined),
         });
       }
       const row: LighthouseRow = {
@@ -158,11 +168,13 @@ export async function benchLighthouse(baseUrl: string, seeded: Seeded, log: (lin
         tbtMs: median(runs.map((r) => r.tbtMs)),
         jsKb: median(runs.map((r) => r.jsKb)),
         mainThread: [...runs].sort((a, b) => a.tbtMs - b.tbtMs)[Math.floor(runs.length / 2)]!.mainThread,
+        longTasks: [...runs].sort((a, b) => a.tbtMs - b.tbtMs)[Math.floor(runs.length / 2)]!.longTasks,
         shifts: [...runs].sort((a, b) => a.cls - b.cls)[Math.floor(runs.length / 2)]!.shifts,
       };
       log(`${row.route}: performance ${row.performance}, LCP ${Math.round(row.lcpMs)} ms, CLS ${row.cls.toFixed(3)}, TBT ${Math.round(row.tbtMs)} ms, JS ${row.jsKb} KB, accessibility ${row.accessibility}`);
       log(`  main thread: ${Object.entries(row.mainThread).map(([k, v]) => `${k} ${v} ms`).join(", ")}`);
       for (const shift of row.shifts) log(`  shifted: ${shift.selector} (${shift.score.toFixed(3)})`);
+      for (const task of row.longTasks) log(`  long task: ${task.durationMs} ms at ${task.startMs} ms, ${task.url.replace(baseUrl, "")}`);
       rows.push(row);
     }
   } finally {
