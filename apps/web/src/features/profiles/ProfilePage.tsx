@@ -3,7 +3,7 @@ import { graphSpan, parseProfileParam } from "@flagship/shared";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import dayjs from "dayjs";
-import { useCallback } from "react";
+import { useCallback, useContext } from "react";
 import { deferred } from "../../lib/deferred.tsx";
 import { useTranslation } from "../../lib/i18n.ts";
 import { ImpersonateButton } from "../auth/ImpersonateButton.tsx";
@@ -20,7 +20,7 @@ import { NameAvatar } from "./Avatar.tsx";
 import { ChartCard, ChartsFailed } from "./ChartCard.tsx";
 import { attemptsPie, categoryPie, scoreLine } from "./chartOptions.ts";
 import { SocialLinks } from "./SocialLinks.tsx";
-import { useHydrated } from "../../lib/render-clock.ts";
+import { ServerRenderClock, useHydrated } from "../../lib/render-clock.ts";
 
 // Awards load after the page (the staff form with them): most players have none to show.
 const Awards = deferred("features/moderation/Awards", () => import("../moderation/Awards.tsx").then((m) => m.Awards), null);
@@ -81,12 +81,15 @@ function ProfileView({ user }: { user: MemberData }) {
   // The leaderboard's time axis: the event from its start to now (or its end).
   const startTime = config?.start_time ?? null;
   const endTime = config?.end_time ?? null;
+  // Up to now; on the server, the page's moment (the same in each of its draws, so the server
+  // draws the chart once: lib/echarts/server-draw.ts).
+  const serverClock = useContext(ServerRenderClock);
   const line = useCallback(
     (scheme: "light" | "dark") => {
       const score = s?.score ?? [];
-      return scoreLine(score, user.username, scheme, graphSpan(score.map((p) => Date.parse(p.timestamp)), startTime, endTime, Date.now()));
+      return scoreLine(score, user.username, scheme, graphSpan(score.map((p) => Date.parse(p.timestamp)), startTime, endTime, serverClock ? serverClock.now : Date.now()));
     },
-    [s, user.username, startTime, endTime],
+    [s, user.username, startTime, endTime, serverClock],
   );
   const teams = config?.enable_teams !== false;
   const staffView = useStaffView();

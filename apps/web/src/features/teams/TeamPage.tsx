@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { RedirectTo } from "./guards.tsx";
 import dayjs from "dayjs";
-import { useCallback } from "react";
+import { useCallback, useContext } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
 import { errorCode, useTRPC } from "../../lib/trpc.ts";
 import { NotFoundPage } from "../../shell/NotFound.tsx";
@@ -20,7 +20,7 @@ import { errorText } from "./forms.ts";
 import { TeamSettingsCards } from "./TeamSettingsCards.tsx";
 import { deferred } from "../../lib/deferred.tsx";
 import type { TeamData } from "./types.ts";
-import { useHydrated } from "../../lib/render-clock.ts";
+import { ServerRenderClock, useHydrated } from "../../lib/render-clock.ts";
 
 export function StatTile({ label, value }: { label: string; value: number | string }) {
   return (
@@ -101,12 +101,15 @@ function TeamView({ team, ownId, own }: { team: TeamData; ownId: number | null; 
   const { config } = useAppData();
   const startTime = config?.start_time ?? null;
   const endTime = config?.end_time ?? null;
+  // Up to now; on the server, the page's moment (the same in each of its draws, so the server
+  // draws the chart once: lib/echarts/server-draw.ts).
+  const serverClock = useContext(ServerRenderClock);
   const line = useCallback(
     (scheme: "light" | "dark") => {
       const score = s?.score ?? [];
-      return scoreLine(score, team.name, scheme, graphSpan(score.map((p) => Date.parse(p.timestamp)), startTime, endTime, Date.now()));
+      return scoreLine(score, team.name, scheme, graphSpan(score.map((p) => Date.parse(p.timestamp)), startTime, endTime, serverClock ? serverClock.now : Date.now()));
     },
-    [s, team.name, startTime, endTime],
+    [s, team.name, startTime, endTime, serverClock],
   );
   const shares = useCallback((scheme: "light" | "dark") => memberPie(s?.members ?? [], scheme), [s]);
   const staffView = useStaffView();
