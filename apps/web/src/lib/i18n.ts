@@ -76,6 +76,7 @@ export const en = {
     terms: "Terms",
     conduct: "Code of Conduct",
     menu: "Menu",
+    your_account: "Your account",
     toggle_theme: "Toggle dark mode",
     main_navigation: "Main navigation",
     skip_to_content: "Skip to content",

@@ -2,6 +2,7 @@ import {
   ActionIcon,
   Anchor,
   Badge,
+  Box,
   Burger,
   Group,
   Text,
@@ -130,11 +131,11 @@ function AccountSummary({ where }: { where: "header" | "sidebar" }) {
   // Name and points arrive together: a badge added after the name would move it along the header.
   if (!me || (me.teamId !== null && team.isPending)) return null;
   const header = where === "header";
-  return (
+  const summary = (
     <Group
       gap={6}
       wrap="nowrap"
-      {...(header ? { visibleFrom: "sm" } : { hiddenFrom: "sm", px: "md", pt: "md", pb: "xs" })}
+      {...(header ? { visibleFrom: "sm" } : { px: "md", pt: "md", pb: "xs" })}
       data-testid={header ? "header-account" : "sidebar-account"}
     >
       <Text size="sm" fw={600} truncate="end" maw={160}>
@@ -146,6 +147,14 @@ function AccountSummary({ where }: { where: "header" | "sidebar" }) {
         </Badge>
       )}
     </Group>
+  );
+  // In the header's landmark on a desktop; atop a phone's sliding sidebar, a landmark of its own
+  // (the sidebar's navigation landmark is below it), so no content of the page sits outside one.
+  if (header) return summary;
+  return (
+    <Box component="section" hiddenFrom="sm" aria-label={t("nav.your_account")}>
+      {summary}
+    </Box>
   );
 }
 
