@@ -174,7 +174,8 @@ export class DockerDeployer implements Deployer {
       }
     }
     try {
-      await container.start();
+      // The engine finds the container's network by name again as it starts it.
+      await this.resources.onNetwork(spare ?? unit.network, () => container.start());
     } catch (error) {
       await container.remove({ force: true }).catch(() => undefined);
       if (spare) this.resources.returnSpare(spare);

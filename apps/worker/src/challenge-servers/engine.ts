@@ -1,8 +1,11 @@
-import { randomBytes, randomInt } from "node:crypto";
+import { createHash, randomBytes, randomInt } from "node:crypto";
 import type Docker from "dockerode";
 import { engineReason, LABELS, type Unit } from "./deployer.ts";
 
 const PULL_TIMEOUT_MS = 5 * 60_000;
+
+/** How long a worker refused a subnet waits for the network holding it to be listed. */
+const HOLDER_WAIT_MS = 10_000;
 
 /** How many free subnets an allocation may pass over at random (see freeSubnet). */
 const SUBNET_SKIP = 8;
@@ -32,29 +35,51 @@ export function parsePool(cidr: string): SubnetPool {
   return { cidr, base: Math.floor(ipToInt(match[1]!) / size) * size, bits };
 }
 
+/** The addresses a subnet spans, as [first, past the last). */
+function rangeOf(cidr: string): readonly [number, number] {
+  const [ip, bits] = cidr.split("/");
+  const size = 2 ** (32 - Number(bits));
+  const start = Math.floor(ipToInt(ip!) / size) * size;
+  return [start, start + size];
+}
+
+/** Whether two subnets share an address. */
+function overlaps(a: string, b: string): boolean {
+  const [a0, a1] = rangeOf(a);
+  const [b0, b1] = rangeOf(b);
+  return a0 < b1 && b0 < a1;
+}
+
 /**
  * The first subnet of the given prefix length in the pool that overlaps none of `used`, passing
  * over `skip` free ones first (workers sharing an engine skip a few at random, so they rarely pick
- * the same one at the same moment, while the pool stays packed from its start).
+ * the same one at the same moment, while the pool stays packed from its start). `from` starts the
+ * search at that subnet of the pool instead of its first, going round to the start after the end.
  */
-export function freeSubnet(pool: SubnetPool, prefix: number, used: readonly string[], skip = 0): string | null {
-  const taken = used.map((cidr) => {
-    const [ip, bits] = cidr.split("/");
-    const size = 2 ** (32 - Number(bits));
-    const start = Math.floor(ipToInt(ip!) / size) * size;
-    return [start, start + size] as const;
-  });
+export function freeSubnet(pool: SubnetPool, prefix: number, used: readonly string[], skip = 0, from = 0): string | null {
+  const taken = used.map(rangeOf);
   const size = 2 ** (32 - prefix);
-  const end = pool.base + 2 ** (32 - pool.bits);
+  const slots = Math.floor(2 ** (32 - pool.bits) / size);
   let first: string | null = null;
   let passed = 0;
-  for (let start = pool.base; start + size <= end; start += size) {
+  for (let i = 0; i < slots; i++) {
+    const start = pool.base + ((from + i) % slots) * size;
     if (taken.some(([a, b]) => start < b && a < start + size)) continue;
     const subnet = `${intToIp(start)}/${prefix}`;
     first ??= subnet;
     if (passed++ === skip) return subnet;
   }
   return first;
+}
+
+/**
+ * Where the search for a shared network's subnet starts: the same place in every worker, taken
+ * from the network's name, so workers making one job's network at the same moment ask the engine
+ * for the same subnet and the engine, which never gives one subnet twice, keeps one of them.
+ */
+export function subnetSlotOf(name: string, pool: SubnetPool, prefix: number): number {
+  const slots = Math.floor(2 ** (32 - pool.bits) / 2 ** (32 - prefix));
+  return createHash("sha256").update(name).digest().readUInt32BE(0) % Math.max(1, slots);
 }
 
 const SPARE_MARK = "spare-";
@@ -179,8 +204,16 @@ export class EngineResources {
     // thirty networks, far fewer than one per team. Subnets are chosen one at a time in this
     // process (cheap, from what the engine had plus what we took since) and the networks created
     // in parallel; a subnet another worker on the same engine took first is retried.
+    //
+    // The engine checks a network's name only as its create starts, so workers making a job's
+    // network at the same moment would make twins of one name; but it never gives one subnet to
+    // two networks. A job's network (a /24, shared by the job's replicas on every worker) is
+    // therefore asked for at a subnet every worker picks alike: the first free one from a place
+    // its name decides, by what the engine has now. A worker refused that subnet waits until the
+    // network holding it shows, and takes it when it is this name's.
+    const shared = prefix === 24;
     for (let attempt = 0; attempt < 10; attempt++) {
-      const subnet = await this.allocate(prefix);
+      const subnet = await this.allocate(prefix, shared ? subnetSlotOf(name, this.pool, prefix) : null);
       let created: Docker.Network;
       try {
         created = await this.docker.createNetwork({ Name: name, Driver: "bridge", Labels: labels, CheckDuplicate: true, IPAM: { Driver: "default", Config: [{ Subnet: subnet }] } });
@@ -193,7 +226,7 @@ export class EngineResources {
         if (!/overlap/i.test(String((error as Error).message))) throw error;
         this.engineSubnets = null;
         // Another worker on this engine may have made the network meanwhile (with that subnet).
-        if ((await this.networksNamed(name)).length > 0) {
+        if ((shared && (await this.holderOf(subnet)) === name) || (await this.networksNamed(name)).length > 0) {
           await this.settleNetwork(name);
           return;
         }
@@ -209,6 +242,22 @@ export class EngineResources {
       return;
     }
     throw new Error(`Could not allocate a subnet for network ${name}`);
+  }
+
+  /**
+   * The name of the network holding a subnet the engine refused as taken. A network being made
+   * holds its subnet a moment before it is listed (longer on a busy engine), so it is looked for
+   * again until it shows, ten seconds at most (null: none showed, its create failed).
+   */
+  private async holderOf(subnet: string): Promise<string | null> {
+    const deadline = Date.now() + HOLDER_WAIT_MS;
+    for (;;) {
+      const networks = await this.docker.listNetworks();
+      const holder = networks.find((n) => (n.IPAM?.Config ?? []).some((c) => c.Subnet !== undefined && c.Subnet.includes(".") && overlaps(c.Subnet, subnet)));
+      if (holder) return holder.Name;
+      if (Date.now() > deadline) return null;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   /** The engine's networks of exactly this name (its name filter also matches parts of names). */
@@ -277,10 +326,18 @@ export class EngineResources {
     }
   }
 
-  private allocate(prefix: number): Promise<string> {
+  /**
+   * A subnet for a new network. `from` (a shared network's place, see subnetSlotOf) asks for the
+   * first subnet free on the engine now from there, the same as every other worker would pick;
+   * without it, one near the pool's start free of what this process took too, a few passed over at
+   * random.
+   */
+  private allocate(prefix: number, from: number | null): Promise<string> {
     const run = this.subnetLock.then(async () => {
+      if (from !== null) this.engineSubnets = null;
       this.engineSubnets ??= (await this.docker.listNetworks()).flatMap((n) => (n.IPAM?.Config ?? []).map((c) => c.Subnet ?? "")).filter((c) => c.includes("."));
-      const subnet = freeSubnet(this.pool, prefix, [...this.engineSubnets, ...this.reserved], randomInt(SUBNET_SKIP));
+      const subnet =
+        from === null ? freeSubnet(this.pool, prefix, [...this.engineSubnets, ...this.reserved], randomInt(SUBNET_SKIP)) : freeSubnet(this.pool, prefix, this.engineSubnets, 0, from);
       if (!subnet) throw new Error(`No free subnet left in ${this.pool.cidr}; set INSTANCE_SUBNET_POOL to a larger range`);
       this.reserved.add(subnet);
       return subnet;
