@@ -73,7 +73,7 @@ afterAll(cleanUp, 60_000);
 describe("workers sharing one Docker engine", () => {
   it(
     "start replicas of one job at the same moment: every replica runs, on one network of the job's name",
-    120_000,
+    { timeout: 120_000 },
     async () => {
       const workers = Array.from({ length: WORKERS }, (_, i) => deployerOf(i));
       for (let round = 0; round < ROUNDS; round++) {
