@@ -360,6 +360,20 @@ test("the leaderboard's graph drawn by the server is kept on a phone without the
     await phone.context.close();
   }
 
+  // A phone in a zone of another name that reads every time as the server's does (UTC's other names,
+  // India's old one): the drawing is kept too (zones are compared by how they read times).
+  const alike = ({ UTC: "Africa/Abidjan", "Etc/UTC": "Africa/Abidjan", "Asia/Kolkata": "Asia/Calcutta", "Europe/London": "Europe/Jersey" } as Record<string, string>)[serverZone];
+  expect(alike, `a zone reading times as ${serverZone} does`).toBeDefined();
+  const alikePhone = await open({ width: 390, timezoneId: alike! });
+  try {
+    await hydrating(alikePhone.page);
+    await alikePhone.page.waitForLoadState("networkidle");
+    await expect(graph(alikePhone.page).locator(".fs-chart-drawn svg")).toBeVisible();
+    expect(alikePhone.asked).toEqual([]);
+  } finally {
+    await alikePhone.context.close();
+  }
+
   // A wide screen (the phone-wide drawing is not shown) and a phone in another zone (the server's axis
   // would read in its zone): the browser draws the graph at once.
   for (const options of [

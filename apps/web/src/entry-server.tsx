@@ -16,7 +16,7 @@ import superjson from "superjson";
 import { App } from "./app.tsx";
 import { preloadMarkdown } from "./lib/Markdown.tsx";
 import "./lib/echarts/server-draw.ts";
-import { ownTimeZone, ServerRenderClock } from "./lib/render-clock.ts";
+import { zoneSignature, ServerRenderClock } from "./lib/render-clock.ts";
 import { parseHiddenCookie, ServerHiddenAnnouncements } from "./features/realtime/hidden-announcements.ts";
 import { runtime, type RuntimeSettings } from "./lib/runtime.ts";
 import { ServerSessionContext } from "./lib/session.ts";
@@ -259,7 +259,7 @@ export async function render(request: RenderRequest): Promise<RenderResult> {
     signedIn: request.token !== null,
     now: clock.now,
     deferred: [...notes.deferred],
-    timeZone: ownTimeZone(),
+    zone: zoneSignature(clock.now),
   };
   return {
     html,

@@ -16,7 +16,7 @@ import { browserColorSchemeManager, syncColorSchemeCookie } from "./lib/color-sc
 import { deferred, preloadDrawn } from "./lib/deferred.tsx";
 import { keepEarlyInput } from "./lib/early-input.ts";
 import { cookieToken, session, setDrawnToken } from "./lib/session.ts";
-import { setHydrationNow, setHydrationTimeZone } from "./lib/render-clock.ts";
+import { setHydrationNow, setHydrationZone } from "./lib/render-clock.ts";
 import { readSsrState } from "./lib/ssr-state.ts";
 import { syncHiddenCookie } from "./features/realtime/hidden-announcements.ts";
 import { queryClient, trpcClient } from "./lib/trpc.ts";
@@ -89,7 +89,7 @@ async function start(): Promise<void> {
   await yieldToBrowser();
   hydrate(queryClient, superjson.deserialize(ssr.queries));
   setHydrationNow(ssr.now);
-  setHydrationTimeZone(ssr.timeZone ?? null);
+  setHydrationZone(ssr.zone ?? null, ssr.now);
   setDrawnToken(session.token);
   // The router draws its matches as it drew them on the server (TanStack Router's SSR mode: no
   // outer suspense around the root's matches). Its pages load no data of their own, so there is no

@@ -11,8 +11,8 @@ export interface SsrState {
   now: number;
   /** The deferred pieces it shows (by module): the browser loads their code before it hydrates. */
   deferred?: string[];
-  /** The time zone it was drawn in (the server's): a chart's time axis is drawn in it. */
-  timeZone?: string;
+  /** The time zone it was drawn in (the server's; its signature around `now`, lib/render-clock.ts): a chart's time axis is drawn in it. */
+  zone?: string;
 }
 
 /** What the server notes while it draws a page, for the state above. */
