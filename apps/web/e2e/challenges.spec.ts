@@ -103,6 +103,15 @@ test("jeopardy: a player uses a hint, submits a wrong then a right flag, and rat
   await dialog.getByRole("button", { name: "Continue" }).click();
   await expect(page.getByTestId("already-solved")).toContainText("You have already solved this challenge!");
   await expect(page.getByText("The session cookie was not signed.")).toBeVisible();
+  // The feedback field starts two lines high and grows with what is typed, then is sent and emptied.
+  const feedback = page.getByLabel("Feedback");
+  const height = () => feedback.evaluate((field) => field.getBoundingClientRect().height);
+  const empty = await height();
+  await feedback.fill("Loved the cookies.\nThe hint was fair.\nMore like this!\nThanks.");
+  expect(await height()).toBeGreaterThan(empty + 40);
+  await page.getByRole("button", { name: "Send feedback" }).click();
+  await expect(page.getByText("Thanks for your feedback!")).toBeVisible();
+  await expect(feedback).toHaveValue("");
   // The solved challenge's page, its "Solved" badge included, passes axe in both schemes.
   await expectNoAxeViolations(page);
   await toggleDark(page);
