@@ -40,7 +40,7 @@ export function SolvedPanel({ challenge }: { challenge: ChallengeView }) {
       </Group>
       {/* Grows with what is typed by the browser's own sizing (styles.css), not Mantine's autosize, which
           measures the field as the page hydrates: a forced layout in the start of every solved challenge. */}
-      <Textarea label={t("challenges.feedback")} placeholder={t("challenges.feedback_placeholder")} value={text} onChange={(e) => setText(e.currentTarget.value)} rows={2} classNames={{ input: "grow-field" }} maxLength={10_000} />
+      <Textarea label={t("challenges.feedback")} placeholder={t("challenges.feedback_placeholder")} value={text} onChange={(e) => setText(e.currentTarget.value)} rows={2} resize="vertical" classNames={{ input: "grow-field" }} maxLength={10_000} />
       <Group justify="flex-end">
         <Button variant="light" disabled={text.trim() === ""} loading={feedback.isPending} onClick={() => feedback.mutate({ challenge: challenge.id, feedback: text })}>
           {t("challenges.send_feedback")}
