@@ -23,6 +23,9 @@ test.afterEach(async () => {
 
 /** axe at a desktop's and a phone's width, with a screenshot of each to look at. */
 async function atBothWidths(page: Page, name: string): Promise<void> {
+  // A home page's heading is the organiser's markdown, drawn once the markdown renderer has loaded
+  // (its text shows as it is until then): axe reads the page once its heading is there.
+  await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
   for (const [width, height, label] of [
     [1440, 900, "desktop"],
     [390, 844, "phone"],
@@ -63,9 +66,6 @@ test("before the start: a player signs in, forms a team and reads when the event
 
   await page.goto("/");
   await expect(page.getByTestId("home-actions").getByRole("link", { name: "Your team" })).toBeVisible();
-  // The page's heading is the organiser's markdown, drawn once the markdown renderer has loaded
-  // (its text shows as it is until then): axe reads the page once it is there.
-  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await atBothWidths(page, "moment-before-home");
 
   await page.goto("/campaign");
