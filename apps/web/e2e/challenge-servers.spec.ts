@@ -43,6 +43,18 @@ async function shoot(page: Page, name: string) {
 }
 
 /**
+ * Opens the job form's Advanced section, clicking again until it says it is open: a click lost
+ * while the dialog settles left it closed once (its switch was then never found).
+ */
+async function openAdvanced(dialog: Locator): Promise<void> {
+  const control = dialog.getByRole("button", { name: "Advanced" });
+  await expect(async () => {
+    if ((await control.getAttribute("aria-expanded")) !== "true") await control.click();
+    await expect(control).toHaveAttribute("aria-expanded", "true", { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+}
+
+/**
  * Turns a switch on, clicking again until it says so: a click that lands while the Advanced
  * section is still opening can be lost (CI saw the switch stay off once).
  */
@@ -158,7 +170,7 @@ test("a dedicated job may name a team flag variable; the server refuses it besid
   await dialog.getByRole("textbox", { name: "Name", exact: true }).fill(unique("plain").toLowerCase());
   await dialog.getByRole("textbox", { name: "Port", exact: true }).fill("8000");
   await dialog.getByRole("textbox", { name: "Image", exact: true }).fill(BANNER_IMAGE);
-  await dialog.getByRole("button", { name: "Advanced" }).click();
+  await openAdvanced(dialog);
   await expect(dialog.getByRole("textbox", { name: "Team flag variable" })).toHaveCount(0);
   await turnOn(dialog.getByRole("switch", { name: /One instance per team/ }));
   await dialog.getByRole("textbox", { name: "Team flag variable" }).fill("FLAG");
@@ -186,7 +198,7 @@ test("staff give a dedicated job a warm pool in the form and watch it fill; a pl
   await dialog.getByRole("textbox", { name: "Memory", exact: true }).fill("32");
   await dialog.getByRole("combobox", { name: "Memory unit" }).selectOption("MiB");
   await dialog.getByRole("textbox", { name: "Image", exact: true }).fill(BANNER_IMAGE);
-  await dialog.getByRole("button", { name: "Advanced" }).click();
+  await openAdvanced(dialog);
   await expect(dialog.getByRole("textbox", { name: "Warm instances" })).toHaveCount(0);
   await turnOn(dialog.getByRole("switch", { name: /One instance per team/ }));
   const warm = dialog.getByRole("textbox", { name: "Warm instances" });

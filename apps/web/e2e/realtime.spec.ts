@@ -121,10 +121,16 @@ test("a toast that arrives while a dialog is open shows above it and closes with
   try {
     const toast = page.getByRole("region", { name: "Notifications" }).locator(".mantine-Notification-root", { hasText: title });
     await expect(toast).toBeVisible();
-    // Drawn above the dialog's overlay: the topmost element at the toast's centre is the toast's own.
-    const box = (await toast.boundingBox())!;
-    const onTop = await toast.evaluate((el, { x, y }) => el.contains(document.elementFromPoint(x, y)), { x: box.x + box.width / 2, y: box.y + box.height / 2 });
-    expect(onTop).toBe(true);
+    // Drawn above the dialog's overlay: the topmost element at the toast's centre is the toast's own
+    // (asked again while the toast is still sliding into its place).
+    await expect
+      .poll(() =>
+        toast.evaluate((el) => {
+          const box = el.getBoundingClientRect();
+          return el.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+        }),
+      )
+      .toBe(true);
     await page.screenshot({ path: "test-results/realtime-toast-over-dialog.png" });
     await toast.getByRole("button", { name: "Close" }).click();
     await expect(toast).toHaveCount(0);

@@ -6,6 +6,7 @@ import { type Browser, type BrowserContext, expect, type Page, test } from "@pla
 import { expectAccessible, screenshots } from "./support/axe.ts";
 import { seedCategory, seedChallenge, seedTeam } from "./support/challenges.ts";
 import { seedUser, type SeededUser, unique } from "./support/db.ts";
+import { commits, redrawnIn, resetRedrawn, watchCommits } from "./support/react-commits.ts";
 
 /**
  * Pages drawn on the server: each public and player route's main content is in the server's HTML
@@ -199,6 +200,31 @@ test("the browser hydrates each route's server HTML without a mismatch, and the 
   } finally {
     await visitor.close();
     await player.close();
+  }
+});
+
+test("once hydrated, the page is not drawn again as its clock ticks: only what shows the time is", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL });
+  await watchCommits(context);
+  try {
+    const page = await context.newPage();
+    await page.goto("/leaderboard");
+    await hydrating(page);
+    await expect.poll(() => commits(page)).toBeGreaterThan(0);
+    // The page's last parts hydrate as their code runs: then what is drawn from here on is counted.
+    await page.waitForTimeout(1000);
+    await resetRedrawn(page);
+    // Three ticks of the clock the countdown and the event's moment read. The page's own elements
+    // (its heading and tabs; not the board, which other journeys' solves may redraw) stay as drawn.
+    await page.waitForTimeout(3200);
+    expect(await redrawnIn(page, "main h1")).toBe(0);
+    expect(await redrawnIn(page, "main [role=tablist]")).toBe(0);
+    // The watch sees what is drawn again: choosing the users' board redraws the tabs.
+    await page.getByRole("tab", { name: "Users" }).click();
+    await expect(page.getByRole("tab", { name: "Users" })).toHaveAttribute("aria-selected", "true");
+    expect(await redrawnIn(page, "main [role=tablist]")).toBeGreaterThan(0);
+  } finally {
+    await context.close();
   }
 });
 

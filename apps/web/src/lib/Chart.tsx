@@ -3,7 +3,7 @@ import type { EChartsCoreOption } from "echarts/core";
 import { useContext, useEffect, useRef, useState } from "react";
 import "./chart.css";
 import { KEEP_SERVER_HTML } from "./keep-server-html.ts";
-import { drawnInReadersZone, useHydrated } from "./render-clock.ts";
+import { drawnInReadersZone, useHydratingNow } from "./render-clock.ts";
 import { SsrNotesContext } from "./ssr-state.ts";
 
 /**
@@ -80,7 +80,7 @@ export function Chart({
   const scheme = forced ?? computed;
   const fontFamily = useMantineTheme().fontFamily;
   const onServer = useContext(SsrNotesContext) !== null;
-  const hydrating = !useHydrated();
+  const hydrating = useHydratingNow();
   const key = `${scheme} ${dataKey ?? JSON.stringify(option)}`;
   // What the server drew (this chart was hydrated), as a key; null when the browser draws it.
   const [drawn] = useState(() => (hydrating && !onServer ? key : null));

@@ -1,7 +1,7 @@
 import { Text, Typography } from "@mantine/core";
 import { type ComponentType, lazy, Suspense, useContext, useEffect, useState } from "react";
 import { KEEP_SERVER_HTML } from "./keep-server-html.ts";
-import { useHydrated } from "./render-clock.ts";
+import { useHydratingNow } from "./render-clock.ts";
 import { SsrNotesContext } from "./ssr-state.ts";
 // A document's styles, and its code blocks' highlighting, come with the shell: the server draws
 // markdown that the browser keeps without loading the renderer.
@@ -24,9 +24,12 @@ export function preloadMarkdown(): Promise<unknown> {
   return loadRenderer();
 }
 
-/** True while React hydrates the HTML the server drew (and on the server), false when it draws in the browser. */
+/**
+ * True while React hydrates the HTML the server drew (and on the server), false when it draws in
+ * the browser: read as a component first draws (it does not draw it again once hydrated).
+ */
 export function useHydrating(): boolean {
-  return !useHydrated();
+  return useHydratingNow();
 }
 
 /** Whether the renderer has loaded; when `needed`, it starts loading it. */

@@ -27,6 +27,77 @@ export function useHydrated(): boolean {
   );
 }
 
+/** The server's moment of drawing, for a page the server draws or the browser hydrates; null otherwise. */
+function drawnNow(server: { now: number } | null): number | null {
+  return server?.now ?? hydrationNow;
+}
+
+// One clock for the whole page: it ticks every second while anything reads it, and a reader
+// re-renders only when what it reads of the time changes (the countdown's seconds every tick, the
+// event's phase at the start and the end), not with every tick as the page around it would.
+const clockListeners = new Set<() => void>();
+let clockTimer: ReturnType<typeof setInterval> | undefined;
+let clockMs = Date.now();
+
+function subscribeClock(listener: () => void): () => void {
+  clockListeners.add(listener);
+  if (clockTimer === undefined) {
+    clockMs = Date.now();
+    clockTimer = setInterval(() => {
+      clockMs = Date.now();
+      for (const l of clockListeners) l();
+    }, 1000);
+  }
+  return () => {
+    clockListeners.delete(listener);
+    if (clockListeners.size === 0) {
+      clearInterval(clockTimer);
+      clockTimer = undefined;
+    }
+  };
+}
+
+/** The clock's time: the last tick's while it ticks, else now (read anew at most once a second, so two reads in one render agree). */
+function readClock(): number {
+  if (clockTimer === undefined && Date.now() - clockMs >= 1000) clockMs = Date.now();
+  return clockMs;
+}
+
+/**
+ * What `select` makes of now (ms): the server's moment while the page is drawn there or hydrated,
+ * then the browser's clock, read every second. The component re-renders only when the selected
+ * value changes (compared with Object.is: select a string or a number, not a new object).
+ */
+export function useClock<T>(select: (nowMs: number) => T): T {
+  const server = useContext(ServerRenderClock);
+  return useSyncExternalStore(
+    subscribeClock,
+    () => select(server ? server.now : readClock()),
+    () => select(drawnNow(server) ?? readClock()),
+  );
+}
+
+/**
+ * True in a render that draws on the server or hydrates the server's HTML, false in the browser's
+ * own renders. Unlike useHydrated, reading it does not draw the component again once hydrated: it
+ * is for what a component decides once, as it first draws (a useState's initial value). A component
+ * drawn again after hydration above a part that has not hydrated yet makes React hydrate that part
+ * at once, in one long task, instead of in the slices it works through otherwise.
+ */
+export function useHydratingNow(): boolean {
+  let hydrating = false;
+  // React reads the server's snapshot only on the server and while hydrating: that read is the answer.
+  useSyncExternalStore(
+    subscribe,
+    () => 0,
+    () => {
+      hydrating = true;
+      return 0;
+    },
+  );
+  return hydrating;
+}
+
 /** Now, in ms, as the page is drawn: the server's moment while it is drawn there or hydrated, else the browser's clock. */
 export function useRenderNow(): number {
   const server = useContext(ServerRenderClock);

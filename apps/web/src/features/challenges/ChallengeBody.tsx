@@ -9,7 +9,7 @@ import { Markdown } from "../../lib/Markdown.tsx";
 import { useTRPC } from "../../lib/trpc.ts";
 import { useAppData } from "../../shell/useAppData.ts";
 import { useStaffView } from "../../shell/viewAsPlayer.ts";
-import { useCountdown } from "../countdown/useCountdown.ts";
+import { useEventFlags } from "../countdown/useCountdown.ts";
 import { DifficultyBadge } from "./DifficultyBadge.tsx";
 import { DialogTitle, FlagForm, type Solved } from "./FlagForm.tsx";
 import { HintList } from "./HintList.tsx";
@@ -77,7 +77,7 @@ export function ChallengeBody({ challenge, inDialog = false }: { challenge: Chal
   const staff = useStaffView();
   const hasTeam = me?.teamId !== null && me?.teamId !== undefined;
   // After the end the flag form goes, unless flags are still taken (they no longer score): said either way.
-  const ended = useCountdown().flags?.competition_end === true;
+  const ended = useEventFlags().flags?.competition_end === true;
   const lateFlags = config?.enable_flag_submission_after_competition === true;
   const locked = !challenge.unlocked && !challenge.solved;
   const release = staff ? pendingRelease(challenge) : null;

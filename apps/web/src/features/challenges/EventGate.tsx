@@ -3,7 +3,7 @@ import { Card, Stack, Text, ThemeIcon, Title } from "@mantine/core";
 import { LockIcon } from "./icons.tsx";
 import type { ReactNode } from "react";
 import { useTranslation } from "../../lib/i18n.ts";
-import { useCountdown } from "../countdown/useCountdown.ts";
+import { useCountdown, useEventFlags } from "../countdown/useCountdown.ts";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
 import { useAppData } from "../../shell/useAppData.ts";
 import { useStaffView } from "../../shell/viewAsPlayer.ts";
@@ -42,11 +42,19 @@ export function LockPage({ remaining, at }: { remaining: number; at: number }) {
 export function EventGate({ children }: { children: ReactNode }) {
   const { loading } = useAppData();
   const staffView = useStaffView();
-  const { target, flags, failed } = useCountdown();
+  // The gate reads whether the event has started, not the seconds: only the lock page ticks.
+  const { flags, failed } = useEventFlags();
   // Without the countdown the page still renders: the server enforces the gate on every call.
   if (failed) return <>{children}</>;
   if (loading || !flags) return <LoadingScreen />;
-  if (!staffView && !flags.countdown_timestamp && target?.kind === "start") return <LockPage remaining={target.remaining} at={target.at} />;
+  if (!staffView && !flags.countdown_timestamp) return <LockUntilStart>{children}</LockUntilStart>;
+  return <>{children}</>;
+}
+
+/** The lock page with the time left until the start (the page itself once the countdown has no start ahead). */
+function LockUntilStart({ children }: { children?: ReactNode }) {
+  const { target } = useCountdown();
+  if (target?.kind === "start") return <LockPage remaining={target.remaining} at={target.at} />;
   return <>{children}</>;
 }
 

@@ -1,30 +1,52 @@
 import { countdownFlags, countdownTarget, TIMINGS } from "@flagship/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { useRenderNow } from "../../lib/render-clock.ts";
+import { useClock } from "../../lib/render-clock.ts";
 import { useTRPC } from "../../lib/trpc.ts";
+
+/** The event's times and how far the server's clock is from this browser's (seconds). */
+export function useEventTimes() {
+  const trpc = useTRPC();
+  const { data, dataUpdatedAt, isError } = useQuery(trpc.stats.countdown.queryOptions(undefined, { staleTime: 60_000, refetchInterval: 300_000 }));
+  const offset = useMemo(() => (data ? Date.parse(data.server_timestamp) / 1000 - dataUpdatedAt / 1000 : 0), [data, dataUpdatedAt]);
+  return { data, offset, isError };
+}
+
+type Flags = ReturnType<typeof countdownFlags>;
+
+/** The flags as one string ("101"), which changes only when one of them flips. */
+function flagsKey(flags: Flags): string {
+  return `${+flags.registration_open}${+flags.countdown_timestamp}${+flags.competition_end}`;
+}
+
+/**
+ * The event's gates (registration open, started, ended) against the server's clock. A component
+ * reading them re-renders when one flips, not every second: pages that only ask "has it ended?"
+ * are not drawn again with each tick of the countdown.
+ */
+export function useEventFlags(): { flags: Flags | null; key: string; failed: boolean } {
+  return useFlagsOf(useEventTimes());
+}
+
+function useFlagsOf({ data, offset, isError }: ReturnType<typeof useEventTimes>): { flags: Flags | null; key: string; failed: boolean } {
+  const key = useClock((ms) => (data ? flagsKey(countdownFlags(data, ms / 1000 + offset)) : ""));
+  const flags = useMemo(() => (key ? { registration_open: key[0] === "1", countdown_timestamp: key[1] === "1", competition_end: key[2] === "1" } : null), [key]);
+  return { flags, key, failed: isError && !data };
+}
 
 /**
  * The event countdown against the server's clock: ticks every second, targets the start then the
- * end, and reloads what depends on the gates (categories, config) the moment one flips.
+ * end, and reloads what depends on the gates (categories, config) the moment one flips. Only what
+ * shows the time left reads it (the header's countdown, the lock page, the projector's clock).
  */
 export function useCountdown() {
-  const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const { data, dataUpdatedAt, isError } = useQuery(trpc.stats.countdown.queryOptions(undefined, { staleTime: 60_000, refetchInterval: 300_000 }));
-  const offset = useMemo(() => (data ? Date.parse(data.server_timestamp) / 1000 - dataUpdatedAt / 1000 : 0), [data, dataUpdatedAt]);
-  const drawnAt = useRenderNow();
-  const [now, setNow] = useState(() => drawnAt / 1000 + offset);
+  const times = useEventTimes();
+  const { data, offset } = times;
+  const { flags, key, failed } = useFlagsOf(times);
+  const now = useClock((ms) => Math.floor(ms / 1000 + offset));
   const [zeroSince, setZeroSince] = useState<number | null>(null);
 
-  useEffect(() => {
-    setNow(Date.now() / 1000 + offset);
-    const timer = setInterval(() => setNow(Date.now() / 1000 + offset), 1000);
-    return () => clearInterval(timer);
-  }, [offset]);
-
-  const flags = data ? countdownFlags(data, now) : null;
-  const key = flags ? `${flags.registration_open}${flags.countdown_timestamp}${flags.competition_end}` : "";
   const previous = useRef(key);
   useEffect(() => {
     if (previous.current && key && previous.current !== key) {
@@ -34,7 +56,7 @@ export function useCountdown() {
     previous.current = key;
   }, [key, queryClient]);
 
-  const target = data ? countdownTarget(data, Math.floor(now)) : null;
+  const target = data ? countdownTarget(data, now) : null;
   const showLoading = zeroSince !== null && Date.now() - zeroSince >= TIMINGS.countdownZeroLoadingMs && Date.now() - zeroSince < 10_000;
-  return { target, flags, showLoading, failed: isError && !data, now };
+  return { target, flags, showLoading, failed };
 }

@@ -1,7 +1,7 @@
 import { notifications } from "@mantine/notifications";
 import { type NotificationPreferences, TIMINGS } from "@flagship/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { createContext, type ReactNode, useContext, useEffect, useMemo, useRef, useState } from "react";
+import { createContext, type ReactNode, useContext, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { coalesce } from "../../lib/coalesce.ts";
 import { useTranslation } from "../../lib/i18n.ts";
 import { Markdown } from "../../lib/Markdown.tsx";
@@ -16,10 +16,31 @@ interface RealtimeValue extends SocketState {
   recent: SocketEvent[];
 }
 
-const RealtimeContext = createContext<RealtimeValue>({ connected: false, cooldown: TIMINGS.wsBackoffStartMs, timer: 1, recent: [] });
+/**
+ * The socket's state, kept outside React's context: the provider is above every page, and a
+ * context value that changed as the socket connects would make React hydrate the page under it
+ * in one long task (it cannot tell which of a part not yet hydrated reads it). Only what reads the
+ * state (the connection banner, the diagnostics page) draws again when it changes.
+ */
+class RealtimeStore {
+  private value: RealtimeValue = { connected: false, cooldown: TIMINGS.wsBackoffStartMs, timer: 1, recent: [] };
+  private readonly listeners = new Set<() => void>();
+  readonly subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  };
+  readonly get = () => this.value;
+  update(change: Partial<RealtimeValue>): void {
+    this.value = { ...this.value, ...change };
+    for (const listener of this.listeners) listener();
+  }
+}
+
+const RealtimeContext = createContext<RealtimeStore>(new RealtimeStore());
 
 export function useRealtimeState(): RealtimeValue {
-  return useContext(RealtimeContext);
+  const store = useContext(RealtimeContext);
+  return useSyncExternalStore(store.subscribe, store.get, store.get);
 }
 
 const ALL_ON: NotificationPreferences = { all_solves: true, flag_reject: true, hint_used: true, team_join: true };
@@ -47,8 +68,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
   // The user's notification preferences (all on for visitors).
   const prefs = useQuery(trpc.account.notifications.queryOptions(undefined, { enabled: token !== null, staleTime: 60_000 }));
   const preferences = (token && prefs.data) || ALL_ON;
-  const [state, setState] = useState<SocketState>({ connected: false, cooldown: TIMINGS.wsBackoffStartMs, timer: 1 });
-  const [recent, setRecent] = useState<SocketEvent[]>([]);
+  const [store] = useState(() => new RealtimeStore());
   const socketRef = useRef<RealtimeSocket | null>(null);
   const settings = useRef({ preferences, broadcast: config?.enable_solve_broadcast !== false, userId: me?.id ?? null });
   settings.current = { preferences, broadcast: config?.enable_solve_broadcast !== false, userId: me?.id ?? null };
@@ -70,7 +90,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       notifications.show({ title, message, color, autoClose: TIMINGS.popupDismissMs });
 
     const onEvent = (event: SocketEvent) => {
-      setRecent((list) => [event, ...list].slice(0, 50));
+      store.update({ recent: [event, ...store.get().recent].slice(0, 50) });
       const { preferences: prefs, broadcast, userId } = settings.current;
       const e = event as Record<string, string | number | undefined> & { event_code: number };
       switch (event.event_code) {
@@ -118,7 +138,7 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
           break;
       }
     };
-    const socket = new RealtimeSocket(url, () => session.token, onEvent, setState);
+    const socket = new RealtimeSocket(url, () => session.token, onEvent, (state) => store.update(state));
     socketRef.current = socket;
     socket.start();
     return () => {
@@ -126,13 +146,12 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
       refreshLive.cancel();
       refreshSubmissions.cancel();
     };
-  }, [queryClient, t]);
+  }, [queryClient, t, store]);
 
   // A new session (login, impersonation) joins its team's channel on the open socket.
   useEffect(() => {
     socketRef.current?.authenticate();
   }, [token]);
 
-  const value = useMemo(() => ({ ...state, recent }), [state, recent]);
-  return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
+  return <RealtimeContext.Provider value={store}>{children}</RealtimeContext.Provider>;
 }

@@ -26,16 +26,19 @@ export function useThemePreview(): Theme | null {
   return useSyncExternalStore(subscribe, () => preview, () => null);
 }
 
+// Read from storage once: the header's countdown asks at every tick of its clock.
+let synthwave: boolean | null = null;
+function readSynthwave(): boolean {
+  return (synthwave ??= localStorage.getItem(SYNTHWAVE_KEY) === "true");
+}
+
 export function setSynthwave(on: boolean): void {
   localStorage.setItem(SYNTHWAVE_KEY, on ? "true" : "false");
+  synthwave = on;
   emit();
 }
 export function useSynthwave(): boolean {
-  return useSyncExternalStore(
-    subscribe,
-    () => localStorage.getItem(SYNTHWAVE_KEY) === "true",
-    () => false,
-  );
+  return useSyncExternalStore(subscribe, readSynthwave, () => false);
 }
 
 /**
