@@ -20,7 +20,8 @@ import { NameAvatar } from "./Avatar.tsx";
 import { ChartCard, ChartsFailed } from "./ChartCard.tsx";
 import { attemptsPie, categoryPie, scoreLine } from "./chartOptions.ts";
 import { SocialLinks } from "./SocialLinks.tsx";
-import { ServerRenderClock, useHydrated } from "../../lib/render-clock.ts";
+import { ServerRenderClock } from "../../lib/render-clock.ts";
+import { ReadersTime } from "../../lib/ReadersTime.tsx";
 
 // Awards load after the page (the staff form with them): most players have none to show.
 const Awards = deferred("features/moderation/Awards", () => import("../moderation/Awards.tsx").then((m) => m.Awards), null);
@@ -67,8 +68,6 @@ function Badges({ user }: { user: MemberData }) {
 }
 
 function ProfileView({ user }: { user: MemberData }) {
-  // Dates in the reader's zone, once the page is the browser's own (the server knows no zone).
-  const hydrated = useHydrated();
   const { t } = useTranslation();
   const trpc = useTRPC();
   const { config } = useAppData();
@@ -110,7 +109,7 @@ function ProfileView({ user }: { user: MemberData }) {
             </Group>
             <Group gap="md">
               <Text size="sm" c="dimmed">
-                {hydrated && t("profiles.joined", { date: dayjs(user.date_joined).format("D MMM YYYY") })}
+                <ReadersTime>{() => t("profiles.joined", { date: dayjs(user.date_joined).format("D MMM YYYY") })}</ReadersTime>
               </Text>
               {teams && user.team !== null && (
                 <Anchor component={Link} to={`/team/${user.team}`} size="sm" fw={500}>
@@ -174,7 +173,7 @@ function ProfileView({ user }: { user: MemberData }) {
                       {solve.points}
                     </Table.Td>
                     <Table.Td ta="right" c="dimmed" style={{ whiteSpace: "nowrap" }}>
-                      {hydrated && dayjs(solve.timestamp).format("D MMM YYYY HH:mm")}
+                      <ReadersTime>{() => dayjs(solve.timestamp).format("D MMM YYYY HH:mm")}</ReadersTime>
                     </Table.Td>
                   </Table.Tr>
                 ))}

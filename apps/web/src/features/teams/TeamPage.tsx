@@ -20,7 +20,8 @@ import { errorText } from "./forms.ts";
 import { TeamSettingsCards } from "./TeamSettingsCards.tsx";
 import { deferred } from "../../lib/deferred.tsx";
 import type { TeamData } from "./types.ts";
-import { ServerRenderClock, useHydrated } from "../../lib/render-clock.ts";
+import { ServerRenderClock } from "../../lib/render-clock.ts";
+import { ReadersTime } from "../../lib/ReadersTime.tsx";
 
 export function StatTile({ label, value }: { label: string; value: number | string }) {
   return (
@@ -89,8 +90,6 @@ function StaffWithoutTeam() {
 }
 
 function TeamView({ team, ownId, own }: { team: TeamData; ownId: number | null; own: boolean }) {
-  // Dates in the reader's zone, once the page is the browser's own (the server knows no zone).
-  const hydrated = useHydrated();
   const { t } = useTranslation();
   const trpc = useTRPC();
   const stats = useQuery(trpc.teams.stats.queryOptions({ id: team.id }));
@@ -135,7 +134,7 @@ function TeamView({ team, ownId, own }: { team: TeamData; ownId: number | null; 
               {team.description || t("teams.no_description")}
             </Text>
             <Text size="sm" c="dimmed">
-              {hydrated && t("teams.created_on", { date: dayjs(team.date_created).format("D MMM YYYY") })}
+              <ReadersTime>{() => t("teams.created_on", { date: dayjs(team.date_created).format("D MMM YYYY") })}</ReadersTime>
             </Text>
             <SocialLinks socials={team} />
           </Stack>
@@ -229,7 +228,7 @@ function TeamView({ team, ownId, own }: { team: TeamData; ownId: number | null; 
                           {solve.points}
                         </Table.Td>
                         <Table.Td ta="right" c="dimmed">
-                          {hydrated && dayjs(solve.timestamp).format("D MMM HH:mm")}
+                          <ReadersTime>{() => dayjs(solve.timestamp).format("D MMM HH:mm")}</ReadersTime>
                         </Table.Td>
                       </Table.Tr>
                     ))}
