@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countdownFlags, countdownHint, countdownParts, countdownTarget, formatCountdown, formatCountdownWords, formatUnlockIn, nextCooldown, reconnectDelay, WS_RESTART_CODE, WS_RESTART_SPREAD_MS } from "./countdown.ts";
+import { countdownFlags, countdownHint, countdownShownAt, countdownParts, countdownTarget, formatCountdown, formatCountdownWords, formatUnlockIn, nextCooldown, reconnectDelay, WS_RESTART_CODE, WS_RESTART_SPREAD_MS } from "./countdown.ts";
 
 describe("nextCooldown", () => {
   it("doubles from 1 s and caps at 16 s", () => {
@@ -76,6 +76,29 @@ describe("countdown in words", () => {
     const long = (unit: string, n: number) => `${n} ${{ d: "day", h: "hour", m: "minute", s: "second" }[unit]}${n === 1 ? "" : "s"}`;
     expect(formatCountdownWords(D + 2 * H, long)).toBe("1 day 2 hours");
     expect(formatCountdownWords(61, long)).toBe("1 minute 1 second");
+  });
+});
+
+describe("countdownShownAt", () => {
+  const times = { registration_open: null, countdown_timestamp: 100_000, competition_end: 400_000 };
+  const words = (now: number) => {
+    const target = countdownTarget(times, now);
+    return target ? `${target.kind} ${formatCountdownWords(target.remaining)} ${countdownHint(target.remaining)}` : "none";
+  };
+
+  it("draws the same words as now, to the start, the end and after it", () => {
+    for (let now = 0; now <= 410_000; now += 13) expect(words(countdownShownAt(times, now)), `at ${now}`).toBe(words(now));
+  });
+
+  it("is one moment per minute more than an hour out, every second in the last hour", () => {
+    const far = new Set<number>();
+    // A minute of the countdown: 24 h 59 m, from 89,999 s before the start to 89,940 s.
+    for (let now = 10_001; now <= 10_060; now++) far.add(countdownShownAt(times, now));
+    expect(far.size).toBe(1);
+    const near = new Set<number>();
+    for (let now = 97_000; now < 97_060; now++) near.add(countdownShownAt(times, now));
+    expect(near.size).toBe(60);
+    expect(countdownShownAt(times, 500_000)).toBe(500_000);
   });
 });
 

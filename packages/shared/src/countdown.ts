@@ -43,6 +43,18 @@ export function countdownTarget(times: CountdownTimes, now: number): CountdownTa
   return null;
 }
 
+/**
+ * The moment to draw the countdown in words at, for the clock's `now` (seconds): its words change
+ * every second only in the last hour (seconds are shown then); before that, at most once a minute.
+ * So `now` is moved up to the minute's mark toward the target, where the words are the same, and a
+ * reader drawing at this moment is drawn again once a minute rather than every second.
+ */
+export function countdownShownAt(times: CountdownTimes, now: number): number {
+  const target = countdownTarget(times, now);
+  if (!target || target.remaining < 3600) return now;
+  return now + (target.remaining % 60);
+}
+
 /** The countdown flags: a flag passes when its time is before the server-adjusted now. */
 export function countdownFlags(times: CountdownTimes, now: number) {
   const passed = (t: number | null) => t === null || t <= now;

@@ -14,7 +14,7 @@ import { useHydrated } from "../../lib/render-clock.ts";
  */
 export function Countdown({ labelled = false }: { labelled?: boolean }) {
   const { t } = useTranslation();
-  const { target, flags, showLoading } = useCountdown();
+  const { target, flags, showLoading } = useCountdown({ step: "words" });
   const synthwave = useSynthwave();
   // The moment in the reader's zone (the title), once the page is the browser's own (the server knows no zone).
   const hydrated = useHydrated();

@@ -1,4 +1,4 @@
-import { countdownFlags, countdownTarget, TIMINGS } from "@flagship/shared";
+import { countdownFlags, countdownShownAt, countdownTarget, TIMINGS } from "@flagship/shared";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useClock } from "../../lib/render-clock.ts";
@@ -35,28 +35,40 @@ function useFlagsOf({ data, offset, isError }: ReturnType<typeof useEventTimes>)
 }
 
 /**
- * The event countdown against the server's clock: ticks every second, targets the start then the
- * end, and reloads what depends on the gates (categories, config) the moment one flips. Only what
- * shows the time left reads it (the header's countdown, the lock page, the projector's clock).
+ * The event countdown against the server's clock: targets the start then the end, and reloads what
+ * depends on the gates (categories, config) the moment one flips. Only what shows the time left
+ * reads it (the header's countdown, the lock page, the projector's clock). It is drawn again every
+ * second; with `step: "words"`, as often as the countdown's words change (every minute until the
+ * last hour): the header's countdown, which shows no seconds until then.
  */
-export function useCountdown() {
+export function useCountdown({ step = "second" }: { step?: "second" | "words" } = {}) {
   const queryClient = useQueryClient();
   const times = useEventTimes();
   const { data, offset } = times;
   const { flags, key, failed } = useFlagsOf(times);
-  const now = useClock((ms) => Math.floor(ms / 1000 + offset));
-  const [zeroSince, setZeroSince] = useState<number | null>(null);
+  const now = useClock((ms) => {
+    const seconds = Math.floor(ms / 1000 + offset);
+    return step === "words" && data ? countdownShownAt(data, seconds) : seconds;
+  });
+  // "Loading…" in place of the countdown from a moment after a gate flips until the page has
+  // been read again: shown and taken away by timers, as the countdown may not be drawn meanwhile.
+  const [showLoading, setShowLoading] = useState(false);
 
   const previous = useRef(key);
   useEffect(() => {
-    if (previous.current && key && previous.current !== key) {
-      setZeroSince(Date.now());
-      void queryClient.invalidateQueries();
-    }
+    const flipped = previous.current && key && previous.current !== key;
     previous.current = key;
+    if (!flipped) return;
+    void queryClient.invalidateQueries();
+    const show = setTimeout(() => setShowLoading(true), TIMINGS.countdownZeroLoadingMs);
+    const hide = setTimeout(() => setShowLoading(false), 10_000);
+    return () => {
+      clearTimeout(show);
+      clearTimeout(hide);
+      setShowLoading(false);
+    };
   }, [key, queryClient]);
 
   const target = data ? countdownTarget(data, now) : null;
-  const showLoading = zeroSince !== null && Date.now() - zeroSince >= TIMINGS.countdownZeroLoadingMs && Date.now() - zeroSince < 10_000;
   return { target, flags, showLoading, failed };
 }
