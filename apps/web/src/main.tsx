@@ -40,13 +40,24 @@ document.body.appendChild(notificationsRegion);
 // The toasts' container (and its transitions) loads after the first paint; toasts shown before it
 // arrives wait in the notifications store and appear when it mounts.
 const Notifications = deferred("lib/NotificationsHost", () => import("./lib/NotificationsHost.tsx").then((m) => m.default), null);
-// Its provider writes no CSS variables and global classes of its own: the app's provider has them,
-// and a second copy later in the page would outrank the event's theme (same specificity, later).
-createRoot(notificationsRegion).render(
-  <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="light" withGlobalClasses={false} withCssVariables={false}>
-    <Notifications position="top-right" limit={5} withinPortal={false} />
-  </MantineProvider>,
-);
+
+/**
+ * Draws the toasts' root, once the page is drawn or hydrating: a second Mantine provider and the
+ * container are a task of tens of milliseconds on a slow phone, which the page's start does not
+ * wait for (drawn as a transition, in slices).
+ */
+function drawToasts(): void {
+  const root = createRoot(notificationsRegion);
+  startTransition(() => {
+    // Its provider writes no CSS variables and global classes of its own: the app's provider has
+    // them, and a second copy later in the page would outrank the event's theme (same specificity, later).
+    root.render(
+      <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="light" withGlobalClasses={false} withCssVariables={false}>
+        <Notifications position="top-right" limit={5} withinPortal={false} />
+      </MantineProvider>,
+    );
+  });
+}
 
 /**
  * Lets the browser run what waits (a paint, a click, a keypress) before the next step of starting
@@ -80,6 +91,7 @@ async function start(): Promise<void> {
     // How the page started, for anyone checking (the browser journeys): drawn here, or hydrated.
     document.documentElement.dataset.start = ssr ? "redrawn" : "drawn";
     createRoot(container).render(appWith(createAppRouter()));
+    drawToasts();
     return;
   }
   // Start-up runs in steps, each its own task (the script's evaluation is the first): the page
@@ -110,6 +122,7 @@ async function start(): Promise<void> {
   startTransition(() => {
     hydrateRoot(container, appWith(router));
   });
+  drawToasts();
 }
 
 void start();

@@ -98,7 +98,13 @@ describe("countdownShownAt", () => {
     const near = new Set<number>();
     for (let now = 97_000; now < 97_060; now++) near.add(countdownShownAt(times, now));
     expect(near.size).toBe(60);
-    expect(countdownShownAt(times, 500_000)).toBe(500_000);
+  });
+
+  it("is one moment once nothing is ahead: after the end, or with no times set", () => {
+    expect(new Set([400_000, 400_001, 500_000].map((now) => countdownShownAt(times, now)))).toEqual(new Set([400_000]));
+    const none = { registration_open: null, countdown_timestamp: null, competition_end: null };
+    expect(new Set([0, 1, 1_700_000_000].map((now) => countdownShownAt(none, now))).size).toBe(1);
+    expect(countdownTarget(none, countdownShownAt(none, 5))).toBeNull();
   });
 });
 

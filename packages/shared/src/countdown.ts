@@ -47,11 +47,14 @@ export function countdownTarget(times: CountdownTimes, now: number): CountdownTa
  * The moment to draw the countdown in words at, for the clock's `now` (seconds): its words change
  * every second only in the last hour (seconds are shown then); before that, at most once a minute.
  * So `now` is moved up to the minute's mark toward the target, where the words are the same, and a
- * reader drawing at this moment is drawn again once a minute rather than every second.
+ * reader drawing at this moment is drawn again once a minute rather than every second (and not at
+ * all once nothing is ahead).
  */
 export function countdownShownAt(times: CountdownTimes, now: number): number {
   const target = countdownTarget(times, now);
-  if (!target || target.remaining < 3600) return now;
+  // Nothing ahead (no times, or all passed): every moment from the last of them on draws alike.
+  if (!target) return Math.max(times.countdown_timestamp ?? 0, times.competition_end ?? 0);
+  if (target.remaining < 3600) return now;
   return now + (target.remaining % 60);
 }
 
