@@ -45,6 +45,32 @@ function precompress(): Plugin {
 }
 
 /**
+ * Mantine's `useId` (in @mantine/hooks) answers React's id while a component first draws, then a
+ * layout effect swaps in a random one, a fallback from before React had `useId`. On a page the
+ * server drew, every component with an id (tabs, inputs, alerts, accordions...) is then drawn again
+ * at once as hydration commits, and any part of the page under it not hydrated yet is hydrated in
+ * the same long task. The build gives Mantine the same hook without the swap: React's id, which is
+ * the same on the server and in the browser, kept for the component's life (a given id as before).
+ */
+function mantineStableIds(): Plugin {
+  const target = /[\\/]@mantine[\\/]hooks[\\/]esm[\\/]use-id[\\/]use-id\.mjs$/;
+  return {
+    name: "flagship-mantine-stable-ids",
+    enforce: "pre",
+    load(id) {
+      if (!target.test(id.split("?")[0]!)) return null;
+      return [
+        'import { useId as useReactId } from "react";',
+        "export function useId(staticId) {",
+        "  const reactId = useReactId();",
+        '  return typeof staticId === "string" ? staticId : `mantine-${reactId.replace(/[^\\w-]/g, "")}`;',
+        "}",
+      ].join("\n");
+    },
+  };
+}
+
+/**
  * Preloads the UI typeface's Latin file (the one every page draws with) from index.html, so the
  * text is drawn in it without waiting for the stylesheet to name it; the @font-face rules keep
  * font-display: swap, so text shows at once in the fallback face if the font is late.
@@ -90,7 +116,7 @@ function startAfterPaint(): Plugin {
 }
 
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), preloadFont(), startAfterPaint(), precompress()],
+  plugins: [mantineStableIds(), react(), preloadFont(), startAfterPaint(), precompress()],
   server: {
     port: 5173,
     proxy: { "/api": { target: api, ws: true }, "/trpc": api, "/auth/oidc": api },

@@ -228,6 +228,40 @@ test("once hydrated, the page is not drawn again as its clock ticks: only what s
   }
 });
 
+test("hydrating a page draws it once: its form or heading is not drawn again as it hydrates, and no element's id changes from the server's", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL });
+  await watchCommits(context);
+  // Every change of an element's id after the page has loaded.
+  await context.addInitScript(`
+    window.__idChanges = [];
+    document.addEventListener("DOMContentLoaded", () => new MutationObserver((records) => {
+      for (const r of records) window.__idChanges.push(r.oldValue + " -> " + r.target.getAttribute("id"));
+    }).observe(document.documentElement, { subtree: true, attributes: true, attributeFilter: ["id"], attributeOldValue: true }));
+  `);
+  try {
+    const page = await context.newPage();
+    // (The leaderboard's tabs are drawn once more as their panel mounts: the tab then names the panel it controls.)
+    for (const [path, part] of [
+      ["/login", "main form"],
+      ["/leaderboard", "main h1"],
+    ] as const) {
+      await page.goto(path);
+      await hydrating(page);
+      await expect.poll(() => commits(page)).toBeGreaterThan(0);
+      await page.waitForTimeout(1000);
+      expect(await redrawnIn(page, part), path).toBe(0);
+      expect(await page.evaluate(() => (window as unknown as { __idChanges: string[] }).__idChanges), path).toEqual([]);
+    }
+    // The ids still tie each field to its label.
+    await page.goto("/login");
+    await hydrating(page);
+    await page.getByLabel("Username").fill("someone");
+    await expect(page.getByRole("textbox", { name: "Username" })).toHaveValue("someone");
+  } finally {
+    await context.close();
+  }
+});
+
 test("markdown the server drew is kept as drawn, without the markdown renderer, until its text changes", async ({ browser, baseURL, request }) => {
   const player = await signedIn(browser, baseURL!, world.player);
   try {
