@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DrawBudget } from "./draw-budget.ts";
+import { DrawBudget, LoopLoad } from "./draw-budget.ts";
 
 describe("DrawBudget", () => {
   const clock = () => {
@@ -42,6 +42,23 @@ describe("DrawBudget", () => {
     expect(budget.spent()).toBe(110);
   });
 
+  it("is what the copy's calls leave of it: a fifth at 80 % busy, nothing when saturated, all of it when idle", async () => {
+    const time = clock();
+    let busy = 0.8;
+    const budget = new DrawBudget(250, 1_000, time.now, () => busy);
+    expect(budget.currentBudget()).toBeCloseTo(50);
+    await budget.track(drawFor(time, 40));
+    expect(budget.allows()).toBe(true);
+    await budget.track(drawFor(time, 20));
+    expect(budget.allows()).toBe(false);
+    busy = 1;
+    time.advance(2_000);
+    expect(budget.allows()).toBe(false);
+    busy = 0;
+    expect(budget.allows()).toBe(true);
+    expect(budget.currentBudget()).toBe(250);
+  });
+
   it("lets in only the budget's worth of a burst of requests that arrive together", () => {
     const time = clock();
     const budget = new DrawBudget(250, 1_000, time.now);
@@ -64,5 +81,23 @@ describe("DrawBudget", () => {
       }),
     ).rejects.toThrow("render failed");
     expect(budget.allows()).toBe(false);
+  });
+});
+
+describe("LoopLoad", () => {
+  it("reads the event loop as busy while code holds it, and idle once it waits", async () => {
+    const load = new LoopLoad(100);
+    try {
+      const until = performance.now() + 250;
+      while (performance.now() < until) {
+        // Holding the loop, as a copy answering calls back to back does.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(load.current()).toBeGreaterThan(0.5);
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      expect(load.current()).toBeLessThan(0.5);
+    } finally {
+      load.stop();
+    }
   });
 });

@@ -17,11 +17,22 @@ export class DrawBudget {
   private expectedMs = 50;
 
   constructor(
-    /** The most milliseconds of drawing in any window. */
+    /** The most milliseconds of drawing in any window, while the copy is otherwise idle. */
     private readonly budgetMs: number,
     private readonly windowMs = 1_000,
     private readonly now: () => number = () => performance.now(),
+    /**
+     * How busy the copy's own thread is answering calls (0 to 1): the budget is what is left of it.
+     * Draws take cores the API's calls share, so a copy saturated by calls draws (almost) nothing
+     * and sends the static shell, while an idle one draws every page.
+     */
+    private readonly busy: () => number = () => 0,
   ) {}
+
+  /** The budget now: the configured one, less the share of the copy's time its calls take. */
+  currentBudget(): number {
+    return this.budgetMs * Math.max(0, 1 - this.busy());
+  }
 
   /** Milliseconds spent drawing within the window (draws under way count their time so far, at least what a draw takes). */
   spent(): number {
@@ -37,7 +48,7 @@ export class DrawBudget {
 
   /** Whether a page may be drawn now. */
   allows(): boolean {
-    return this.spent() < this.budgetMs;
+    return this.spent() < this.currentBudget();
   }
 
   /** Counts `draw`'s time against the budget, from now until it settles. */
@@ -52,5 +63,34 @@ export class DrawBudget {
       this.expectedMs += (ms - this.expectedMs) * 0.2;
     };
     return draw().finally(done);
+  }
+}
+
+/**
+ * How busy this thread's event loop has been (0 to 1: the share of the time it was running code
+ * rather than waiting), over the last half second or so: sampled on a timer that does not keep the
+ * process alive.
+ */
+export class LoopLoad {
+  private last = performance.eventLoopUtilization();
+  private value = 0;
+  private readonly timer: ReturnType<typeof setInterval>;
+
+  constructor(intervalMs = 500) {
+    this.timer = setInterval(() => {
+      const now = performance.eventLoopUtilization();
+      this.value = performance.eventLoopUtilization(now, this.last).utilization;
+      this.last = now;
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  /** The share of the last interval the loop was busy. */
+  current(): number {
+    return this.value;
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
   }
 }

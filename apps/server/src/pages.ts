@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { appRouter, createInnerContext, parseAuthorization, resolveActorCached, type Services } from "@flagship/api";
 import type { FastifyRequest } from "fastify";
 import { OIDC_COOKIE, readCookie } from "./oidc-cookie.ts";
-import { DrawBudget } from "./draw-budget.ts";
+import { DrawBudget, LoopLoad } from "./draw-budget.ts";
 import { DrawThreads } from "./draw-threads.ts";
 import { PageAssets } from "./page-assets.ts";
 
@@ -37,6 +37,7 @@ export interface DrawnPage {
 export class PageRenderer {
   private readonly shared = new Map<string, { at: number; page: Promise<DrawnPage | null> }>();
   private readonly budget: DrawBudget;
+  private readonly load = new LoopLoad();
 
   private constructor(
     private readonly threads: DrawThreads,
@@ -45,7 +46,9 @@ export class PageRenderer {
     private readonly assets: PageAssets | null,
     budgetMs: number,
   ) {
-    this.budget = new DrawBudget(budgetMs);
+    // The budget shrinks as the copy's thread gets busy with the API's calls (draws run in other
+    // threads but on the same cores): the calls keep their speed, and pages are drawn with what is left.
+    this.budget = new DrawBudget(budgetMs, 1_000, () => performance.now(), () => this.load.current());
     // Anything that happens in the event (a solve, staff's changes, an announcement), on this copy
     // or another, may show on a visitor's page: the kept pages go.
     services.events.subscribe(() => this.forgetShared());
@@ -53,6 +56,7 @@ export class PageRenderer {
 
   /** Stops the drawing threads. */
   close(): Promise<void> {
+    this.load.stop();
     return this.threads.close();
   }
 
