@@ -33,7 +33,7 @@ function drawnNow(server: { now: number } | null): number | null {
 }
 
 // One clock for the whole page: it ticks every second while anything reads it, and a reader
-// re-renders only when what it reads of the time changes (the countdown's seconds every tick, the
+// re-renders only when what it reads of the time changes (the countdown's words, the
 // event's phase at the start and the end), not with every tick as the page around it would.
 const clockListeners = new Set<() => void>();
 let clockTimer: ReturnType<typeof setInterval> | undefined;

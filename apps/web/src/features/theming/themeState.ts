@@ -26,7 +26,7 @@ export function useThemePreview(): Theme | null {
   return useSyncExternalStore(subscribe, () => preview, () => null);
 }
 
-// Read from storage once: the header's countdown asks at every tick of its clock.
+// Read from storage once, not at every draw of the header's countdown.
 let synthwave: boolean | null = null;
 function readSynthwave(): boolean {
   return (synthwave ??= localStorage.getItem(SYNTHWAVE_KEY) === "true");
