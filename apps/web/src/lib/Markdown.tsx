@@ -12,11 +12,22 @@ import "./highlight.css";
 // with the shell. Once loaded, markdown is drawn at once, without a round through the lazy
 // component's suspense.
 let Loaded: ComponentType<{ children: string }> | null = null;
+let loading: Promise<typeof import("./MarkdownRenderer.tsx")> | null = null;
+// A chunk that failed to arrive (a network blip) is asked for once more, as deferred pieces are,
+// before the page that shows markdown fails; a load that failed twice is tried afresh next time.
 const loadRenderer = () =>
-  import("./MarkdownRenderer.tsx").then((module) => {
-    Loaded = module.default;
-    return module;
-  });
+  (loading ??= import("./MarkdownRenderer.tsx")
+    .catch(() => new Promise<void>((r) => setTimeout(r, 300)).then(() => import("./MarkdownRenderer.tsx")))
+    .then(
+      (module) => {
+        Loaded = module.default;
+        return module;
+      },
+      (error: unknown) => {
+        loading = null;
+        throw error;
+      },
+    ));
 const MarkdownRenderer = lazy(loadRenderer);
 
 /** Starts loading the renderer ahead of the first markdown a page will show. */
