@@ -1,6 +1,7 @@
 import { Text, Typography } from "@mantine/core";
 import { type ComponentType, lazy, Suspense, useContext, useEffect, useState } from "react";
 import { KEEP_SERVER_HTML } from "./keep-server-html.ts";
+import { importTwice } from "./import-twice.ts";
 import { useHydratingNow } from "./render-clock.ts";
 import { SsrNotesContext } from "./ssr-state.ts";
 // A document's styles, and its code blocks' highlighting, come with the shell: the server draws
@@ -13,34 +14,24 @@ import "./highlight.css";
 // component's suspense.
 let Loaded: ComponentType<{ children: string }> | null = null;
 let loading: Promise<typeof import("./MarkdownRenderer.tsx")> | null = null;
-// A chunk that failed to arrive (a network blip) is asked for once more, as deferred pieces are,
-// before the page that shows markdown fails; a load that failed twice is tried afresh next time.
+// A chunk that failed to arrive is asked for once more, as deferred pieces are, before the page
+// that shows markdown fails; a load that failed twice is tried afresh next time.
 const loadRenderer = () =>
-  (loading ??= import("./MarkdownRenderer.tsx")
-    .catch(() => new Promise<void>((r) => setTimeout(r, 300)).then(() => import("./MarkdownRenderer.tsx")))
-    .then(
-      (module) => {
-        Loaded = module.default;
-        return module;
-      },
-      (error: unknown) => {
-        loading = null;
-        throw error;
-      },
-    ));
+  (loading ??= importTwice(() => import("./MarkdownRenderer.tsx")).then(
+    (module) => {
+      Loaded = module.default;
+      return module;
+    },
+    (error: unknown) => {
+      loading = null;
+      throw error;
+    },
+  ));
 const MarkdownRenderer = lazy(loadRenderer);
 
 /** Starts loading the renderer ahead of the first markdown a page will show. */
 export function preloadMarkdown(): Promise<unknown> {
   return loadRenderer();
-}
-
-/**
- * True while React hydrates the HTML the server drew (and on the server), false when it draws in
- * the browser: read as a component first draws (it does not draw it again once hydrated).
- */
-export function useHydrating(): boolean {
-  return useHydratingNow();
 }
 
 /** Whether the renderer has loaded; when `needed`, it starts loading it. */
@@ -63,7 +54,7 @@ function useRendererLoaded(needed: boolean): boolean {
  * hydrating it); when `needed`, it starts loading it.
  */
 export function useMarkdownReady(needed: boolean): boolean {
-  const hydrating = useHydrating();
+  const hydrating = useHydratingNow();
   const [drawnByServer] = useState(hydrating);
   return useRendererLoaded(needed && !drawnByServer) || drawnByServer;
 }
@@ -85,7 +76,7 @@ export const MARKDOWN_WRAPPER = { p: 0, fz: "sm", className: "fs-markdown" } as 
  */
 export function Markdown({ children, suspend = false }: { children: string; suspend?: boolean }) {
   const notes = useContext(SsrNotesContext);
-  const hydrating = useHydrating();
+  const hydrating = useHydratingNow();
   // The text the server drew (this element was hydrated), or null.
   const [drawnByServer] = useState(() => (hydrating && notes === null ? children : null));
   const changed = drawnByServer !== null && drawnByServer !== children;

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useContext, useState, type ComponentProps, type ComponentType, type ReactNode } from "react";
 import { LoadingScreen } from "../shell/LoadingScreen.tsx";
+import { importTwice } from "./import-twice.ts";
 import { SsrNotesContext } from "./ssr-state.ts";
 
 /** A deferred component: drawn once its code has loaded, which `preload` starts (and awaits). */
@@ -20,10 +21,7 @@ export function deferred<P extends object>(module: string, load: () => Promise<C
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<ComponentType<P>> | null = null;
   // A chunk that failed to arrive (a network blip) is asked for once more before the page fails.
-  const preload = () =>
-    (loading ??= load()
-      .catch(() => new Promise<void>((r) => setTimeout(r, 300)).then(load))
-      .then((component) => (loaded = component)));
+  const preload = () => (loading ??= importTwice(load).then((component) => (loaded = component)));
   const Component = lazy(async () => ({ default: await preload() }));
   const preloads = registry.get(module) ?? [];
   preloads.push(() => preload().then(() => undefined));

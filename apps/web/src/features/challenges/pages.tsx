@@ -6,7 +6,8 @@ import { useHash, useStaffEditing } from "../authoring/editing.ts";
 import { CategoryStaffBar, ChallengeEditor, NewChallengeEditor } from "../authoring/lazy.tsx";
 import { useMoveTile } from "../authoring/useMoveTile.ts";
 import { useTranslation } from "../../lib/i18n.ts";
-import { Markdown, preloadMarkdown, useHydrating } from "../../lib/Markdown.tsx";
+import { Markdown, preloadMarkdown } from "../../lib/Markdown.tsx";
+import { useHydratingNow } from "../../lib/render-clock.ts";
 import { errorCode } from "../../lib/trpc.ts";
 import { PageFailedScreen } from "../../shell/ErrorScreen.tsx";
 import { LoadingScreen } from "../../shell/LoadingScreen.tsx";
@@ -101,7 +102,7 @@ export function ChallengePage() {
   const hash = useHash();
   // The description waits for the markdown renderer (ChallengeBody): fetch it with the data, unless
   // the server drew the page (its description is kept as drawn until it changes).
-  const hydrating = useHydrating();
+  const hydrating = useHydratingNow();
   const [hydrated] = useState(hydrating);
   useEffect(() => {
     if (!hydrated) void preloadMarkdown();
