@@ -91,6 +91,8 @@ export interface Server {
   /** Every copy's address and process: one each for a single server. */
   urls: string[];
   pids: number[];
+  /** Every copy's /metrics, with BENCH_PAGE_STATS=1 (else empty): how its pages were answered. */
+  metricsUrls: string[];
   stop(): Promise<void>;
 }
 
@@ -158,6 +160,10 @@ const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF;
  */
 export async function startServer(url: string, env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
+  // BENCH_PAGE_STATS=1: each copy serves /metrics, which the mixed workload reads for how many of its
+  // pages were drawn (metrics cost a little CPU per request: not for the rows of BENCHMARKS.md).
+  const metricsPort = env.METRICS_PORT ? Number(env.METRICS_PORT) : process.env.BENCH_PAGE_STATS === "1" ? await freePort() : null;
+  if (metricsPort !== null) env = { METRICS_PORT: String(metricsPort), METRICS_HOST: "127.0.0.1", ...env };
   const profile = CPU_PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(CPU_PROFILE_DIR)}`] : [];
   // BENCH_NODE_FLAGS: more Node.js flags for the server processes (e.g. --trace-gc).
   profile.push(...(process.env.BENCH_NODE_FLAGS?.split(" ").filter(Boolean) ?? []));
@@ -185,6 +191,7 @@ export async function startServer(url: string, env: Record<string, string> = {})
     pid,
     urls: [baseUrl],
     pids: [pid],
+    metricsUrls: metricsPort === null ? [] : [`http://127.0.0.1:${metricsPort}/metrics`],
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -213,6 +220,7 @@ export async function startCopies(url: string, count = COPIES, env: (copy: numbe
     pid: copies[0]!.pid,
     urls: copies.map((c) => c.baseUrl),
     pids: copies.map((c) => c.pid),
+    metricsUrls: copies.flatMap((c) => c.metricsUrls),
     async stop() {
       await Promise.all(copies.map((c) => c.stop()));
       await redis.stop();
@@ -318,8 +326,11 @@ export interface LoadResult {
   non2xx: number;
   /** At a set rate (wrk): requests sent behind their schedule. */
   late?: number;
-  /** With wrk, each target's share: the requests it answered and those that failed (errors, timeouts, non-2xx). */
-  byTarget?: { url: string; requests: number; failed: number }[];
+  /**
+   * With wrk, each target's share: the requests it answered and those that failed (errors, timeouts,
+   * non-2xx), and its latency at each tenth of a percent (ms), for percentiles over several targets.
+   */
+  byTarget?: { url: string; requests: number; failed: number; quantiles: number[] }[];
 }
 
 /**
@@ -456,7 +467,7 @@ interface WrkFigures {
 }
 
 /** The latency at `percent` of the requests of several runs together, from each run's quantiles weighted by its requests. */
-function mergedPercentile(runs: WrkFigures[], percent: number): number {
+export function mergedPercentile(runs: Pick<WrkFigures, "requests" | "quantiles">[], percent: number): number {
   const points = runs.flatMap((r) => r.quantiles.map((latency) => ({ latency, weight: r.requests / r.quantiles.length }))).sort((a, b) => a.latency - b.latency);
   const total = points.reduce((sum, p) => sum + p.weight, 0);
   let seen = 0;
@@ -499,7 +510,7 @@ async function runWrk(options: LoadOptions, seconds: number, through?: number, r
   );
   const figures = runs.filter((r): r is WrkFigures => r !== null);
   const sum = (f: (r: WrkFigures) => number) => figures.reduce((total, r) => total + f(r), 0);
-  const byTarget = through ? [] : targets.map((url, i) => ({ url, requests: runs[i]!.requests, failed: runs[i]!.connect + runs[i]!.read + runs[i]!.write + runs[i]!.timeout + runs[i]!.status }));
+  const byTarget = through ? [] : targets.map((url, i) => ({ url, requests: runs[i]!.requests, failed: runs[i]!.connect + runs[i]!.read + runs[i]!.write + runs[i]!.timeout + runs[i]!.status, quantiles: runs[i]!.quantiles }));
   return {
     byTarget,
     requests: { average: sum((r) => r.requests / (r.duration / 1e6)), total: sum((r) => r.requests) },

@@ -35,12 +35,13 @@ import { benchPlayerPages, benchVisitorPages } from "./scenarios/pages.ts";
 import { benchFirstLoad, firstLoadSection } from "./scenarios/first-load.ts";
 import { benchLighthouse, lighthouseSection } from "./scenarios/lighthouse.ts";
 import { benchMetricsCost, metricsCostSection, type MetricsCostRow } from "./scenarios/metrics.ts";
+import { benchPagesCost, pagesCostSection, type PagesCostRow } from "./scenarios/pages-cost.ts";
 
 const SOAK = process.env.BENCH_SOAK === "1";
 const TENFOLD = process.env.BENCH_10X === "1";
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((s) => s.trim())) : null;
 const SEED_DIR = process.env.BENCH_SEED_DIR ? path.resolve(process.env.BENCH_SEED_DIR) : undefined;
-const SCENARIOS = ["listing", "wrong", "self", "team", "board", "board-solves", "pages", "submissions", "mixed", "burst", "fanout", "soak", "stampede", "sockets", "lighthouse", "metrics"];
+const SCENARIOS = ["listing", "wrong", "self", "team", "board", "board-solves", "pages", "submissions", "mixed", "burst", "fanout", "soak", "stampede", "sockets", "lighthouse", "metrics", "pages-cost"];
 
 /** The memory allocator the server copies run on (scripts/server-flags.mjs). */
 function allocator(): string {
@@ -68,13 +69,14 @@ interface Report {
   sockets: string[];
   lighthouse: string | null;
   metricsCost: MetricsCostRow[];
+  pagesCost: PagesCostRow | null;
 }
 
 async function main(): Promise<void> {
   const started = Date.now();
   if (ONLY) for (const key of ONLY) if (!SCENARIOS.includes(key)) throw new Error(`BENCH_ONLY: no scenario ${key} (${SCENARIOS.join(", ")})`);
   const database = await startDatabase(SEED_DIR);
-  const report: Report = { seed: null, measurements: [], fanout: null, burst: [], soak: null, tenfold: null, tier: "not measured", starts: [], peakRssMiB: 0, stampede: [], sockets: [], lighthouse: null, metricsCost: [] };
+  const report: Report = { seed: null, measurements: [], fanout: null, burst: [], soak: null, tenfold: null, tier: "not measured", starts: [], peakRssMiB: 0, stampede: [], sockets: [], lighthouse: null, metricsCost: [], pagesCost: null };
   try {
     // The stampede and the socket scenario seed their own players: BENCH_ONLY=stampede,sockets needs neither the event nor its copies.
     if (SCENARIOS.some((key) => key !== "stampede" && key !== "sockets" && runs(key))) await measureSeeded(database, report);
@@ -91,6 +93,7 @@ async function main(): Promise<void> {
   }
   if (ONLY) {
     if (report.metricsCost.length > 0) for (const line of metricsCostSection(report.metricsCost)) console.log(line);
+    if (report.pagesCost) for (const line of pagesCostSection(report.pagesCost)) console.log(line);
     for (const line of report.stampede) console.log(line);
     for (const line of report.sockets) console.log(line);
     if (report.lighthouse) console.log(report.lighthouse);
@@ -156,6 +159,10 @@ async function measureSeeded(database: Database, report: Report): Promise<void> 
     console.log("Measuring the cost of metrics on the hottest paths...");
     report.metricsCost = await benchMetricsCost(database.url, game, console.log);
   }
+  if (runs("pages-cost")) {
+    console.log("Measuring what drawing pages costs the hot API paths...");
+    report.pagesCost = await benchPagesCost(database.url, game, console.log);
+  }
   const tenfoldKeys = new Set(PER_REQUEST.map(([key]) => key).filter(runs));
   if (TENFOLD && tenfoldKeys.size > 0) {
     // Its own database and a long seed: a failure here still leaves the rest of the report written.
@@ -183,6 +190,7 @@ function printSummary(report: Report): void {
   if (report.fanout) console.log(`${report.fanout.met ? "met " : "MISS"}  ${report.fanout.name}: ${report.fanout.milliseconds} ms`);
   if (report.soak) console.log(`${report.soak.flat ? "met " : "MISS"}  soak: ${report.soak.verdict}`);
   for (const row of report.tenfold?.rows ?? []) console.log(`${row.met ? "met " : "MISS"}  10x ${row.name}: cost x${row.costRatio.toFixed(2)}`);
+  if (report.pagesCost) console.log(`${report.pagesCost.met ? "met " : "MISS"}  drawing pages: rendering on answered x${report.pagesCost.throughputRatio.toFixed(3)} the requests of rendering off, side by side`);
   for (const row of report.metricsCost) console.log(`${row.met ? "met " : "MISS"}  metrics on ${row.name}: cost x${row.costRatio.toFixed(3)}, ${row.failedScrapes} failed scrapes`);
   if (ONLY) return;
   if (typeof report.tier === "string") console.log(`challenge servers ${report.tier}`);
@@ -274,6 +282,7 @@ async function writeReport(report: Report, minutes: number): Promise<void> {
     lines.push("The 10x seed (10000 teams, 50000 solves) is opt-in: `BENCH_10X=1 npm run bench`.", "");
   }
   if (report.metricsCost.length > 0) lines.push(...metricsCostSection(report.metricsCost));
+  if (report.pagesCost) lines.push(...pagesCostSection(report.pagesCost));
   if (report.starts.length > 0) {
     lines.push("The compiled server (`apps/server/dist/main.js`), started as its own process:", "", "| start-up | result |", "|---|---|", ...report.starts.map((s) => `| ${s.name} | ${s.value} |`), "");
   }

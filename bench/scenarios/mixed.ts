@@ -15,7 +15,7 @@ import { firstShown } from "./pages.ts";
  * fourteen times the seeded event's whole count); every solve goes to all 2000 sockets, 40000
  * websocket messages a second.
  */
-const MIX: [kind: "listing" | "wrong" | "correct" | "board" | "self" | "team" | "page" | "visitor-page", weight: number][] = [
+export const MIX: [kind: "listing" | "wrong" | "correct" | "board" | "self" | "team" | "page" | "visitor-page", weight: number][] = [
   ["listing", 30],
   ["wrong", 30],
   ["correct", 1],
@@ -26,7 +26,7 @@ const MIX: [kind: "listing" | "wrong" | "correct" | "board" | "self" | "team" | 
   ["visitor-page", 1],
 ];
 
-function mixedRequests(seeded: Seeded, shown: { category: number; challenge: number }): autocannon.Request[] {
+export function mixedRequests(seeded: Seeded, shown: { category: number; challenge: number }): autocannon.Request[] {
   const playerPages = ["/campaign", `/campaign/${shown.category}`, `/campaign/${shown.category}/${shown.challenge}`, "/leaderboard", "/team"];
   const visitorPages = ["/", "/login", "/leaderboard"];
   let pageN = 0;
@@ -91,10 +91,10 @@ function mixedRequests(seeded: Seeded, shown: { category: number; challenge: num
   }));
 }
 
-const MIXED_GOAL = { rps: 3000, p99: 100, rssMiB: 300 };
+export const MIXED_GOAL = { rps: 3000, p99: 100, rssMiB: 300 };
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
-const lcm = (a: number, b: number) => (a / gcd(a, b)) * b;
+export const lcm = (a: number, b: number) => (a / gcd(a, b)) * b;
 
 interface Sockets {
   count: number;
@@ -103,7 +103,7 @@ interface Sockets {
 }
 
 /** One websocket per player, each sending its token so it joins its team's channel; dealt out to the server's copies in turn. */
-async function openSockets(server: Server, seeded: Seeded): Promise<Sockets> {
+export async function openSockets(server: Pick<Server, "urls">, seeded: Seeded): Promise<Sockets> {
   const urls = server.urls.map((base) => `${base.replace("http", "ws")}/api/v2/ws/`);
   let dealt = 0;
   const sockets: WebSocket[] = [];
@@ -132,6 +132,17 @@ async function openSockets(server: Server, seeded: Seeded): Promise<Sockets> {
   };
 }
 
+/** How every copy has answered pages so far (flagship_pages_total), with BENCH_PAGE_STATS=1; else null. */
+export async function pagesAnswered(server: Pick<Server, "metricsUrls">): Promise<Record<"drawn" | "kept" | "over_budget", number> | null> {
+  if (server.metricsUrls.length === 0) return null;
+  const sum = { drawn: 0, kept: 0, over_budget: 0 };
+  for (const url of server.metricsUrls) {
+    const text = await (await fetch(url)).text();
+    for (const match of text.matchAll(/^flagship_pages_total\{how="(drawn|kept|over_budget)"\} (\d+)/gm)) sum[match[1] as keyof typeof sum] += Number(match[2]);
+  }
+  return sum;
+}
+
 /** The mixed workload: warm-up, three passes. */
 export async function benchMixed(server: Server, seeded: Seeded): Promise<Measurement> {
   const sockets = await openSockets(server, seeded);
@@ -140,7 +151,14 @@ export async function benchMixed(server: Server, seeded: Seeded): Promise<Measur
     // each (player, kind) pair of the cycle once, as the first minutes of an event would have.
     const cycle = MIX.reduce((sum, [, weight]) => sum + weight, 0);
     const shown = await firstShown(server.urls[0]!, seeded.tokens[0]!);
+    const before = await pagesAnswered(server);
     const result = await load({ url: server.urls, requests: mixedRequests(seeded, shown), warmEach: lcm(cycle, seeded.tokens.length), atRate: MIXED_GOAL.rps });
+    const after = await pagesAnswered(server);
+    if (before && after) {
+      const [drawn, kept, shell] = (["drawn", "kept", "over_budget"] as const).map((how) => after[how] - before[how]);
+      const all = drawn! + kept! + shell!;
+      console.log(`  pages (warm-up and passes): ${drawn} drawn, ${kept} visitors' pages kept, ${shell} static shell over the budget (${all ? Math.round((100 * (drawn! + kept!)) / all) : 0} % with the server's drawing)`);
+    }
     return summarise(
       `Mixed event workload (listings, wrong flags, correct flags (1 in 150 requests), leaderboard pages, own profile and team, page loads (5 in 150); ${sockets.count} websockets; ${sockets.received()} events delivered)`,
       result,

@@ -10,19 +10,23 @@ describe("DrawBudget", () => {
     time.advance(ms);
   };
 
-  it("allows draws until the window holds the budget's worth of drawing, then again as it slides", async () => {
+  it("lets a draw in only while what a draw takes fits in what is left of the budget, then again as the window slides", async () => {
     const time = clock();
     const budget = new DrawBudget(100, 1_000, time.now);
+    // Before any draw has ended, a draw is expected to take 50 ms.
     expect(budget.allows()).toBe(true);
-    await budget.track(drawFor(time, 60));
+    await budget.track(drawFor(time, 40));
+    expect(budget.spent()).toBe(40);
+    // 40 spent, a draw now expected to take 48 ms: it fits in the 100.
+    expect(budget.allows()).toBe(true);
+    await budget.track(drawFor(time, 20));
+    // 60 spent: 40 ms of the budget are left, but a draw (about 42 ms now) would not fit.
     expect(budget.spent()).toBe(60);
-    expect(budget.allows()).toBe(true);
-    await budget.track(drawFor(time, 50));
     expect(budget.allows()).toBe(false);
-    // At 1.061 s the window starts at 61 ms: the first draw (0-60 ms) has left it, and of the
-    // second (60-110 ms) 49 ms are in it.
-    time.advance(1_000 - 110 + 61);
-    expect(budget.spent()).toBe(49);
+    // At 1.041 s the window starts at 41 ms: the first draw (0-40 ms) has left it, and of the
+    // second (40-60 ms) 19 ms are in it.
+    time.advance(1_000 - 60 + 41);
+    expect(budget.spent()).toBe(19);
     expect(budget.allows()).toBe(true);
   });
 
@@ -42,17 +46,22 @@ describe("DrawBudget", () => {
     expect(budget.spent()).toBe(110);
   });
 
-  it("is what the copy's calls leave of it: a fifth at 80 % busy, nothing when saturated, all of it when idle", async () => {
+  it("is what the copy's calls leave of it: a quarter at 75 % busy, none when less is left than a draw takes, all of it when idle", async () => {
     const time = clock();
-    let busy = 0.8;
+    let busy = 0.75;
     const budget = new DrawBudget(250, 1_000, time.now, () => busy);
-    expect(budget.currentBudget()).toBeCloseTo(50);
-    await budget.track(drawFor(time, 40));
+    expect(budget.currentBudget()).toBeCloseTo(62.5);
     expect(budget.allows()).toBe(true);
-    await budget.track(drawFor(time, 20));
+    await budget.track(drawFor(time, 30));
+    // 30 of the 62.5 spent, and a draw expected to take 46 ms.
     expect(budget.allows()).toBe(false);
-    busy = 1;
     time.advance(2_000);
+    expect(budget.spent()).toBe(0);
+    // Saturated by calls, or so busy that the few milliseconds left cannot hold a draw: none.
+    busy = 1;
+    expect(budget.allows()).toBe(false);
+    busy = 0.9;
+    expect(budget.currentBudget()).toBeCloseTo(25);
     expect(budget.allows()).toBe(false);
     busy = 0;
     expect(budget.allows()).toBe(true);

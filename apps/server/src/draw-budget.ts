@@ -46,9 +46,14 @@ export class DrawBudget {
     return spent;
   }
 
-  /** Whether a page may be drawn now. */
+  /**
+   * Whether a page may be drawn now: what a draw takes must fit whole in what is left of the
+   * budget. (Letting a draw in while anything at all is left would let a copy saturated by calls,
+   * its budget a few milliseconds, still draw a page every second or so, each taking tens of
+   * milliseconds from the calls.)
+   */
   allows(): boolean {
-    return this.spent() < this.currentBudget();
+    return this.spent() + this.expectedMs <= this.currentBudget();
   }
 
   /** Counts `draw`'s time against the budget, from now until it settles. */

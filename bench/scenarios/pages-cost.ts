@@ -1,0 +1,160 @@
+import { freePort } from "@flagship/db";
+import { COPIES, cpuMs, GENERATOR, type LoadOptions, mergedPercentile, PASS_SECONDS, run, type Server, startCopies, WARMUP_SECONDS, warmEach, watchMemory } from "../harness.ts";
+import type { Seeded } from "../seed.ts";
+import { lcm, MIX, MIXED_GOAL, mixedRequests, openSockets, pagesAnswered } from "./mixed.ts";
+import { firstShown } from "./pages.ts";
+
+/** Saturated passes, each PASS_SECONDS long, with both configurations under load at once. */
+const PASSES = Number(process.env.BENCH_PAGES_COST_PASSES ?? 6);
+/** Passes at the mixed workload's goal rate (offered to both sides together). */
+const PACED_PASSES = Number(process.env.BENCH_PAGES_COST_PACED ?? 3);
+/** The hot API paths with page loads drawn may answer at most this much less than with none drawn. */
+export const PAGES_COST_GOAL = 0.95;
+
+/** One side's figures over its passes. */
+export interface PagesSide {
+  requestsPerSecond: number;
+  /** The copies' CPU time per answered request, ms. */
+  cpuMsPerRequest: number;
+  p99: number;
+  failed: number;
+  /** Pages drawn by the server (the rendering-on side), and those sent as the static shell. */
+  drawn: number;
+  shell: number;
+}
+
+export interface PagesCostRow {
+  saturated: { off: PagesSide; on: PagesSide; passRatios: number[] };
+  paced: { offered: number; off: PagesSide; on: PagesSide };
+  rssMiB: { off: number; on: number };
+  /** Requests answered with rendering on over those with it off, saturated, all passes. */
+  throughputRatio: number;
+  /** CPU per request on over off, saturated. */
+  costRatio: number;
+  /** At the goal's rate, the extra CPU of the rendering side per page it drew (ms), if it drew any. */
+  cpuMsPerDrawnPage: number | null;
+  met: boolean;
+}
+
+interface Tally {
+  cpu: number;
+  requests: number;
+  failed: number;
+  seconds: number;
+  quantiles: { requests: number; quantiles: number[] }[];
+  drawn: number;
+  shell: number;
+}
+
+const tally = (): Tally => ({ cpu: 0, requests: 0, failed: 0, seconds: 0, quantiles: [], drawn: 0, shell: 0 });
+
+const cpuOf = async (server: Server) => (await Promise.all(server.pids.map(cpuMs))).reduce((a, b) => a + b, 0);
+
+/**
+ * What drawing pages costs the mixed workload (with its page loads: 5 in 150 requests), measured
+ * side by side: copies with server rendering off (every page the static shell, as before pages were
+ * drawn) and as many with it on (the default), all at once on the same database, wrk dealing its
+ * connections out to all of them evenly, each side with its own Redis and half the websockets.
+ * Side by side, not one run after the other: runs minutes apart move by a tenth or more on this
+ * machine, more than the difference measured. Each side answers as fast as it can on its share of
+ * the connections, so the requests each answers in the same seconds are its throughput.
+ */
+export async function benchPagesCost(url: string, seeded: Seeded, log: (line: string) => void): Promise<PagesCostRow> {
+  if (GENERATOR !== "wrk") throw new Error("The cost of drawing pages is measured with wrk (each copy's share of the load); install wrk");
+  const ports: number[] = [];
+  for (let copy = 0; copy < 2 * COPIES; copy++) ports.push(await freePort());
+  // Both sides serve /metrics (the pages each drew), so both pay its small cost alike.
+  const off = await startCopies(url, COPIES, (copy) => ({ SERVER_RENDERING: "off", METRICS_PORT: String(ports[copy]) }));
+  let on: Server | undefined;
+  let sockets: Awaited<ReturnType<typeof openSockets>> | undefined;
+  try {
+    on = await startCopies(url, COPIES, (copy) => ({ METRICS_PORT: String(ports[COPIES + copy]) }));
+    const sides = { off, on };
+    const targets = off.urls.flatMap((u, i) => [u, on!.urls[i]!]);
+    sockets = await openSockets({ urls: targets }, seeded);
+    const shown = await firstShown(on.urls[0]!, seeded.tokens[0]!);
+    const options: LoadOptions = { url: targets, requests: mixedRequests(seeded, shown) };
+    const cycle = MIX.reduce((sum, [, weight]) => sum + weight, 0);
+    log(`Measuring the mixed workload with rendering off and on side by side (${PASSES} passes of ${PASS_SECONDS} s, then ${PACED_PASSES} at ${MIXED_GOAL.rps} requests a second)...`);
+    await warmEach(options, lcm(cycle, seeded.tokens.length));
+    await run(options, WARMUP_SECONDS);
+    const memory = { off: watchMemory(off.pids), on: watchMemory(on.pids) };
+    const measure = async (into: { off: Tally; on: Tally }, rate?: number) => {
+      const before = { off: await cpuOf(off), on: await cpuOf(on!), pages: await pagesAnswered(on!) };
+      const result = await run(options, PASS_SECONDS, rate);
+      const after = { off: await cpuOf(off), on: await cpuOf(on!), pages: await pagesAnswered(on!) };
+      for (const side of ["off", "on"] as const) {
+        const mine = result.byTarget!.filter((t) => sides[side].urls.includes(t.url));
+        const t = into[side];
+        t.cpu += after[side] - before[side];
+        t.requests += mine.reduce((n, target) => n + target.requests, 0);
+        t.failed += mine.reduce((n, target) => n + target.failed, 0);
+        t.seconds += PASS_SECONDS;
+        t.quantiles.push(...mine.map((target) => ({ requests: target.requests, quantiles: target.quantiles })));
+      }
+      if (before.pages && after.pages) {
+        into.on.drawn += after.pages.drawn + after.pages.kept - before.pages.drawn - before.pages.kept;
+        into.on.shell += after.pages.over_budget - before.pages.over_budget;
+      }
+      return result;
+    };
+    const saturated = { off: tally(), on: tally() };
+    const passRatios: number[] = [];
+    for (let pass = 0; pass < PASSES; pass++) {
+      const requestsBefore = { off: saturated.off.requests, on: saturated.on.requests };
+      await measure(saturated);
+      const ratio = (saturated.on.requests - requestsBefore.on) / Math.max(1, saturated.off.requests - requestsBefore.off);
+      passRatios.push(ratio);
+      log(`  pass ${pass + 1}: rendering on answered ${ratio.toFixed(3)}x the requests of rendering off`);
+    }
+    const paced = { off: tally(), on: tally() };
+    for (let pass = 0; pass < PACED_PASSES; pass++) await measure(paced, MIXED_GOAL.rps);
+    const rssMiB = { off: await memory.off.stop(), on: await memory.on.stop() };
+    const side = (t: Tally): PagesSide => ({
+      requestsPerSecond: Math.round(t.requests / Math.max(1, t.seconds)),
+      cpuMsPerRequest: t.requests > 0 ? Math.round((1000 * t.cpu) / t.requests) / 1000 : 0,
+      p99: t.quantiles.length > 0 ? mergedPercentile(t.quantiles, 99) : 0,
+      failed: t.failed,
+      drawn: t.drawn,
+      shell: t.shell,
+    });
+    const throughputRatio = saturated.on.requests / Math.max(1, saturated.off.requests);
+    const costRatio = saturated.on.cpu / Math.max(1, saturated.on.requests) / (saturated.off.cpu / Math.max(1, saturated.off.requests));
+    // The off side's CPU per request applied to the on side's requests: what those requests cost
+    // with no page drawn; the rest is the drawing.
+    const extra = paced.on.cpu - (paced.off.cpu / Math.max(1, paced.off.requests)) * paced.on.requests;
+    const failed = saturated.off.failed + saturated.on.failed + paced.off.failed + paced.on.failed;
+    return {
+      saturated: { off: side(saturated.off), on: side(saturated.on), passRatios },
+      paced: { offered: MIXED_GOAL.rps, off: side(paced.off), on: side(paced.on) },
+      rssMiB,
+      throughputRatio,
+      costRatio,
+      cpuMsPerDrawnPage: paced.on.drawn > 0 ? Math.round((10 * extra) / paced.on.drawn) / 10 : null,
+      met: throughputRatio >= PAGES_COST_GOAL && failed === 0,
+    };
+  } finally {
+    sockets?.close();
+    await Promise.all([off.stop(), on?.stop()]);
+  }
+}
+
+/** The section of BENCHMARKS.md for it. */
+export function pagesCostSection(row: PagesCostRow): string[] {
+  const cells = (s: PagesSide) => `${s.requestsPerSecond} | ${s.cpuMsPerRequest} ms | ${s.p99} ms | ${s.drawn} | ${s.shell} | ${s.failed}`;
+  return [
+    "## What drawing pages costs the hot API paths (side by side)",
+    "",
+    `The mixed workload with its page loads (5 in 150 requests) on ${COPIES} copies with server rendering off (every page the static shell, as before pages were drawn) and ${COPIES} with it on (the default budget), all at once on the same database, wrk dealing its connections out to every copy evenly: ${PASSES} saturated passes of ${PASS_SECONDS} s, then ${PACED_PASSES} at ${MIXED_GOAL.rps} requests a second offered to both sides together. Side by side, because runs minutes apart move by a tenth or more on this machine, more than the difference measured. CPU is the copies' time per answered request; pages are those the rendering copies drew (or served again to visitors) and those they sent as the static shell, their budget spent.`,
+    "",
+    "| passes | rendering | requests/s | CPU/request | p99 | pages drawn | static shell | failed |",
+    "|---|---|---:|---:|---:|---:|---:|---:|",
+    `| saturated | off | ${cells(row.saturated.off)} |`,
+    `| saturated | on | ${cells(row.saturated.on)} |`,
+    `| at ${row.paced.offered} offered | off | ${cells(row.paced.off)} |`,
+    `| at ${row.paced.offered} offered | on | ${cells(row.paced.on)} |`,
+    "",
+    `Saturated, rendering on answered ${row.throughputRatio.toFixed(3)}x the requests of rendering off (each pass: ${row.saturated.passRatios.map((r) => r.toFixed(3)).join(", ")}), at ${row.costRatio.toFixed(3)}x the CPU per request; goal: at least ${PAGES_COST_GOAL}x, ${row.met ? "met" : "not met"}. Peak RSS of a copy: ${row.rssMiB.off} MiB off, ${row.rssMiB.on} MiB on.${row.cpuMsPerDrawnPage !== null ? ` At the goal's rate, a page drawn cost the rendering copies about ${row.cpuMsPerDrawnPage} ms of CPU more than the static shell.` : ""}`,
+    "",
+  ];
+}
