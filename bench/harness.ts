@@ -431,9 +431,19 @@ const WRK_PREPARED_MAX = 200_000;
 
 let wrkDir: string | null = null;
 
+/** A request's place mixed into a number that looks random and is the same every run (a 32-bit integer hash). */
+function dealt(place: number): number {
+  let x = Math.imul(place ^ (place >>> 16), 0x45d9f3b);
+  x = Math.imul(x ^ (x >>> 16), 0x45d9f3b);
+  return (x ^ (x >>> 16)) >>> 0;
+}
+
 /**
  * The raw HTTP requests of a run, in the order autocannon's setupRequest would produce them, dealt
- * out in turn to `targets` lists (one per server copy).
+ * out to `targets` lists (one per server copy) as if at random (a fixed hash of each request's
+ * place), not in turn: a workload whose kinds repeat in a cycle would otherwise send each copy only
+ * the kinds at some places of the cycle (with two copies and a cycle of 150, one copy every even
+ * place and the other every odd one), and copies measured side by side would not share alike.
  */
 function prepareRequests(options: LoadOptions, targets: string[], count: number): string[] {
   const templates: autocannon.Request[] = options.requests ?? [{ method: options.method ?? "GET", path: new URL(targets[0]!).pathname, ...(options.headers && { headers: options.headers }), ...(options.body && { body: options.body }) }];
@@ -443,7 +453,8 @@ function prepareRequests(options: LoadOptions, targets: string[], count: number)
     const base = { method: template.method ?? options.method ?? "GET", path: template.path ?? "/", headers: { ...options.headers, ...template.headers }, body: template.body ?? options.body };
     const setup = template.setupRequest as ((req: autocannon.Request, context: object) => autocannon.Request) | undefined;
     const req = (setup ? setup(base as autocannon.Request, {}) : base) as { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer; once?: boolean };
-    const target = i % targets.length;
+    // Each target's list has at least one request.
+    const target = i < targets.length ? i : dealt(i) % targets.length;
     const body = req.body === undefined ? "" : String(req.body);
     const headers = { host: new URL(targets[target]!).host, ...req.headers, ...(body && { "content-length": String(Buffer.byteLength(body)) }) };
     const raw = `${req.method ?? "GET"} ${req.path ?? "/"} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n${body}`;

@@ -64,11 +64,13 @@ export async function benchPagesCost(url: string, seeded: Seeded, log: (line: st
   const ports: number[] = [];
   for (let copy = 0; copy < 2 * COPIES; copy++) ports.push(await freePort());
   // Both sides serve /metrics (the pages each drew), so both pay its small cost alike.
+  // BENCH_PAGES_COST_AA=1: both sides with rendering off, to check the two sides measure alike.
+  const onSetting = process.env.BENCH_PAGES_COST_AA === "1" ? "off" : "on";
   const off = await startCopies(url, COPIES, (copy) => ({ SERVER_RENDERING: "off", METRICS_PORT: String(ports[copy]) }));
   let on: Server | undefined;
   let sockets: Awaited<ReturnType<typeof openSockets>> | undefined;
   try {
-    on = await startCopies(url, COPIES, (copy) => ({ METRICS_PORT: String(ports[COPIES + copy]) }));
+    on = await startCopies(url, COPIES, (copy) => ({ SERVER_RENDERING: onSetting, METRICS_PORT: String(ports[COPIES + copy]) }));
     const sides = { off, on };
     const targets = off.urls.flatMap((u, i) => [u, on!.urls[i]!]);
     sockets = await openSockets({ urls: targets }, seeded);
@@ -81,7 +83,13 @@ export async function benchPagesCost(url: string, seeded: Seeded, log: (line: st
     const memory = { off: watchMemory(off.pids), on: watchMemory(on.pids) };
     const measure = async (into: { off: Tally; on: Tally }, rate?: number) => {
       const before = { off: await cpuOf(off), on: await cpuOf(on!), pages: await pagesAnswered(on!) };
+      const cpuCopies = await Promise.all([...off.pids, ...on!.pids].map(cpuMs));
       const result = await run(options, PASS_SECONDS, rate);
+      if (process.env.BENCH_PAGES_COST_COPIES === "1") {
+        const cpuAfter = await Promise.all([...off.pids, ...on!.pids].map(cpuMs));
+        const urls = [...off.urls, ...on!.urls];
+        log(`    by copy: ${urls.map((u, i) => `${result.byTarget!.find((t) => t.url === u)!.requests} requests, ${cpuAfter[i]! - cpuCopies[i]!} ms CPU`).join("; ")}`);
+      }
       const after = { off: await cpuOf(off), on: await cpuOf(on!), pages: await pagesAnswered(on!) };
       for (const side of ["off", "on"] as const) {
         const mine = result.byTarget!.filter((t) => sides[side].urls.includes(t.url));
