@@ -282,6 +282,13 @@ export interface LoadOptions {
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * How the prepared requests are dealt out to the copies: in turn (the default, as the main table
+   * was measured), or as if at random (a fixed hash of each request's place), so that each copy gets
+   * every kind of a workload whose kinds repeat in a cycle, and every player's requests (dealt in
+   * turn, two copies and a cycle of 150 give one copy every even place and the other every odd one).
+   */
+  dealing?: "in-turn" | "mixed";
 }
 
 interface Passes {
@@ -440,10 +447,7 @@ function dealt(place: number): number {
 
 /**
  * The raw HTTP requests of a run, in the order autocannon's setupRequest would produce them, dealt
- * out to `targets` lists (one per server copy) as if at random (a fixed hash of each request's
- * place), not in turn: a workload whose kinds repeat in a cycle would otherwise send each copy only
- * the kinds at some places of the cycle (with two copies and a cycle of 150, one copy every even
- * place and the other every odd one), and copies measured side by side would not share alike.
+ * out to `targets` lists (one per server copy) as `options.dealing` says.
  */
 function prepareRequests(options: LoadOptions, targets: string[], count: number): string[] {
   const templates: autocannon.Request[] = options.requests ?? [{ method: options.method ?? "GET", path: new URL(targets[0]!).pathname, ...(options.headers && { headers: options.headers }), ...(options.body && { body: options.body }) }];
@@ -453,8 +457,8 @@ function prepareRequests(options: LoadOptions, targets: string[], count: number)
     const base = { method: template.method ?? options.method ?? "GET", path: template.path ?? "/", headers: { ...options.headers, ...template.headers }, body: template.body ?? options.body };
     const setup = template.setupRequest as ((req: autocannon.Request, context: object) => autocannon.Request) | undefined;
     const req = (setup ? setup(base as autocannon.Request, {}) : base) as { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer; once?: boolean };
-    // Each target's list has at least one request.
-    const target = i < targets.length ? i : dealt(i) % targets.length;
+    // Dealt as if at random, each target still gets one of the first requests: no list is empty.
+    const target = options.dealing === "mixed" && i >= targets.length ? dealt(i) % targets.length : i % targets.length;
     const body = req.body === undefined ? "" : String(req.body);
     const headers = { host: new URL(targets[target]!).host, ...req.headers, ...(body && { "content-length": String(Buffer.byteLength(body)) }) };
     const raw = `${req.method ?? "GET"} ${req.path ?? "/"} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n${body}`;
