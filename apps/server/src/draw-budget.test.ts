@@ -68,6 +68,30 @@ describe("DrawBudget", () => {
     expect(budget.currentBudget()).toBe(250);
   });
 
+  it("still lets an idle copy draw after draws slower than its whole budget, one at a time", async () => {
+    const time = clock();
+    let busy = 0;
+    const budget = new DrawBudget(250, 1_000, time.now, () => busy);
+    // Two draws of 2 s each (a slow machine compiling the renderer): a draw is now expected to take
+    // more than the budget.
+    await budget.track(drawFor(time, 2_000));
+    await budget.track(drawFor(time, 2_000));
+    time.advance(1_000);
+    expect(budget.spent()).toBe(0);
+    expect(budget.allows()).toBe(true);
+    let finish!: () => void;
+    const running = budget.track(() => new Promise<void>((resolve) => (finish = resolve)));
+    expect(budget.allows()).toBe(false);
+    // A busy copy still draws none.
+    finish();
+    await running;
+    time.advance(1_000);
+    busy = 0.5;
+    expect(budget.allows()).toBe(false);
+    busy = 0;
+    expect(budget.allows()).toBe(true);
+  });
+
   it("lets in only the budget's worth of a burst of requests that arrive together", () => {
     const time = clock();
     const budget = new DrawBudget(250, 1_000, time.now);
@@ -78,6 +102,26 @@ describe("DrawBudget", () => {
       void budget.track(() => new Promise<void>(() => {}));
     }
     expect(admitted).toBe(5);
+  });
+
+  it("counts what a draw says it cost (the thread's busy time), not the time it waited for its data", async () => {
+    const time = clock();
+    const budget = new DrawBudget(100, 1_000, time.now);
+    // 300 ms from start to end, 20 of them drawing.
+    const page = await budget.track(
+      async () => {
+        time.advance(300);
+        return { drawMs: 20 };
+      },
+      (result) => result.drawMs,
+    );
+    expect(page).toEqual({ drawMs: 20 });
+    expect(budget.spent()).toBe(20);
+    expect(budget.allows()).toBe(true);
+    // A draw that cannot say counts its time from start to end.
+    await budget.track(drawFor(time, 90), () => undefined);
+    expect(budget.spent()).toBe(110);
+    expect(budget.allows()).toBe(false);
   });
 
   it("counts a draw that fails, and passes its failure on", async () => {

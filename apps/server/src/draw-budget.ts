@@ -50,24 +50,39 @@ export class DrawBudget {
    * Whether a page may be drawn now: what a draw takes must fit whole in what is left of the
    * budget. (Letting a draw in while anything at all is left would let a copy saturated by calls,
    * its budget a few milliseconds, still draw a page every second or so, each taking tens of
-   * milliseconds from the calls.)
+   * milliseconds from the calls.) What a draw takes counts at most the whole budget: a few slow
+   * draws (the first, compiling the renderer) must not leave an idle copy never drawing again, since
+   * only draws teach it what a draw takes.
    */
   allows(): boolean {
-    return this.spent() + this.expectedMs <= this.currentBudget();
+    return this.spent() + Math.min(this.expectedMs, this.budgetMs) <= this.currentBudget();
   }
 
-  /** Counts `draw`'s time against the budget, from now until it settles. */
-  track<T>(draw: () => Promise<T>): Promise<T> {
+  /**
+   * Counts `draw`'s time against the budget, from now until it settles; then what `cost` says it
+   * took, if it says (the drawing thread's busy time, not the time the draw waited for its data,
+   * which a copy busy with calls makes long), else its time from start to end.
+   */
+  track<T>(draw: () => Promise<T>, cost: (result: T) => number | undefined = () => undefined): Promise<T> {
     const entry = { at: this.now() };
     this.running.add(entry);
-    const done = () => {
+    const done = (measured: number | undefined) => {
       this.running.delete(entry);
       const at = this.now();
-      const ms = at - entry.at;
+      const ms = measured === undefined || !Number.isFinite(measured) ? at - entry.at : Math.max(0, measured);
       this.ended.push({ at, ms });
       this.expectedMs += (ms - this.expectedMs) * 0.2;
     };
-    return draw().finally(done);
+    return draw().then(
+      (result) => {
+        done(cost(result));
+        return result;
+      },
+      (error: unknown) => {
+        done(undefined);
+        throw error;
+      },
+    );
   }
 }
 

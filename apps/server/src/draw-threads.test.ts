@@ -68,6 +68,20 @@ describe("drawing threads", () => {
     await draw;
   });
 
+  it("say how long the thread was busy drawing, not counting the time a draw waited for its data", async () => {
+    threads = new DrawThreads(pathToFileURL(entry).href, { footerText: "" }, 1);
+    await threads.draw(request("/"), async () => null);
+    // 300 ms of work in the thread.
+    const busy = await threads.draw(request("/busy"), async () => null);
+    expect(busy.busyMs).toBeGreaterThanOrEqual(250);
+    // 300 ms waiting for its query (a copy busy with calls), with hardly any work.
+    const started = performance.now();
+    const waited = await threads.draw(request("/"), () => new Promise((resolve) => setTimeout(() => resolve("late"), 300)));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(pageOf(waited).data).toBe("late");
+    expect(waited.busyMs).toBeLessThan(100);
+  });
+
   it("spread draws over threads up to the size, each to the least busy", async () => {
     threads = new DrawThreads(pathToFileURL(entry).href, { footerText: "" }, 2);
     let release!: () => void;

@@ -20,6 +20,11 @@ export interface DrawResult {
   modules?: string[];
   /** The scheme the page is drawn in whatever the viewer chose (the projector board's dark), if any. */
   forcedScheme?: "dark";
+  /**
+   * How long the drawing thread was busy while the page was drawn (ms): the drawing's cost, without
+   * the time it waited for its data (draws drawn at once in a thread each count the others' time too).
+   */
+  busyMs?: number;
 }
 
 /** Runs one of the API's queries for the page's viewer, in the server's own thread. */
@@ -42,6 +47,7 @@ type FromThread =
  */
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
+const { performance } = require("node:perf_hooks");
 const calls = new Map();
 let nextCall = 0;
 const renderer = import(workerData.entry).then((module) => {
@@ -68,8 +74,10 @@ parentPort.on("message", async (message) => {
       parentPort.postMessage({ type: "call", id, call: n, path, input });
     });
   try {
-    const result = await (await renderer).render({ ...request, call });
-    parentPort.postMessage({ type: "done", id, result });
+    const module = await renderer;
+    const start = performance.eventLoopUtilization();
+    const result = await module.render({ ...request, call });
+    parentPort.postMessage({ type: "done", id, result: { ...result, busyMs: performance.eventLoopUtilization(start).active } });
   } catch (error) {
     parentPort.postMessage({ type: "failed", id, message: error instanceof Error ? error.message : String(error) });
   }

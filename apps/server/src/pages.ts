@@ -26,6 +26,8 @@ export interface DrawnPage {
   html: string;
   /** Where to send the viewer instead. */
   redirect: string | null;
+  /** What drawing it took of the drawing thread (ms), for the budget. */
+  drawMs?: number;
 }
 
 /**
@@ -108,7 +110,7 @@ export class PageRenderer {
         pageStats.overBudget++;
         return null;
       }
-      const page = this.budget.track(() => this.draw(request, null, colorScheme, null));
+      const page = this.budget.track(() => this.draw(request, null, colorScheme, null), drawCost);
       if (this.shared.size >= SHARED_PAGES_KEPT) this.shared.delete(this.shared.keys().next().value!);
       this.shared.set(key, { at: now, page });
       // A page that failed to draw is not served again.
@@ -119,7 +121,7 @@ export class PageRenderer {
       pageStats.overBudget++;
       return null;
     }
-    return this.budget.track(() => this.draw(request, token, colorScheme, actor));
+    return this.budget.track(() => this.draw(request, token, colorScheme, actor), drawCost);
   }
 
   private async draw(request: FastifyRequest, token: string | null, colorScheme: "light" | "dark" | "auto" | null, actor: Awaited<ReturnType<typeof resolveActorCached>>): Promise<DrawnPage | null> {
@@ -141,7 +143,7 @@ export class PageRenderer {
         },
         call,
       );
-      if (drawn.redirect) return { html: "", redirect: drawn.redirect };
+      if (drawn.redirect) return { html: "", redirect: drawn.redirect, drawMs: drawn.busyMs };
       if (drawn.html === null) return null;
       pageStats.drawn++;
       // The drawn pieces' styles in the head; their code is loaded with the app's.
@@ -156,13 +158,16 @@ export class PageRenderer {
         () => `<script type="application/json" id="flagship-ssr">${drawn.state}</script></body>`,
       );
       const scheme = drawn.forcedScheme ?? colorScheme;
-      return { html: scheme === "dark" ? html.replace("<html ", '<html data-mantine-color-scheme="dark" ') : html, redirect: null };
+      return { html: scheme === "dark" ? html.replace("<html ", '<html data-mantine-color-scheme="dark" ') : html, redirect: null, drawMs: drawn.busyMs };
     } catch (error) {
       request.log.warn({ err: error, url: request.url }, "server render failed; serving the static shell");
       return null;
     }
   }
 }
+
+/** What a draw cost the drawing thread, as the thread measured it (a page it left to the browser: unknown). */
+const drawCost = (page: DrawnPage | null) => page?.drawMs;
 
 /** The built index.html around a drawn page, and how the page's code is started. */
 interface PageTemplate {
