@@ -55,13 +55,17 @@ describe("DrawBudget", () => {
     await budget.track(drawFor(time, 30));
     // 30 of the 62.5 spent, and a draw expected to take 46 ms.
     expect(budget.allows()).toBe(false);
-    time.advance(2_000);
+    time.advance(1_000);
     expect(budget.spent()).toBe(0);
-    // Saturated by calls, or so busy that the few milliseconds left cannot hold a draw: none.
+    // Saturated by calls, or so busy that the few milliseconds left cannot hold a draw: none, however
+    // long since the last.
     busy = 1;
     expect(budget.allows()).toBe(false);
     busy = 0.9;
     expect(budget.currentBudget()).toBeCloseTo(25);
+    expect(budget.allows()).toBe(false);
+    busy = 0.97;
+    time.advance(60_000);
     expect(budget.allows()).toBe(false);
     busy = 0;
     expect(budget.allows()).toBe(true);
@@ -82,13 +86,17 @@ describe("DrawBudget", () => {
     let finish!: () => void;
     const running = budget.track(() => new Promise<void>((resolve) => (finish = resolve)));
     expect(budget.allows()).toBe(false);
-    // A busy copy still draws none.
     finish();
     await running;
     time.advance(1_000);
+    // Half busy, it has 125 ms, and a draw is still expected to take the whole budget...
     busy = 0.5;
     expect(budget.allows()).toBe(false);
     busy = 0;
+    expect(budget.allows()).toBe(true);
+    // ...until windows pass without a draw: what a draw takes halves with each (250, 125, 62.5).
+    busy = 0.5;
+    time.advance(1_000);
     expect(budget.allows()).toBe(true);
   });
 

@@ -5,6 +5,9 @@
  * must not queue behind page draws. Past the budget, a page is not drawn: the server sends the
  * static shell and the browser draws the page itself, as it did before pages were drawn.
  */
+/** The least a draw is expected to take, however long since one was drawn. */
+const MIN_EXPECTED_MS = 10;
+
 export class DrawBudget {
   /** Draws that ended within the window: when, and how long they took (ms). */
   private readonly ended: { at: number; ms: number }[] = [];
@@ -15,6 +18,8 @@ export class DrawBudget {
    * this much, so a burst of requests arriving together is not all let in before any has taken time.
    */
   private expectedMs = 50;
+  /** When the last draw ended. */
+  private lastEnded = Number.NEGATIVE_INFINITY;
 
   constructor(
     /** The most milliseconds of drawing in any window, while the copy is otherwise idle. */
@@ -50,12 +55,21 @@ export class DrawBudget {
    * Whether a page may be drawn now: what a draw takes must fit whole in what is left of the
    * budget. (Letting a draw in while anything at all is left would let a copy saturated by calls,
    * its budget a few milliseconds, still draw a page every second or so, each taking tens of
-   * milliseconds from the calls.) What a draw takes counts at most the whole budget: a few slow
-   * draws (the first, compiling the renderer) must not leave an idle copy never drawing again, since
-   * only draws teach it what a draw takes.
+   * milliseconds from the calls.)
    */
   allows(): boolean {
-    return this.spent() + Math.min(this.expectedMs, this.budgetMs) <= this.currentBudget();
+    return this.spent() + this.expectedNow() <= this.currentBudget();
+  }
+
+  /**
+   * What a draw is expected to take, for letting one in. Only draws teach it, so a few slow ones (the
+   * first, compiling the renderer; draws on a machine short of CPU) must not keep every later one
+   * out: it counts at most the whole budget, and halves for each window without a draw ending (down
+   * to MIN_EXPECTED_MS), until a draw is let in and says what a draw takes now.
+   */
+  private expectedNow(): number {
+    const quiet = Math.max(0, this.now() - this.lastEnded - this.windowMs);
+    return Math.max(MIN_EXPECTED_MS, Math.min(this.expectedMs, this.budgetMs) * 0.5 ** (quiet / this.windowMs));
   }
 
   /**
@@ -71,6 +85,7 @@ export class DrawBudget {
       const at = this.now();
       const ms = measured === undefined || !Number.isFinite(measured) ? at - entry.at : Math.max(0, measured);
       this.ended.push({ at, ms });
+      this.lastEnded = at;
       this.expectedMs += (ms - this.expectedMs) * 0.2;
     };
     return draw().then(
