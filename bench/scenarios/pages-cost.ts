@@ -168,7 +168,7 @@ export function pagesCostSection(row: PagesCostRow): string[] {
     `| saturated | on | ${cells(row.saturated.on)} |`,
     ...row.paced.flatMap((at) => [`| at ${at.offered} offered | off | ${cells(at.off)} |`, `| at ${at.offered} offered | on | ${cells(at.on)} |`]),
     "",
-    `Saturated, rendering on answered ${row.throughputRatio.toFixed(3)}x the requests of rendering off (each pass: ${row.saturated.passRatios.map((r) => r.toFixed(3)).join(", ")}), at ${row.costRatio.toFixed(3)}x the CPU per request; goal: at least ${PAGES_COST_GOAL}x, ${row.met ? "met" : "not met"}. Peak RSS of a copy: ${row.rssMiB.off} MiB off, ${row.rssMiB.on} MiB on.${row.paced.map((at) => (at.cpuMsPerDrawnPage === null ? "" : ` At ${at.offered} offered, a page drawn cost the rendering copies about ${at.cpuMsPerDrawnPage} ms of CPU more than the static shell.`)).join("")}`,
+    `Saturated, rendering on answered ${row.throughputRatio.toFixed(3)}x the requests of rendering off (each pass: ${row.saturated.passRatios.map((r) => r.toFixed(3)).join(", ")}), at ${row.costRatio.toFixed(3)}x the CPU per request; goal: at least ${PAGES_COST_GOAL}x, ${row.met ? "met" : "not met"}. Peak RSS of a copy: ${row.rssMiB.off} MiB off, ${row.rssMiB.on} MiB on.${row.paced.map((at) => (at.cpuMsPerDrawnPage === null ? "" : ` At ${at.offered} offered, the rendering copies' CPU beyond the off side's per request came to ${at.cpuMsPerDrawnPage} ms per page drawn (an upper bound on a draw's cost: it holds whatever else the rendering copies spent more).`)).join("")}`,
     "",
   ];
 }

@@ -64,7 +64,7 @@ describe("DrawBudget", () => {
     busy = 0.9;
     expect(budget.currentBudget()).toBeCloseTo(25);
     expect(budget.allows()).toBe(false);
-    busy = 0.97;
+    busy = 0.92;
     time.advance(60_000);
     expect(budget.allows()).toBe(false);
     busy = 0;

@@ -5,8 +5,11 @@
  * must not queue behind page draws. Past the budget, a page is not drawn: the server sends the
  * static shell and the browser draws the page itself, as it did before pages were drawn.
  */
-/** The least a draw is expected to take, however long since one was drawn. */
-const MIN_EXPECTED_MS = 10;
+/**
+ * The least a draw is expected to take, however long since one was drawn: about the cheapest page
+ * (the sign-in form, on an idle copy). A copy whose calls leave less than this draws nothing.
+ */
+const MIN_EXPECTED_MS = 25;
 
 export class DrawBudget {
   /** Draws that ended within the window: when, and how long they took (ms). */
@@ -18,8 +21,8 @@ export class DrawBudget {
    * this much, so a burst of requests arriving together is not all let in before any has taken time.
    */
   private expectedMs = 50;
-  /** When the last draw ended. */
-  private lastEnded = Number.NEGATIVE_INFINITY;
+  /** When the last draw ended (or the budget was made). */
+  private lastEnded: number;
 
   constructor(
     /** The most milliseconds of drawing in any window, while the copy is otherwise idle. */
@@ -32,7 +35,9 @@ export class DrawBudget {
      * and sends the static shell, while an idle one draws every page.
      */
     private readonly busy: () => number = () => 0,
-  ) {}
+  ) {
+    this.lastEnded = now();
+  }
 
   /** The budget now: the configured one, less the share of the copy's time its calls take. */
   currentBudget(): number {
