@@ -132,6 +132,8 @@ export default defineConfig({
       // other journeys: the budget is far past what they draw, so no journey meets it by chance (the
       // budget's own journey runs a copy of its own with a small one).
       SERVER_RENDERING_BUDGET_MS: "60000",
+      // Nor does the machine's load (the other journeys, the other shard) hold its pages back.
+      SERVER_RENDERING_MACHINE_LOAD: "off",
       ...(process.env.WEB_DIST && { WEB_DIST: process.env.WEB_DIST }),
     },
   }, {

@@ -271,6 +271,7 @@ function registerWebApp(app: FastifyInstance, env: Env, services: Services, page
         ? PageRenderer.load(root, indexHtml, services, {
             footerText: env.FOOTER_TEXT,
             budgetMs: env.SERVER_RENDERING_BUDGET_MS,
+            machineLoad: env.SERVER_RENDERING_MACHINE_LOAD === "on",
             threads: env.SERVER_RENDERING_THREADS,
             log: (error) => app.log.error({ err: error }, "a thread drawing pages failed"),
           })

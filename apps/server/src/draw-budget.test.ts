@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DrawBudget, LoopLoad } from "./draw-budget.ts";
+import { DrawBudget, LoopLoad, machineBusyShare, machineCpuTimes } from "./draw-budget.ts";
 
 describe("DrawBudget", () => {
   const clock = () => {
@@ -147,7 +147,9 @@ describe("DrawBudget", () => {
 
 describe("LoopLoad", () => {
   it("reads the event loop as busy while code holds it, and idle once it waits", async () => {
-    const load = new LoopLoad(100);
+    // The machine's processors idle (whatever else this machine runs meanwhile).
+    let clock = 0;
+    const load = new LoopLoad(100, () => ({ busy: 0, total: (clock += 100) }));
     try {
       const until = performance.now() + 250;
       while (performance.now() < until) {
@@ -160,5 +162,35 @@ describe("LoopLoad", () => {
     } finally {
       load.stop();
     }
+  });
+});
+
+describe("LoopLoad on a busy machine", () => {
+  it("reads the copy as busy when the machine's processors are, its own loop idle", async () => {
+    let clock = 0;
+    // Nine tenths of the processors' time busy between readings.
+    const load = new LoopLoad(50, () => ({ busy: (clock += 90), total: clock * (100 / 90) }));
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 180));
+      expect(load.current()).toBeCloseTo(0.9);
+    } finally {
+      load.stop();
+    }
+  });
+});
+
+describe("the machine's share of busy processors", () => {
+  it("is the busy time over all the time between two readings, 0 to 1", () => {
+    expect(machineBusyShare({ busy: 1_000, total: 4_000 }, { busy: 1_600, total: 5_000 })).toBeCloseTo(0.6);
+    expect(machineBusyShare({ busy: 0, total: 0 }, { busy: 0, total: 0 })).toBe(0);
+    // Readings never go back, but a share is never past its bounds.
+    expect(machineBusyShare({ busy: 10, total: 10 }, { busy: 30, total: 20 })).toBe(1);
+  });
+
+  it("reads this machine's processors, busy time within all time", () => {
+    const times = machineCpuTimes();
+    expect(times.total).toBeGreaterThan(0);
+    expect(times.busy).toBeGreaterThan(0);
+    expect(times.busy).toBeLessThanOrEqual(times.total);
   });
 });

@@ -1,3 +1,5 @@
+import os from "node:os";
+
 /**
  * How much of a server copy's time drawing pages may take. A page drawn for a signed-in player
  * costs tens of milliseconds of CPU (React drawing the UI kit's components, twice for some pages);
@@ -106,26 +108,55 @@ export class DrawBudget {
   }
 }
 
+/** The machine's processors' time so far (ms): busy (user, nice, system, interrupts) and in all. */
+export function machineCpuTimes(): { busy: number; total: number } {
+  let busy = 0;
+  let total = 0;
+  for (const { times } of os.cpus()) {
+    const working = times.user + times.nice + times.sys + times.irq;
+    busy += working;
+    total += working + times.idle;
+  }
+  return { busy, total };
+}
+
+/** The share of the time between two readings of machineCpuTimes() the processors were busy (0 to 1). */
+export function machineBusyShare(before: { busy: number; total: number }, after: { busy: number; total: number }): number {
+  const total = after.total - before.total;
+  return total > 0 ? Math.min(1, Math.max(0, (after.busy - before.busy) / total)) : 0;
+}
+
 /**
- * How busy this thread's event loop has been (0 to 1: the share of the time it was running code
- * rather than waiting), over the last half second or so: sampled on a timer that does not keep the
- * process alive.
+ * How busy this copy is (0 to 1), over the last half second or so: the larger of its thread's
+ * event-loop utilisation (the share of the time it was running code rather than waiting) and the
+ * share of the machine's processors in use. Either can be the limit: a copy can be saturated on its
+ * own thread with cores to spare, or have time on its thread while the machine's cores are all taken
+ * (other copies, PostgreSQL, and its own drawing share them). Sampled on a timer that does not keep
+ * the process alive.
  */
 export class LoopLoad {
   private last = performance.eventLoopUtilization();
+  private lastCpu: { busy: number; total: number };
   private value = 0;
   private readonly timer: ReturnType<typeof setInterval>;
 
-  constructor(intervalMs = 500) {
+  constructor(
+    intervalMs = 500,
+    /** Reads the machine's processors' times (machineCpuTimes). */
+    private readonly readMachine: () => { busy: number; total: number } = machineCpuTimes,
+  ) {
+    this.lastCpu = readMachine();
     this.timer = setInterval(() => {
       const now = performance.eventLoopUtilization();
-      this.value = performance.eventLoopUtilization(now, this.last).utilization;
+      const cpu = this.readMachine();
+      this.value = Math.max(performance.eventLoopUtilization(now, this.last).utilization, machineBusyShare(this.lastCpu, cpu));
       this.last = now;
+      this.lastCpu = cpu;
     }, intervalMs);
     this.timer.unref();
   }
 
-  /** The share of the last interval the loop was busy. */
+  /** How busy the copy was over the last interval. */
   current(): number {
     return this.value;
   }

@@ -39,3 +39,14 @@ describe("METRICS_PORT and METRICS_HOST", () => {
     expect(() => loadEnv({ METRICS_PORT: "0" })).toThrow(/METRICS_PORT/);
   });
 });
+
+describe("SERVER_RENDERING_MACHINE_LOAD", () => {
+  it("lets the machine's load shrink the draw budget unless turned off", () => {
+    expect(loadEnv({}).SERVER_RENDERING_MACHINE_LOAD).toBe("on");
+    expect(loadEnv({ SERVER_RENDERING_MACHINE_LOAD: "off" }).SERVER_RENDERING_MACHINE_LOAD).toBe("off");
+  });
+
+  it("refuses anything but on or off, by name", () => {
+    expect(() => loadEnv({ SERVER_RENDERING_MACHINE_LOAD: "yes" })).toThrow(/SERVER_RENDERING_MACHINE_LOAD: must be on or off/);
+  });
+});

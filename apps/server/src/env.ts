@@ -76,6 +76,11 @@ const EnvSchema = z.object({
    */
   SERVER_RENDERING_BUDGET_MS: z.coerce.number({ error: "must be a number of milliseconds" }).int().min(0).max(60_000).default(250),
   /**
+   * Whether the budget also shrinks as the machine's processors get busy (on by default), not only
+   * as the copy's own thread does: off for a machine whose other work should not hold pages back.
+   */
+  SERVER_RENDERING_MACHINE_LOAD: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  /**
    * Threads drawing pages beside the server's own (draw-threads.ts), started as pages are drawn:
    * by default one fewer than the machine's cores (at least one, at most four).
    */

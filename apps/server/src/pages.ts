@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { appRouter, createInnerContext, parseAuthorization, resolveActorCached, type Services } from "@flagship/api";
 import type { FastifyRequest } from "fastify";
 import { OIDC_COOKIE, readCookie } from "./oidc-cookie.ts";
-import { DrawBudget, LoopLoad } from "./draw-budget.ts";
+import { DrawBudget, LoopLoad, machineCpuTimes } from "./draw-budget.ts";
 import { DrawThreads } from "./draw-threads.ts";
 import { PageAssets } from "./page-assets.ts";
 
@@ -39,7 +39,7 @@ export interface DrawnPage {
 export class PageRenderer {
   private readonly shared = new Map<string, { at: number; page: Promise<DrawnPage | null> }>();
   private readonly budget: DrawBudget;
-  private readonly load = new LoopLoad();
+  private readonly load: LoopLoad;
 
   private constructor(
     private readonly threads: DrawThreads,
@@ -47,9 +47,12 @@ export class PageRenderer {
     private readonly services: Services,
     private readonly assets: PageAssets | null,
     budgetMs: number,
+    machineLoad: boolean,
   ) {
-    // The budget shrinks as the copy's thread gets busy with the API's calls (draws run in other
-    // threads but on the same cores): the calls keep their speed, and pages are drawn with what is left.
+    this.load = new LoopLoad(500, machineLoad ? machineCpuTimes : idleMachine);
+    // The budget shrinks as the copy's thread gets busy with the API's calls, or the machine's
+    // processors with anything (draws run in other threads but on the same cores): the calls keep
+    // their speed, and pages are drawn with what is left.
     this.budget = new DrawBudget(budgetMs, 1_000, () => performance.now(), () => this.load.current());
     // Anything that happens in the event (a solve, staff's changes, an announcement), on this copy
     // or another, may show on a visitor's page: the kept pages go.
@@ -71,13 +74,13 @@ export class PageRenderer {
    * The renderer in the web build, drawing in `threads` threads beside the server's (started on the
    * first draw), or null when the build has none (then pages are the static shell).
    */
-  static load(webRoot: string, indexHtml: string, services: Services, settings: { footerText: string; budgetMs: number; threads: number; log: (error: Error) => void }): PageRenderer | null {
+  static load(webRoot: string, indexHtml: string, services: Services, settings: { footerText: string; budgetMs: number; machineLoad: boolean; threads: number; log: (error: Error) => void }): PageRenderer | null {
     const entry = path.join(webRoot, ".ssr", "entry-server.js");
     const start = indexHtml.indexOf("<!--boot-->");
     const end = indexHtml.indexOf("<!--/boot-->");
     if (!existsSync(entry) || start === -1 || end === -1) return null;
     const threads = new DrawThreads(pathToFileURL(entry).href, { footerText: settings.footerText }, settings.threads, settings.log);
-    return new PageRenderer(threads, pageTemplate(indexHtml.slice(0, start), indexHtml.slice(end + "<!--/boot-->".length)), services, PageAssets.load(webRoot), settings.budgetMs);
+    return new PageRenderer(threads, pageTemplate(indexHtml.slice(0, start), indexHtml.slice(end + "<!--/boot-->".length)), services, PageAssets.load(webRoot), settings.budgetMs, settings.machineLoad);
   }
 
   /** Draws the page a GET of `request.url` asks for; null when it cannot be drawn (the static shell serves instead). */
@@ -165,6 +168,9 @@ export class PageRenderer {
     }
   }
 }
+
+/** The machine's processors read as idle (SERVER_RENDERING_MACHINE_LOAD=off): the copy's own thread alone sets the budget. */
+const idleMachine = () => ({ busy: 0, total: 1 });
 
 /** What a draw cost the drawing thread, as the thread measured it (a page it left to the browser: unknown). */
 const drawCost = (page: DrawnPage | null) => page?.drawMs;

@@ -492,6 +492,8 @@ test("a burst of page loads is drawn up to the copy's budget; past it, the stati
       DATA_DIR: dataDir,
       SERVER_RENDERING: "on",
       SERVER_RENDERING_BUDGET_MS: "100",
+      // The budget alone, not the machine's load (the other journeys share its processors).
+      SERVER_RENDERING_MACHINE_LOAD: "off",
       THROTTLE: "off",
       WORKERS: "0",
       LOG_LEVEL: "warn",
