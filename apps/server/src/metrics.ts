@@ -236,7 +236,7 @@ export function registerMetrics(app: FastifyInstance, services: Services, { enab
     registry,
     "counter",
     "flagship_pages_total",
-    "Pages this copy answered with the server's drawing, by how: drawn (for the viewer, or for visitors), kept (a visitors' page drawn earlier, served again) or over_budget (the static shell, which the browser draws, because drawing pages had taken this copy's SERVER_RENDERING_BUDGET_MS of the last second, less the share its API calls took).",
+    "Pages this copy answered with the server's drawing, by how: drawn (for the viewer, or for visitors), kept (a visitors' page drawn earlier, served again) or over_budget (the static shell, which the browser draws, because drawing pages had taken this copy's SERVER_RENDERING_BUDGET_MS of the last second, less the share its API calls or the machine's other work took).",
     () => [
       [{ how: "drawn" }, pageStats.drawn],
       [{ how: "kept" }, pageStats.kept],
