@@ -1,18 +1,18 @@
 import os from "node:os";
 
 /**
+ * The least a draw is expected to take, however long since one was drawn: about the cheapest page
+ * (the sign-in form, on an idle copy). A copy whose calls leave less than this draws nothing.
+ */
+const MIN_EXPECTED_MS = 25;
+
+/**
  * How much of a server copy's time drawing pages may take. A page drawn for a signed-in player
  * costs tens of milliseconds of CPU (React drawing the UI kit's components, twice for some pages);
  * at the start of an event thousands of players open the site within a minute, and the API's calls
  * must not queue behind page draws. Past the budget, a page is not drawn: the server sends the
  * static shell and the browser draws the page itself, as it did before pages were drawn.
  */
-/**
- * The least a draw is expected to take, however long since one was drawn: about the cheapest page
- * (the sign-in form, on an idle copy). A copy whose calls leave less than this draws nothing.
- */
-const MIN_EXPECTED_MS = 25;
-
 export class DrawBudget {
   /** Draws that ended within the window: when, and how long they took (ms). */
   private readonly ended: { at: number; ms: number }[] = [];
@@ -32,16 +32,16 @@ export class DrawBudget {
     private readonly windowMs = 1_000,
     private readonly now: () => number = () => performance.now(),
     /**
-     * How busy the copy's own thread is answering calls (0 to 1): the budget is what is left of it.
-     * Draws take cores the API's calls share, so a copy saturated by calls draws (almost) nothing
-     * and sends the static shell, while an idle one draws every page.
+     * How busy the copy is (0 to 1: LoopLoad, its thread answering calls or the machine's processors):
+     * the budget is what is left of it. Draws take cores the API's calls share, so a saturated copy
+     * draws nothing and sends the static shell, while an idle one draws every page.
      */
     private readonly busy: () => number = () => 0,
   ) {
     this.lastEnded = now();
   }
 
-  /** The budget now: the configured one, less the share of the copy's time its calls take. */
+  /** The budget now: the configured one, less the share of it the copy's busyness takes. */
   currentBudget(): number {
     return this.budgetMs * Math.max(0, 1 - this.busy());
   }
