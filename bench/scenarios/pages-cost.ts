@@ -73,7 +73,9 @@ export async function benchPagesCost(url: string, seeded: Seeded, log: (line: st
   let on: Server | undefined;
   let sockets: Awaited<ReturnType<typeof openSockets>> | undefined;
   try {
-    on = await startCopies(url, COPIES, (copy) => ({ SERVER_RENDERING: onSetting, METRICS_PORT: String(ports[COPIES + copy]) }));
+    // BENCH_PAGES_COST_ON_ENV: settings of the rendering side's own, e.g. "SERVER_RENDERING_BUDGET_MS=0".
+    const onEnv = Object.fromEntries((process.env.BENCH_PAGES_COST_ON_ENV ?? "").split(/\s+/).filter(Boolean).map((pair) => pair.split("=", 2) as [string, string]));
+    on = await startCopies(url, COPIES, (copy) => ({ SERVER_RENDERING: onSetting, ...onEnv, METRICS_PORT: String(ports[COPIES + copy]) }));
     const sides = { off, on };
     const targets = off.urls.flatMap((u, i) => [u, on!.urls[i]!]);
     sockets = await openSockets({ urls: targets }, seeded);
