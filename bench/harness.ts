@@ -131,6 +131,11 @@ export async function cpuMs(pid: number): Promise<number> {
   }
 }
 
+/** CPU time all of a server's copies have used so far, in ms. */
+export async function serverCpuMs(server: Pick<Server, "pids">): Promise<number> {
+  return (await Promise.all(server.pids.map(cpuMs))).reduce((a, b) => a + b, 0);
+}
+
 /** Polls the resident memory of the running servers every 200 ms; stop() answers the peak (MiB). */
 export function watchMemory(pids: Iterable<number> = running.keys()): { stop(): Promise<number> } {
   const watched = [...pids];
@@ -581,11 +586,11 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   await resetStatements();
   const servers = measuredPids(options.url);
   const memory = watchMemory(servers);
-  const cpuBefore = (await Promise.all(servers.map(cpuMs))).reduce((a, b) => a + b, 0);
+  const cpuBefore = await serverCpuMs({ pids: servers });
   const results: LoadResult[] = [];
   const passes = options.passes ?? PASSES;
   for (let i = 0; i < passes; i++) results.push(await run(options, options.seconds ?? PASS_SECONDS));
-  const cpuSpent = (await Promise.all(servers.map(cpuMs))).reduce((a, b) => a + b, 0) - cpuBefore;
+  const cpuSpent = (await serverCpuMs({ pids: servers })) - cpuBefore;
   const answered = results.reduce((sum, r) => sum + r.requests.total, 0);
   const paced: LoadResult[] = [];
   for (let i = 0; options.atRate && i < passes; i++) paced.push(await run(options, options.seconds ?? PASS_SECONDS, options.atRate));

@@ -1,5 +1,5 @@
 import { freePort } from "@flagship/db";
-import { COPIES, cpuMs, GENERATOR, type LoadOptions, PASS_SECONDS, run, type Server, startCopies, WARMUP_SECONDS, warmEach } from "../harness.ts";
+import { COPIES, serverCpuMs, GENERATOR, type LoadOptions, PASS_SECONDS, run, type Server, startCopies, WARMUP_SECONDS, warmEach } from "../harness.ts";
 import type { Seeded } from "../seed.ts";
 import { categoryListingLoad, incorrectSubmissionLoad } from "./challenges.ts";
 
@@ -73,7 +73,6 @@ function scraper(urls: string[], log: (line: string) => void): { stop(): Promise
   };
 }
 
-const cpuOf = async (server: Server) => (await Promise.all(server.pids.map(cpuMs))).reduce((a, b) => a + b, 0);
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -114,9 +113,9 @@ export async function benchMetricsCost(url: string, seeded: Seeded, log: (line: 
         await warmEach(options, seeded.tokens.length);
         await run(options, WARMUP_SECONDS);
         for (let pass = 0; pass < PASSES; pass++) {
-          const before = await Promise.all([cpuOf(without), cpuOf(both)]);
+          const before = await Promise.all([serverCpuMs(without), serverCpuMs(both)]);
           const result = await run(options, PASS_SECONDS);
-          const after = await Promise.all([cpuOf(without), cpuOf(both)]);
+          const after = await Promise.all([serverCpuMs(without), serverCpuMs(both)]);
           const answered = (server: Server) => result.byTarget!.filter((t) => server.urls.includes(t.url));
           const counts = [without, both].map((server) => answered(server).reduce((n, t) => n + t.requests, 0));
           const failed = [without, both].map((server) => answered(server).reduce((n, t) => n + t.failed, 0));

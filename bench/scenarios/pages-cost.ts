@@ -1,5 +1,5 @@
 import { freePort } from "@flagship/db";
-import { COPIES, cpuMs, GENERATOR, type LoadOptions, mergedPercentile, PASS_SECONDS, run, type Server, startCopies, WARMUP_SECONDS, warmEach, watchMemory } from "../harness.ts";
+import { COPIES, cpuMs, serverCpuMs, GENERATOR, type LoadOptions, mergedPercentile, PASS_SECONDS, run, type Server, startCopies, WARMUP_SECONDS, warmEach, watchMemory } from "../harness.ts";
 import type { Seeded } from "../seed.ts";
 import { lcm, MIX, MIXED_GOAL, mixedRequests, openSockets, pagesAnswered } from "./mixed.ts";
 import { firstShown } from "./pages.ts";
@@ -51,8 +51,6 @@ interface Tally {
 
 const tally = (): Tally => ({ cpu: 0, requests: 0, failed: 0, seconds: 0, quantiles: [], drawn: 0, shell: 0 });
 
-const cpuOf = async (server: Server) => (await Promise.all(server.pids.map(cpuMs))).reduce((a, b) => a + b, 0);
-
 /**
  * What drawing pages costs the mixed workload (with its page loads: 5 in 150 requests), measured
  * side by side: copies with server rendering off (every page the static shell, as before pages were
@@ -88,15 +86,16 @@ export async function benchPagesCost(url: string, seeded: Seeded, log: (line: st
     await run(options, WARMUP_SECONDS);
     const memory = { off: watchMemory(off.pids), on: watchMemory(on.pids) };
     const measure = async (into: { off: Tally; on: Tally }, rate?: number) => {
-      const before = { off: await cpuOf(off), on: await cpuOf(on!), pages: await pagesAnswered(on!) };
-      const cpuCopies = await Promise.all([...off.pids, ...on!.pids].map(cpuMs));
+      const before = { off: await serverCpuMs(off), on: await serverCpuMs(on!), pages: await pagesAnswered(on!) };
+      const byCopy = process.env.BENCH_PAGES_COST_COPIES === "1";
+      const cpuCopies = byCopy ? await Promise.all([...off.pids, ...on!.pids].map(cpuMs)) : [];
       const result = await run(options, PASS_SECONDS, rate);
-      if (process.env.BENCH_PAGES_COST_COPIES === "1") {
+      if (byCopy) {
         const cpuAfter = await Promise.all([...off.pids, ...on!.pids].map(cpuMs));
         const urls = [...off.urls, ...on!.urls];
         log(`    by copy: ${urls.map((u, i) => `${result.byTarget!.find((t) => t.url === u)!.requests} requests, ${cpuAfter[i]! - cpuCopies[i]!} ms CPU`).join("; ")}`);
       }
-      const after = { off: await cpuOf(off), on: await cpuOf(on!), pages: await pagesAnswered(on!) };
+      const after = { off: await serverCpuMs(off), on: await serverCpuMs(on!), pages: await pagesAnswered(on!) };
       for (const side of ["off", "on"] as const) {
         const mine = result.byTarget!.filter((t) => sides[side].urls.includes(t.url));
         const t = into[side];
