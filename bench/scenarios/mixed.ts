@@ -26,9 +26,13 @@ export const MIX: [kind: "listing" | "wrong" | "correct" | "board" | "self" | "t
   ["visitor-page", 1],
 ];
 
+/** The pages the workload loads: a signed-in player's, and a visitor's. */
+export function mixedPages(shown: { category: number; challenge: number }): { player: string[]; visitor: string[] } {
+  return { player: ["/campaign", `/campaign/${shown.category}`, `/campaign/${shown.category}/${shown.challenge}`, "/leaderboard", "/team"], visitor: ["/", "/login", "/leaderboard"] };
+}
+
 export function mixedRequests(seeded: Seeded, shown: { category: number; challenge: number }): autocannon.Request[] {
-  const playerPages = ["/campaign", `/campaign/${shown.category}`, `/campaign/${shown.category}/${shown.challenge}`, "/leaderboard", "/team"];
-  const visitorPages = ["/", "/login", "/leaderboard"];
+  const { player: playerPages, visitor: visitorPages } = mixedPages(shown);
   let pageN = 0;
   let visitorN = 0;
   const kinds = MIX.flatMap(([kind, weight]) => Array<typeof kind>(weight).fill(kind));
