@@ -19,6 +19,15 @@ export const ROOT = fileURLToPath(new URL("..", import.meta.url));
  * names the one that ran.
  */
 export const GENERATOR: "wrk" | "autocannon" = process.env.BENCH_LOADGEN === "autocannon" || !onPath("wrk") ? "autocannon" : "wrk";
+/**
+ * BENCH_DEALING=in-turn|mixed: how every scenario's prepared requests are dealt out to the copies,
+ * over what the scenario asks for (see LoadOptions.dealing), to measure the main table's rows both ways.
+ */
+const DEALING_OVERRIDE = ((value) => {
+  if (value === undefined || value === "") return undefined;
+  if (value === "in-turn" || value === "mixed") return value;
+  throw new Error(`BENCH_DEALING must be in-turn or mixed, not ${value}`);
+})(process.env.BENCH_DEALING);
 
 function onPath(command: string): boolean {
   return (process.env.PATH ?? "").split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, command)));
@@ -463,7 +472,7 @@ function prepareRequests(options: LoadOptions, targets: string[], count: number)
     const setup = template.setupRequest as ((req: autocannon.Request, context: object) => autocannon.Request) | undefined;
     const req = (setup ? setup(base as autocannon.Request, {}) : base) as { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer; once?: boolean };
     // Dealt as if at random, each target still gets one of the first requests: no list is empty.
-    const target = options.dealing === "mixed" && i >= targets.length ? dealt(i) % targets.length : i % targets.length;
+    const target = (DEALING_OVERRIDE ?? options.dealing) === "mixed" && i >= targets.length ? dealt(i) % targets.length : i % targets.length;
     const body = req.body === undefined ? "" : String(req.body);
     const headers = { host: new URL(targets[target]!).host, ...req.headers, ...(body && { "content-length": String(Buffer.byteLength(body)) }) };
     const raw = `${req.method ?? "GET"} ${req.path ?? "/"} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n${body}`;
