@@ -20,11 +20,12 @@ export const ROOT = fileURLToPath(new URL("..", import.meta.url));
  */
 export const GENERATOR: "wrk" | "autocannon" = process.env.BENCH_LOADGEN === "autocannon" || !onPath("wrk") ? "autocannon" : "wrk";
 /**
- * BENCH_DEALING=in-turn|mixed: how every scenario's prepared requests are dealt out to the copies,
- * over what the scenario asks for (see LoadOptions.dealing), to measure the main table's rows both ways.
+ * BENCH_DEALING=in-turn|mixed: how the prepared requests of a scenario that names no way of its own
+ * are dealt out to the copies (see LoadOptions.dealing; in turn unless set), to measure the main
+ * table's rows both ways. Scenarios comparing copies side by side always deal as if at random.
  */
-const DEALING_OVERRIDE = ((value) => {
-  if (value === undefined || value === "") return undefined;
+const DEALING_DEFAULT = ((value): "in-turn" | "mixed" => {
+  if (value === undefined || value === "") return "in-turn";
   if (value === "in-turn" || value === "mixed") return value;
   throw new Error(`BENCH_DEALING must be in-turn or mixed, not ${value}`);
 })(process.env.BENCH_DEALING);
@@ -297,8 +298,8 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   body?: string;
   /**
-   * How the prepared requests are dealt out to the copies: in turn (the default, as the main table
-   * was measured), or as if at random (a fixed hash of each request's place), so that each copy gets
+   * How the prepared requests are dealt out to the copies: in turn (the default unless BENCH_DEALING
+   * says otherwise, as the main table was measured), or as if at random (a fixed hash of each request's place), so that each copy gets
    * every kind of a workload whose kinds repeat in a cycle, and every player's requests (dealt in
    * turn, two copies and a cycle of 150 give one copy every even place and the other every odd one).
    */
@@ -472,7 +473,7 @@ function prepareRequests(options: LoadOptions, targets: string[], count: number)
     const setup = template.setupRequest as ((req: autocannon.Request, context: object) => autocannon.Request) | undefined;
     const req = (setup ? setup(base as autocannon.Request, {}) : base) as { method?: string; path?: string; headers?: Record<string, string>; body?: string | Buffer; once?: boolean };
     // Dealt as if at random, each target still gets one of the first requests: no list is empty.
-    const target = (DEALING_OVERRIDE ?? options.dealing) === "mixed" && i >= targets.length ? dealt(i) % targets.length : i % targets.length;
+    const target = (options.dealing ?? DEALING_DEFAULT) === "mixed" && i >= targets.length ? dealt(i) % targets.length : i % targets.length;
     const body = req.body === undefined ? "" : String(req.body);
     const headers = { host: new URL(targets[target]!).host, ...req.headers, ...(body && { "content-length": String(Buffer.byteLength(body)) }) };
     const raw = `${req.method ?? "GET"} ${req.path ?? "/"} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("")}\r\n${body}`;
