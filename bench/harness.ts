@@ -22,7 +22,8 @@ export const GENERATOR: "wrk" | "autocannon" = process.env.BENCH_LOADGEN === "au
 /**
  * BENCH_DEALING=in-turn|mixed: how the prepared requests of a scenario that names no way of its own
  * are dealt out to the copies (see LoadOptions.dealing; in turn unless set), to measure the main
- * table's rows both ways. Scenarios comparing copies side by side always deal as if at random.
+ * table's rows both ways. The side-by-side comparison of a workload of many kinds (pages-cost) names
+ * its own: as if at random.
  */
 const DEALING_DEFAULT = ((value): "in-turn" | "mixed" => {
   if (value === undefined || value === "") return "in-turn";
@@ -299,9 +300,10 @@ export interface LoadOptions {
   body?: string;
   /**
    * How the prepared requests are dealt out to the copies: in turn (the default unless BENCH_DEALING
-   * says otherwise, as the main table was measured), or as if at random (a fixed hash of each request's place), so that each copy gets
-   * every kind of a workload whose kinds repeat in a cycle, and every player's requests (dealt in
-   * turn, two copies and a cycle of 150 give one copy every even place and the other every odd one).
+   * says otherwise, as the main table was measured), or as if at random (a fixed hash of each
+   * request's place), so that each copy gets every kind of a workload whose kinds repeat in a cycle,
+   * and every player's requests (dealt in turn, two copies and a cycle of 150 give one copy every
+   * even place and the other every odd one).
    */
   dealing?: "in-turn" | "mixed";
 }

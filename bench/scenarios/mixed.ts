@@ -2,7 +2,7 @@ import autocannon from "autocannon";
 import WebSocket from "ws";
 import { load, type Measurement, memoryMiB, run, type Server, summarise, watchMemory } from "../harness.ts";
 import type { Seeded } from "../seed.ts";
-import { firstShown } from "./pages.ts";
+import { firstShown, pageHeaders, playerPages, VISITOR_PAGES } from "./pages.ts";
 
 /**
  * The middle of an event, all at once: per 150 requests, 30 challenge listings, 30 wrong flags,
@@ -26,13 +26,8 @@ export const MIX: [kind: "listing" | "wrong" | "correct" | "board" | "self" | "t
   ["visitor-page", 1],
 ];
 
-/** The pages the workload loads: a signed-in player's, and a visitor's. */
-export function mixedPages(shown: { category: number; challenge: number }): { player: string[]; visitor: string[] } {
-  return { player: ["/campaign", `/campaign/${shown.category}`, `/campaign/${shown.category}/${shown.challenge}`, "/leaderboard", "/team"], visitor: ["/", "/login", "/leaderboard"] };
-}
-
 export function mixedRequests(seeded: Seeded, shown: { category: number; challenge: number }): autocannon.Request[] {
-  const { player: playerPages, visitor: visitorPages } = mixedPages(shown);
+  const players = playerPages(shown);
   let pageN = 0;
   let visitorN = 0;
   const kinds = MIX.flatMap(([kind, weight]) => Array<typeof kind>(weight).fill(kind));
@@ -85,11 +80,11 @@ export function mixedRequests(seeded: Seeded, shown: { category: number; challen
           return {
             ...req,
             method: "GET" as const,
-            path: playerPages[pageN++ % playerPages.length]!,
-            headers: { ...req.headers, cookie: `flagship.session=${seeded.tokens[player]}`, "accept-encoding": "br, gzip" },
+            path: players[pageN++ % players.length]!,
+            headers: { ...req.headers, ...pageHeaders(seeded.tokens[player]) },
           };
         case "visitor-page":
-          return { ...req, method: "GET" as const, path: visitorPages[visitorN++ % visitorPages.length]!, headers: { ...req.headers, "accept-encoding": "br, gzip" } };
+          return { ...req, method: "GET" as const, path: VISITOR_PAGES[visitorN++ % VISITOR_PAGES.length]!, headers: { ...req.headers, ...pageHeaders() } };
       }
     },
   }));

@@ -1,8 +1,8 @@
 import { freePort } from "@flagship/db";
 import { COPIES, cpuMs, serverCpuMs, GENERATOR, type LoadOptions, mergedPercentile, PASS_SECONDS, run, type Server, startCopies, WARMUP_SECONDS, warmEach, watchMemory } from "../harness.ts";
 import type { Seeded } from "../seed.ts";
-import { lcm, MIX, MIXED_GOAL, mixedPages, mixedRequests, openSockets, pagesAnswered } from "./mixed.ts";
-import { firstShown } from "./pages.ts";
+import { lcm, MIX, MIXED_GOAL, mixedRequests, openSockets, pagesAnswered } from "./mixed.ts";
+import { firstShown, pageHeaders, playerPages, VISITOR_PAGES } from "./pages.ts";
 
 /** Saturated passes, each PASS_SECONDS long, with both configurations under load at once. */
 const PASSES = Number(process.env.BENCH_PAGES_COST_PASSES ?? 16);
@@ -172,7 +172,6 @@ export async function benchPagesCost(url: string, seeded: Seeded, log: (line: st
  *   would otherwise land in the first passes.
  */
 async function asAfterTheFirstMinute(targets: string[], seeded: Seeded, shown: { category: number; challenge: number }): Promise<void> {
-  const pages = mixedPages(shown);
   const token = seeded.tokens[0]!;
   const get = async (url: string, headers: Record<string, string>) => {
     const res = await fetch(url, { headers, redirect: "manual" });
@@ -181,8 +180,8 @@ async function asAfterTheFirstMinute(targets: string[], seeded: Seeded, shown: {
   };
   for (const target of targets) {
     await get(`${target}/api/v2/leaderboard/graph/`, { authorization: `Token ${token}` });
-    for (const page of pages.player) await get(`${target}${page}`, { cookie: `flagship.session=${token}`, "accept-encoding": "br, gzip" });
-    for (const page of pages.visitor) await get(`${target}${page}`, { "accept-encoding": "br, gzip" });
+    for (const page of playerPages(shown)) await get(`${target}${page}`, pageHeaders(token));
+    for (const page of VISITOR_PAGES) await get(`${target}${page}`, pageHeaders());
   }
 }
 

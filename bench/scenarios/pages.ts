@@ -12,9 +12,22 @@ import type { Seeded } from "../seed.ts";
 export const PLAYER_PAGES_GOAL = { rps: 100, p99: 1000 };
 export const VISITOR_PAGES_GOAL = { rps: 2000, p99: 100 };
 
+/** The pages a signed-in player loads: the challenge list, a category, a challenge, the leaderboard, their team. */
+export function playerPages(shown: { category: number; challenge: number }): string[] {
+  return ["/campaign", `/campaign/${shown.category}`, `/campaign/${shown.category}/${shown.challenge}`, "/leaderboard", "/team"];
+}
+
+/** The pages a visitor loads: the home page, the login page, the leaderboard. */
+export const VISITOR_PAGES: readonly string[] = ["/", "/login", "/leaderboard"];
+
+/** A page load's headers, as a browser sends them: compressed, and signed in with the session cookie when there is a token. */
+export function pageHeaders(token?: string): Record<string, string> {
+  return { "accept-encoding": "br, gzip", ...(token && { cookie: `flagship.session=${token}` }) };
+}
+
 /** The pages a signed-in player loads: as every player in turn, each page of the list in turn. */
 export function playerPageLoad(seeded: Seeded, shown: { category: number; challenge: number }): Pick<LoadOptions, "requests"> {
-  const paths = ["/campaign", `/campaign/${shown.category}`, `/campaign/${shown.category}/${shown.challenge}`, "/leaderboard", "/team"];
+  const paths = playerPages(shown);
   let n = 0;
   return {
     requests: [
@@ -25,7 +38,7 @@ export function playerPageLoad(seeded: Seeded, shown: { category: number; challe
           return {
             ...req,
             path: paths[i % paths.length]!,
-            headers: { ...req.headers, cookie: `flagship.session=${seeded.tokens[Math.floor(i / paths.length) % seeded.tokens.length]}`, "accept-encoding": "br, gzip" },
+            headers: { ...req.headers, ...pageHeaders(seeded.tokens[Math.floor(i / paths.length) % seeded.tokens.length]) },
           };
         },
       },
@@ -35,9 +48,8 @@ export function playerPageLoad(seeded: Seeded, shown: { category: number; challe
 
 /** A visitor's pages, in turn. */
 export function visitorPageLoad(): Pick<LoadOptions, "requests"> {
-  const paths = ["/", "/login", "/leaderboard"];
   let n = 0;
-  return { requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: paths[n++ % paths.length]!, headers: { ...req.headers, "accept-encoding": "br, gzip" } }) }] };
+  return { requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: VISITOR_PAGES[n++ % VISITOR_PAGES.length]!, headers: { ...req.headers, ...pageHeaders() } }) }] };
 }
 
 /** The seeded event's first category with a challenge, as a player sees it. */

@@ -5,6 +5,7 @@ import argon2 from "argon2";
 import pg from "pg";
 import WebSocket from "ws";
 import { type Server, startServer } from "../harness.ts";
+import { pageHeaders } from "./pages.ts";
 
 /**
  * The start of an event, replayed against one and then two server copies on one PostgreSQL and
@@ -160,7 +161,7 @@ async function run(copies: Server[], players: Player[], challenges: { id: number
   const page = async (kind: Kind, path: string, token?: string): Promise<void> => {
     const started = performance.now();
     try {
-      const res = await fetch(`${next()}${path}`, { headers: { "accept-encoding": "br, gzip", ...(token && { cookie: `flagship.session=${token}` }) } });
+      const res = await fetch(`${next()}${path}`, { headers: pageHeaders(token) });
       await res.arrayBuffer();
       latencies.get(kind)!.push(performance.now() - started);
       if (res.status !== 200) errors.set(kind, errors.get(kind)! + 1);
